@@ -1,0 +1,172 @@
+// Package apperr holds the one error type of Adventure Table: a stable
+// snake_case code that clients branch on, an English message, and optional
+// field-level details. Every code is declared in this file; the edges (webui,
+// mcp) map a code to their own wire form exactly once.
+package apperr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Kind is the small closed set of error classes the edges map to statuses.
+type Kind string
+
+// The kinds. Edges choose an HTTP status or an MCP result from these.
+const (
+	KindInvalid      Kind = "invalid"
+	KindNotFound     Kind = "not_found"
+	KindConflict     Kind = "conflict"
+	KindUnauthorized Kind = "unauthorized"
+	KindForbidden    Kind = "forbidden"
+	KindUnavailable  Kind = "unavailable"
+	KindInternal     Kind = "internal"
+)
+
+// Code is a stable, snake_case error code. Codes are wire contract: never
+// rename one; add a new one instead.
+type Code string
+
+// Every error code of the project. Keep the list sorted by area; the web
+// app's message maps (webui/app/src/i18n/errors.*.json) must list exactly
+// these keys, which a test in webui enforces.
+const (
+	// Generic request problems.
+	InvalidRequest   Code = "invalid_request"
+	NotFound         Code = "not_found"
+	RouteNotFound    Code = "route_not_found"
+	MethodNotAllowed Code = "method_not_allowed"
+	Conflict         Code = "conflict"
+
+	// Identity and access.
+	Unauthorized    Code = "unauthorized"
+	Forbidden       Code = "forbidden"
+	OriginForbidden Code = "origin_forbidden"
+
+	// Infrastructure.
+	DatabaseUnavailable Code = "database_unavailable"
+	Internal            Code = "internal"
+)
+
+// kinds is the single registry of codes: a code missing here is not a code.
+var kinds = map[Code]Kind{
+	InvalidRequest:      KindInvalid,
+	NotFound:            KindNotFound,
+	RouteNotFound:       KindNotFound,
+	MethodNotAllowed:    KindInvalid,
+	Conflict:            KindConflict,
+	Unauthorized:        KindUnauthorized,
+	Forbidden:           KindForbidden,
+	OriginForbidden:     KindForbidden,
+	DatabaseUnavailable: KindUnavailable,
+	Internal:            KindInternal,
+}
+
+// Codes returns every declared code, sorted.
+func Codes() []Code {
+	out := make([]Code, 0, len(kinds))
+	for c := range kinds {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Kind returns the kind of a declared code, and internal for anything else.
+func (c Code) Kind() Kind {
+	if k, ok := kinds[c]; ok {
+		return k
+	}
+	return KindInternal
+}
+
+// Error is the application error. Message is English and safe to show;
+// Fields carries per-field problems keyed by JSON field name; Details carries
+// machine-readable facts (a limit, a position); Err is the wrapped cause and is
+// never shown to a client.
+type Error struct {
+	Code    Code
+	Message string
+	Fields  map[string]string
+	Details map[string]any
+	Err     error
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// E builds an application error with a formatted message.
+func E(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap builds an application error that keeps err as its hidden cause.
+func Wrap(err error, code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// WithField adds a field-level problem and returns e.
+func (e *Error) WithField(field, problem string) *Error {
+	if e.Fields == nil {
+		e.Fields = map[string]string{}
+	}
+	e.Fields[field] = problem
+	return e
+}
+
+// WithDetail adds a machine-readable detail and returns e.
+func (e *Error) WithDetail(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// As returns the application error inside err, if any.
+func As(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+// CodeOf returns the code of err: its application code when it carries a
+// declared one, internal otherwise, and "" for nil.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	if e, ok := As(err); ok {
+		if _, declared := kinds[e.Code]; declared {
+			return e.Code
+		}
+	}
+	return Internal
+}
+
+// MessageOf returns the message safe to show for err. Internal errors never
+// leak their cause.
+func MessageOf(err error) string {
+	if e, ok := As(err); ok && CodeOf(err) != Internal {
+		return e.Message
+	}
+	return "Internal error."
+}
+
+// IsCanceled reports whether err comes from a cancelled or expired context;
+// the edges answer those without a body and without logging an error.
+func IsCanceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,125 @@
+package models_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/modelstest"
+)
+
+func TestMigrateFreshStampsLatest(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	rep, err := s.Migrate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Fresh || rep.From != 0 || rep.To != models.LatestVersion() {
+		t.Fatalf("got report %+v, want fresh 0 -> %d", rep, models.LatestVersion())
+	}
+	v, err := s.SchemaVersion(ctx)
+	if err != nil || v != models.LatestVersion() {
+		t.Fatalf("got version %d (%v), want %d", v, err, models.LatestVersion())
+	}
+	// A second run is a no-op.
+	rep, err = s.Migrate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Fresh || len(rep.Applied) != 0 || rep.To != models.LatestVersion() {
+		t.Fatalf("second run: got %+v, want nothing applied", rep)
+	}
+}
+
+// TestSchemaParity builds the oldest schema, upgrades it step by step and
+// compares it with a schema created fresh from the models: tables, columns,
+// types, nullability, defaults, indexes and constraints must all agree.
+func TestSchemaParity(t *testing.T) {
+	ctx := context.Background()
+	old := modelstest.MustOpenEmpty(t)
+	if _, err := old.MigrateTo(ctx, 1); err != nil {
+		t.Fatalf("build version 1: %v", err)
+	}
+	if v, _ := old.SchemaVersion(ctx); v != 1 {
+		t.Fatalf("got version %d after MigrateTo(1), want 1", v)
+	}
+	rep, err := old.Migrate(ctx)
+	if err != nil {
+		t.Fatalf("upgrade: %v", err)
+	}
+	if rep.Fresh || rep.From != 1 || rep.To != models.LatestVersion() || len(rep.Applied) != models.LatestVersion()-1 {
+		t.Fatalf("got report %+v, want steps 2..%d applied", rep, models.LatestVersion())
+	}
+	fresh := modelstest.MustOpen(t)
+
+	got, err := old.DescribeSchema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.DescribeSchema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Tables) < 2 {
+		t.Fatalf("fresh schema has tables %v, want users and schema_version at least", want.TableNames())
+	}
+	if _, ok := want.Tables["users"].Indexes["idx_users_last_seen_at"]; !ok {
+		t.Fatalf("fresh schema lacks idx_users_last_seen_at: %+v", want.Tables["users"])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("upgraded schema differs from fresh schema (-fresh +upgraded):\n%s", diff)
+	}
+}
+
+// TestMigrationV2BackfillsLastSeen seeds a user in the version-1 shape and
+// checks that version 2 gives it a last_seen_at equal to its creation time.
+func TestMigrationV2BackfillsLastSeen(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	if _, err := s.MigrateTo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at) VALUES (?, ?)", "Old Guest", created); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.FindUserByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.LastSeenAt == nil || !u.LastSeenAt.Equal(created) {
+		t.Fatalf("got last_seen_at %v, want %v", u.LastSeenAt, created)
+	}
+}
+
+func TestMigrateRefusesNewerDatabase(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpen(t)
+	if err := s.InsertRawForTest(ctx, "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)", 999, "from_the_future", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Migrate(ctx)
+	if err == nil || !strings.Contains(err.Error(), "newer than this binary") {
+		t.Fatalf("got %v, want a refusal naming the newer version", err)
+	}
+}
+
+func TestMigrateRefusesUnversionedTables(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	if err := s.InsertRawForTest(ctx, "CREATE TABLE users (id integer primary key)"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Migrate(ctx)
+	if err == nil || !strings.Contains(err.Error(), "no schema_version") {
+		t.Fatalf("got %v, want a refusal to guess the version", err)
+	}
+}

@@ -1,0 +1,97 @@
+// Package modelstest opens real databases for tests: a SQLite file in the
+// test's temp dir, or a fresh schema on the PostgreSQL named by
+// AT_TEST_POSTGRES_DSN when AT_TEST_DB=postgres. Every test gets its own
+// database and leaves nothing behind.
+package modelstest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// Dialect returns the dialect the tests run on, from AT_TEST_DB (default sqlite).
+func Dialect() models.Dialect {
+	if os.Getenv("AT_TEST_DB") == string(models.Postgres) {
+		return models.Postgres
+	}
+	return models.SQLite
+}
+
+// MustOpen opens a fresh, migrated database.
+func MustOpen(tb testing.TB) *models.Store {
+	tb.Helper()
+	s := MustOpenEmpty(tb)
+	if _, err := s.Migrate(context.Background()); err != nil {
+		tb.Fatalf("migrate: %v", err)
+	}
+	return s
+}
+
+// MustOpenEmpty opens a fresh database with no tables.
+func MustOpenEmpty(tb testing.TB) *models.Store {
+	tb.Helper()
+	s, err := models.Open(context.Background(), Config(tb))
+	if err != nil {
+		tb.Fatalf("open test database: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Config returns the configuration of a fresh, empty test database; the
+// database is removed when the test ends.
+func Config(tb testing.TB) models.Config {
+	tb.Helper()
+	if Dialect() == models.SQLite {
+		return models.Config{SQLitePath: filepath.Join(tb.TempDir(), "test.db")}
+	}
+	return models.Config{DatabaseURL: newPostgresSchema(tb)}
+}
+
+// newPostgresSchema creates a schema with a random name and returns a URL
+// whose search_path points at it; the schema is dropped at cleanup.
+func newPostgresSchema(tb testing.TB) string {
+	tb.Helper()
+	dsn := os.Getenv("AT_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		tb.Fatal("AT_TEST_DB=postgres but AT_TEST_POSTGRES_DSN is not set")
+	}
+	admin, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		tb.Fatalf("connect to PostgreSQL at AT_TEST_POSTGRES_DSN: %v", err)
+	}
+	sqlDB, _ := admin.DB()
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "at_test_" + hex.EncodeToString(b[:])
+	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
+		sqlDB.Close()
+		tb.Fatalf("create test schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		// Registered before the store's Close, so it runs after it.
+		if err := admin.Exec("DROP SCHEMA " + schema + " CASCADE").Error; err != nil {
+			tb.Errorf("drop test schema %s: %v", schema, err)
+		}
+		sqlDB.Close()
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		tb.Fatalf("parse AT_TEST_POSTGRES_DSN: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

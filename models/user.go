@@ -1,0 +1,37 @@
+package models
+
+import (
+	"context"
+	"time"
+)
+
+// User is a person using the server: in local mode the one implicit user,
+// in hosted mode a guest or a registered account.
+type User struct {
+	ID          int64     `gorm:"primaryKey"`
+	DisplayName string    `gorm:"size:80;not null"`
+	CreatedAt   time.Time `gorm:"not null"`
+	// LastSeenAt drives the retention sweep of idle guests (added in schema v2).
+	LastSeenAt *time.Time `gorm:"index"`
+}
+
+// CreateUser inserts u and fills its ID.
+func (s *Store) CreateUser(ctx context.Context, u *User) error {
+	return translate(s.db.WithContext(ctx).Create(u).Error, "user")
+}
+
+// FindUserByID returns the user with id, or not_found.
+func (s *Store) FindUserByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	if err := s.db.WithContext(ctx).First(&u, id).Error; err != nil {
+		return nil, translate(err, "user")
+	}
+	return &u, nil
+}
+
+// CountUsers returns the number of users.
+func (s *Store) CountUsers(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&User{}).Count(&n).Error
+	return n, translate(err, "user count")
+}

@@ -1,0 +1,114 @@
+// Browser journeys against the real server binary (see harness.mjs).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import {
+  browserRequired,
+  chromiumArgs,
+  chromiumAvailable,
+  chromiumMissingMessage,
+  chromiumPath,
+  eventually,
+  skipLine,
+  startServer,
+} from './harness.mjs';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
+if (!haveChromium) console.log(skipLine());
+
+describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (server) {
+      const { code, signal } = await server.stop();
+      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
+    }
+  });
+
+  // withPage gives each journey a fresh context (empty localStorage) and fails
+  // on uncaught page errors.
+  async function withPage(fn) {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    try {
+      await fn(page);
+      assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+    } finally {
+      await context.close();
+    }
+  }
+
+  const htmlLang = (page) => page.evaluate(() => document.documentElement.lang);
+
+  test('home: English shell, server status, switch to zh-TW and back', async () => {
+    const health = await (await fetch(new URL('api/health', server.url))).json();
+    assert.equal(typeof health.schema_version, 'number', `health: ${JSON.stringify(health)}`);
+
+    await withPage(async (page) => {
+      const res = await page.goto(server.url);
+      assert.equal(res.status(), 200);
+      const nav = page.getByRole('navigation');
+      await nav.getByRole('link', { name: 'Tables', exact: true }).waitFor();
+      await nav.getByRole('link', { name: 'Solo adventures', exact: true }).waitFor();
+      await nav.getByRole('link', { name: 'Settings', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Adventure Table', exact: true }).waitFor();
+
+      const schema = page.getByTestId('status-schema');
+      await schema.waitFor();
+      assert.equal((await schema.textContent()).trim(), String(health.schema_version));
+      assert.equal(await htmlLang(page), 'en');
+
+      await page.getByLabel('Language').selectOption('zh-TW');
+      await nav.getByRole('link', { name: '遊戲桌', exact: true }).waitFor();
+      await nav.getByRole('link', { name: '單人冒險', exact: true }).waitFor();
+      await page.getByRole('heading', { name: '伺服器狀態' }).waitFor();
+      assert.equal(await nav.getByRole('link', { name: 'Tables', exact: true }).count(), 0);
+      assert.equal(await htmlLang(page), 'zh-TW');
+
+      // the choice survives a reload
+      await page.reload();
+      await nav.getByRole('link', { name: '遊戲桌', exact: true }).waitFor();
+      await eventually(async () => assert.equal(await htmlLang(page), 'zh-TW'));
+
+      await page.getByLabel('Language').selectOption('en');
+      await nav.getByRole('link', { name: 'Tables', exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Server status' }).waitFor();
+      assert.equal(await nav.getByRole('link', { name: '遊戲桌', exact: true }).count(), 0);
+      assert.equal(await htmlLang(page), 'en');
+    });
+  });
+
+  test('api docs: Swagger UI renders the OpenAPI document', async () => {
+    await withPage(async (page) => {
+      const res = await page.goto(new URL('api/docs', server.url).href);
+      assert.equal(res.status(), 200);
+      const title = page.locator('.swagger-ui .info .title');
+      await title.waitFor();
+      await eventually(async () => assert.match(await title.textContent(), /Adventure Table API/));
+      await page.locator('.swagger-ui .opblock-summary-path', { hasText: /^\/api\/health$/ }).first().waitFor();
+    });
+  });
+
+  test('deep link to /tables shows the Tables empty state', async () => {
+    await withPage(async (page) => {
+      const res = await page.goto(new URL('tables', server.url).href);
+      assert.equal(res.status(), 200);
+      await page.getByRole('heading', { level: 1, name: 'Tables' }).waitFor();
+      await page.getByText('No tables yet — multiplayer tables arrive in a coming release.').waitFor();
+      await page.locator('[data-capability="table"][data-available="false"]').waitFor();
+    });
+  });
+});

@@ -1,0 +1,129 @@
+// Shared helpers for the browser end-to-end tests: find Chromium, start the
+// real server binary on a free port with a fresh data dir, stop it gracefully.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const chromiumPath = process.env.AT_CHROMIUM || '/usr/bin/chromium';
+export const serverBin = resolve(appDir, process.env.AT_E2E_BIN || '../../bin/adventure-table');
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+];
+
+export function browserRequired() {
+  return (process.env.AT_TEST_REQUIRE || '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('browser');
+}
+
+export function skipLine() {
+  return `SKIPPED: browser end-to-end tests — Chromium not found at ${chromiumPath} (apt-get install -y chromium)`;
+}
+
+export function chromiumMissingMessage() {
+  return `browser end-to-end tests are required (AT_TEST_REQUIRE contains "browser") but Chromium was not found at ${chromiumPath}: apt-get install -y chromium, or set AT_CHROMIUM`;
+}
+
+export function chromiumAvailable() {
+  return existsSync(chromiumPath);
+}
+
+const URL_LINE = /^\s*URL:\s+(\S+)/m;
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+// startServer spawns `<bin> serve` and resolves once the banner's URL line appears.
+export async function startServer() {
+  if (!existsSync(serverBin)) {
+    throw new Error(`server binary not found at ${serverBin}: run \`make build\` first, or set AT_E2E_BIN`);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'at-e2e-'));
+  const child = spawn(serverBin, ['serve'], {
+    env: { ...process.env, AT_DATA_DIR: dataDir, AT_ADDR: '127.0.0.1:0', AT_MODE: 'local' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise((resolveExit) => {
+    child.on('exit', (code, signal) => resolveExit({ code, signal }));
+  });
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+
+  const url = await new Promise((resolveURL, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not print its URL within ${START_TIMEOUT_MS / 1000}s; output so far:\n${output}`));
+    }, START_TIMEOUT_MS);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const m = URL_LINE.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolveURL(m[1].endsWith('/') ? m[1] : `${m[1]}/`);
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`could not start ${serverBin}: ${err.message}`));
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (code ${code}, signal ${signal}); output:\n${output}`));
+    });
+  });
+
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    // stop sends SIGTERM and resolves with the exit status; the data dir is removed.
+    async stop() {
+      try {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        let timer;
+        const timeout = new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`server did not exit within ${STOP_TIMEOUT_MS / 1000}s of SIGTERM; output:\n${output}`));
+          }, STOP_TIMEOUT_MS);
+        });
+        try {
+          return await Promise.race([exited, timeout]);
+        } finally {
+          clearTimeout(timer);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+// eventually retries fn until it stops throwing or the time runs out.
+export async function eventually(fn, { timeout = 15_000, interval = 100 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, interval));
+    }
+  }
+}

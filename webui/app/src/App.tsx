@@ -1,0 +1,48 @@
+import { lazy, Suspense } from 'react';
+import { NavLink, Route, Routes } from 'react-router';
+import { LanguageSelect } from './components/LanguageSelect';
+import { useI18n } from './i18n/I18nProvider';
+import { HomePage } from './pages/Home';
+import { NotFoundPage } from './pages/NotFound';
+import { SettingsPage } from './pages/Settings';
+import { SoloPage } from './pages/Solo';
+import { TablesPage } from './pages/Tables';
+
+// Swagger UI is big: keep it out of the main bundle.
+const ApiDocsPage = lazy(() => import('./pages/ApiDocs'));
+
+export function AppShell() {
+  const { t } = useI18n();
+  return (
+    <>
+      <header className="app-header">
+        <NavLink to="/" end className="brand">
+          {t('app.name')}
+        </NavLink>
+        <nav aria-label={t('nav.label')}>
+          <NavLink to="/tables">{t('nav.tables')}</NavLink>
+          <NavLink to="/solo">{t('nav.solo')}</NavLink>
+          <NavLink to="/settings">{t('nav.settings')}</NavLink>
+        </nav>
+        <LanguageSelect />
+      </header>
+      <main className="app-main">
+        <Routes>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/tables" element={<TablesPage />} />
+          <Route path="/solo" element={<SoloPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route
+            path="/api/docs"
+            element={
+              <Suspense fallback={<p aria-busy="true">{t('docs.loading')}</p>}>
+                <ApiDocsPage />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { AppShell } from './App';
+import { I18nProvider } from './i18n/I18nProvider';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nProvider>
+      <BrowserRouter>
+        <AppShell />
+      </BrowserRouter>
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { useI18n } from '../i18n/I18nProvider';
+
+export function NotFoundPage() {
+  const { t } = useI18n();
+  return (
+    <>
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <p>
+        <Link to="/">{t('notFound.home')}</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '../src/i18n/en';
+import errorsEn from '../src/i18n/errors.en.json';
+import errorsZhTW from '../src/i18n/errors.zh-TW.json';
+import { errorText, LANGUAGES, uiMessages, errorMessages } from '../src/i18n/messages';
+import { zhTW } from '../src/i18n/zh-TW';
+
+// The server's error codes (a Go test compares the JSON files with its list too).
+const SERVER_ERROR_CODES = [
+  'invalid_request',
+  'not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'unauthorized',
+  'forbidden',
+  'origin_forbidden',
+  'conflict',
+  'database_unavailable',
+  'internal',
+];
+
+const sortedKeys = (o: object) => Object.keys(o).sort();
+
+function expectNoEmptyValues(map: Record<string, unknown>) {
+  for (const [key, value] of Object.entries(map)) {
+    expect(typeof value, key).toBe('string');
+    expect((value as string).trim(), key).not.toBe('');
+  }
+}
+
+describe('UI message maps', () => {
+  it('have the same keys in en and zh-TW', () => {
+    expect(sortedKeys(zhTW)).toEqual(sortedKeys(en));
+    expect(Object.keys(en).length).toBeGreaterThan(10);
+  });
+
+  it('have no empty values', () => {
+    expectNoEmptyValues(en);
+    expectNoEmptyValues(zhTW);
+  });
+
+  it('translate the navigation into Chinese', () => {
+    expect(zhTW['nav.tables']).not.toBe(en['nav.tables']);
+    expect(zhTW['nav.settings']).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('are registered for every language', () => {
+    expect(sortedKeys(uiMessages)).toEqual([...LANGUAGES].sort());
+    expect(sortedKeys(errorMessages)).toEqual([...LANGUAGES].sort());
+  });
+});
+
+describe('error message maps', () => {
+  it('have exactly the server error codes in both languages', () => {
+    expect(sortedKeys(errorsEn)).toEqual([...SERVER_ERROR_CODES].sort());
+    expect(sortedKeys(errorsZhTW)).toEqual([...SERVER_ERROR_CODES].sort());
+  });
+
+  it('are flat maps with no empty values', () => {
+    expectNoEmptyValues(errorsEn);
+    expectNoEmptyValues(errorsZhTW);
+  });
+
+  it('use snake_case codes', () => {
+    for (const code of Object.keys(errorsEn)) expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+  });
+});
+
+describe('errorText', () => {
+  it('translates known codes', () => {
+    expect(errorText('en', 'database_unavailable')).toBe(errorsEn.database_unavailable);
+    expect(errorText('zh-TW', 'database_unavailable')).toBe(errorsZhTW.database_unavailable);
+    expect(errorText('zh-TW', 'not_found')).not.toBe(errorText('en', 'not_found'));
+  });
+
+  it('falls back to the generic message for unknown, empty and network codes', () => {
+    for (const lang of LANGUAGES) {
+      const generic = uiMessages[lang]['error.generic'];
+      expect(errorText(lang, 'no_such_code')).toBe(generic);
+      expect(errorText(lang, '')).toBe(generic);
+      expect(errorText(lang, undefined)).toBe(generic);
+      expect(errorText(lang, 'network_error')).toBe(generic);
+      // inherited object properties are not codes
+      expect(errorText(lang, 'toString')).toBe(generic);
+      expect(errorText(lang, '__proto__')).toBe(generic);
+    }
+    expect(errorText('en', 'nope')).not.toBe(errorText('zh-TW', 'nope'));
+  });
+});

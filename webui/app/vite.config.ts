@@ -1,0 +1,31 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const goServer = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // Swagger UI is a large lazy chunk of its own; the main bundle stays small.
+    chunkSizeWarningLimit: 1600,
+  },
+  server: {
+    proxy: {
+      '/api': {
+        target: goServer,
+        // /api/docs is an app route: let the dev server answer it with index.html.
+        bypass: (req) => (req.url === '/api/docs' || req.url?.startsWith('/api/docs?') ? '/index.html' : undefined),
+      },
+      '/mcp': { target: goServer },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['test/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+});

@@ -1,0 +1,36 @@
+// Package gameplay holds the application services: the only place where
+// rules, permissions and state changes live. The browser routes (webui) and
+// the MCP tools (mcp) both call these functions; neither writes storage.
+package gameplay
+
+import (
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// Services is the aggregate the edges are built on.
+type Services struct {
+	store *models.Store
+	mode  string
+	now   func() time.Time
+}
+
+// Options configures New. Zero values mean defaults.
+type Options struct {
+	// Mode is the server personality, "local" or "hosted".
+	Mode string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// New builds the services on an open, migrated store.
+func New(store *models.Store, opts Options) *Services {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Mode == "" {
+		opts.Mode = "local"
+	}
+	return &Services{store: store, mode: opts.Mode, now: opts.Now}
+}

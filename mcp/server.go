@@ -1,0 +1,126 @@
+// Package mcp is the Model Context Protocol edge: it turns a bearer token
+// into a principal, mounts the go-sdk server (protocol 2026-07-28,
+// stateless) and maps application errors to tool results. No game rule lives
+// here: each tool makes one gameplay call.
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// ProtocolVersion is the MCP revision this server is built for.
+const ProtocolVersion = "2026-07-28"
+
+// Principal is who a bearer token speaks for. Grants (seat-bound AI tokens)
+// fill it in; until they exist no token verifies.
+type Principal struct {
+	GrantID    int64
+	Generation int64
+}
+
+// TokenVerifier checks a bearer token. It returns an application error with
+// code unauthorized for a token that is unknown, revoked or expired.
+type TokenVerifier func(ctx context.Context, token string) (Principal, error)
+
+// NoGrants is the verifier of a build without AI grants: every token is
+// refused, because no token can have been issued.
+func NoGrants(context.Context, string) (Principal, error) {
+	return Principal{}, apperr.E(apperr.Unauthorized, "This token is not valid for this server.")
+}
+
+// Options configures the MCP handler.
+type Options struct {
+	Version string
+	Verify  TokenVerifier
+	Logger  *slog.Logger
+	// BehindLocalProxy disables go-sdk's DNS-rebinding guard. The guard
+	// refuses (403) any request that reaches a loopback listener with a
+	// non-loopback Host header, which is exactly what a reverse proxy on the
+	// same machine forwards. Set it only when such a proxy is declared.
+	BehindLocalProxy bool
+}
+
+// Instructions tell a connecting agent what this server is.
+const Instructions = "Adventure Table: a role-playing table shared by humans and AI agents. " +
+	"Connect with the bearer token of the seat you were given; every tool acts as that seat."
+
+// NewHandler returns the http.Handler to mount at /mcp: cross-origin
+// protection first (browsers from other origins get 403), then the bearer
+// check (401 with WWW-Authenticate), then the SDK's stateless streamable
+// HTTP handler.
+func NewHandler(opts Options) http.Handler {
+	if opts.Verify == nil {
+		opts.Verify = NoGrants
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "adventure-table", Version: opts.Version}, &mcpsdk.ServerOptions{
+		Instructions: Instructions,
+		// Declared explicitly: with no capability set the SDK still answers
+		// prompts/list, and conformance checks then demand the capability.
+		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}},
+		Logger:       opts.Logger,
+	})
+	streamable := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, &mcpsdk.StreamableHTTPOptions{
+		// 2026-07-28 requires stateless servers; older clients still work
+		// because the SDK fakes the session per request.
+		Stateless:                  true,
+		DisableLocalhostProtection: opts.BehindLocalProxy,
+		Logger:                     opts.Logger,
+	})
+	origin := http.NewCrossOriginProtection()
+	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeHTTPError(w, http.StatusForbidden, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
+	}))
+	return origin.Handler(requireBearer(opts.Verify, streamable))
+}
+
+type principalKey struct{}
+
+// PrincipalFromContext returns the principal the bearer middleware verified.
+func PrincipalFromContext(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(Principal)
+	return p, ok
+}
+
+// requireBearer refuses requests without a valid bearer token. The token is
+// never logged or echoed.
+func requireBearer(verify TokenVerifier, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="adventure-table"`)
+			writeHTTPError(w, http.StatusUnauthorized, apperr.E(apperr.Unauthorized, "A bearer token is required."))
+			return
+		}
+		p, err := verify(r.Context(), token)
+		if err != nil {
+			if apperr.CodeOf(err) != apperr.Unauthorized {
+				// A failing database must not look like a bad token.
+				writeHTTPError(w, http.StatusServiceUnavailable, apperr.E(apperr.DatabaseUnavailable, "The token could not be checked; try again."))
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="adventure-table", error="invalid_token"`)
+			writeHTTPError(w, http.StatusUnauthorized, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	})
+}
+
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/adventure-table/adventure-table/auth"
+)
+
+// Config is everything the server is told at start-up: defaults, then AT_*
+// environment variables, then flags, then Validate.
+type Config struct {
+	Mode           string   // local | hosted
+	Addr           string   // listen address
+	DatabaseURL    string   // empty: SQLite in DataDir
+	DataDir        string   // SQLite file, local secret, dev certificates
+	Secret         string   // signs sessions; never printed
+	TLSCert        string   // certificate file for HTTPS
+	TLSKey         string   // key file for HTTPS
+	TLSDev         bool     // HTTPS with tlsdev certificates from DataDir
+	TLSProxy       bool     // TLS is terminated by a proxy the operator runs
+	TrustedProxies []string // proxies whose X-Forwarded-For is believed
+	LogFormat      string   // text | json
+}
+
+// configError names the variable at fault, so the one line printed at exit
+// says what to fix.
+type configError struct{ name, problem string }
+
+func (e *configError) Error() string { return e.name + ": " + e.problem }
+
+// DefaultConfig is the local personality.
+func DefaultConfig() Config {
+	return Config{Mode: "local", DataDir: "./data", LogFormat: "text"}
+}
+
+// envVars lists each setting's variable, flag name and help once.
+var envVars = []struct{ env, flag, help string }{
+	{"AT_MODE", "mode", "local (default) or hosted"},
+	{"AT_ADDR", "addr", "listen address (default 127.0.0.1:8080 local, :8080 hosted)"},
+	{"AT_DATABASE_URL", "database-url", "postgres:// URL; empty means SQLite in the data dir"},
+	{"AT_DATA_DIR", "data-dir", "data directory (default ./data)"},
+	{"AT_SECRET", "secret", "server secret, at least 32 characters (hosted: required; local: generated)"},
+	{"AT_SECRET_FILE", "secret-file", "file holding the server secret"},
+	{"AT_TLS_CERT", "tls-cert", "TLS certificate file"},
+	{"AT_TLS_KEY", "tls-key", "TLS key file"},
+	{"AT_TLS_DEV", "tls-dev", "1: serve HTTPS with development certificates (adventure-table certs)"},
+	{"AT_TLS_PROXY", "tls-proxy", "1: a reverse proxy terminates TLS in front of this server"},
+	{"AT_TRUSTED_PROXIES", "trusted-proxies", "comma-separated proxy IPs/CIDRs whose X-Forwarded-For is believed"},
+	{"AT_LOG_FORMAT", "log-format", "text (default) or json"},
+}
+
+// LoadConfig reads the environment, then args as flags, and validates.
+func LoadConfig(getenv func(string) string, args []string) (Config, error) {
+	raw := map[string]string{}
+	for _, v := range envVars {
+		if val := getenv(v.env); val != "" {
+			raw[v.env] = val
+		}
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(new(strings.Builder))
+	flagVals := map[string]*string{}
+	for _, v := range envVars {
+		flagVals[v.env] = fs.String(v.flag, "", v.help+" [$"+v.env+"]")
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, &configError{"flags", err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return Config{}, &configError{"flags", fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		for _, v := range envVars {
+			if v.flag == f.Name {
+				raw[v.env] = *flagVals[v.env]
+			}
+		}
+	})
+	return configFrom(raw)
+}
+
+func configFrom(raw map[string]string) (Config, error) {
+	c := DefaultConfig()
+	if v, ok := raw["AT_MODE"]; ok {
+		c.Mode = v
+	}
+	if c.Mode != "local" && c.Mode != "hosted" {
+		return c, &configError{"AT_MODE", fmt.Sprintf("must be local or hosted, got %q", c.Mode)}
+	}
+	c.Addr = "127.0.0.1:8080"
+	if c.Mode == "hosted" {
+		c.Addr = ":8080"
+	}
+	if v, ok := raw["AT_ADDR"]; ok {
+		c.Addr = v
+	}
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, &configError{"AT_ADDR", fmt.Sprintf("must be host:port, got %q", c.Addr)}
+	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return c, &configError{"AT_ADDR", fmt.Sprintf("port must be a number from 0 to 65535, got %q", port)}
+	}
+	c.DatabaseURL = raw["AT_DATABASE_URL"]
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		return c, &configError{"AT_DATABASE_URL", "must start with postgres:// or postgresql:// (leave it empty for SQLite)"}
+	}
+	if v, ok := raw["AT_DATA_DIR"]; ok {
+		c.DataDir = v
+	}
+	var err error
+	for _, b := range []struct {
+		env string
+		dst *bool
+	}{{"AT_TLS_DEV", &c.TLSDev}, {"AT_TLS_PROXY", &c.TLSProxy}} {
+		if *b.dst, err = parseBool(b.env, raw[b.env]); err != nil {
+			return c, err
+		}
+	}
+	c.TLSCert, c.TLSKey = raw["AT_TLS_CERT"], raw["AT_TLS_KEY"]
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return c, &configError{"AT_TLS_CERT", "AT_TLS_CERT and AT_TLS_KEY must be set together"}
+	}
+	if c.TLSCert != "" && c.TLSDev {
+		return c, &configError{"AT_TLS_DEV", "cannot be combined with AT_TLS_CERT/AT_TLS_KEY; choose one"}
+	}
+	for _, f := range []struct{ env, path string }{{"AT_TLS_CERT", c.TLSCert}, {"AT_TLS_KEY", c.TLSKey}} {
+		if f.path != "" {
+			if _, err := os.Stat(f.path); err != nil {
+				return c, &configError{f.env, fmt.Sprintf("cannot read %s: %v", f.path, errors.Unwrap(err))}
+			}
+		}
+	}
+	if v := raw["AT_TRUSTED_PROXIES"]; v != "" {
+		for _, p := range strings.Split(v, ",") {
+			p = strings.TrimSpace(p)
+			if net.ParseIP(p) == nil {
+				if _, _, err := net.ParseCIDR(p); err != nil {
+					return c, &configError{"AT_TRUSTED_PROXIES", fmt.Sprintf("%q is neither an IP address nor a CIDR", p)}
+				}
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p)
+		}
+	}
+	if v, ok := raw["AT_LOG_FORMAT"]; ok {
+		if v != "text" && v != "json" {
+			return c, &configError{"AT_LOG_FORMAT", fmt.Sprintf("must be text or json, got %q", v)}
+		}
+		c.LogFormat = v
+	}
+	return c, loadSecret(&c, raw)
+}
+
+// loadSecret fills c.Secret: from AT_SECRET or AT_SECRET_FILE, required in
+// hosted mode; in local mode generated once and kept in the data dir.
+func loadSecret(c *Config, raw map[string]string) error {
+	c.Secret = raw["AT_SECRET"]
+	if path := raw["AT_SECRET_FILE"]; path != "" {
+		if c.Secret != "" {
+			return &configError{"AT_SECRET_FILE", "set AT_SECRET or AT_SECRET_FILE, not both"}
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return &configError{"AT_SECRET_FILE", fmt.Sprintf("cannot read %s: %v", path, errors.Unwrap(err))}
+		}
+		c.Secret = strings.TrimSpace(string(b))
+	}
+	if c.Secret != "" {
+		if len(c.Secret) < auth.MinSecretLength {
+			return &configError{"AT_SECRET", fmt.Sprintf("must be at least %d characters (try: openssl rand -hex 32)", auth.MinSecretLength)}
+		}
+		return nil
+	}
+	if c.Mode == "hosted" {
+		return &configError{"AT_SECRET", "required in hosted mode: it signs browser sessions and must survive restarts and be the same on every server (try: openssl rand -hex 32)"}
+	}
+	return nil
+}
+
+// ensureLocalSecret generates or reads the local secret; it touches the
+// disk, so it runs at serve time, not while parsing.
+func (c *Config) ensureLocalSecret() error {
+	if c.Secret != "" {
+		return nil
+	}
+	s, err := auth.LoadOrCreateSecret(c.DataDir)
+	if err != nil {
+		return &configError{"AT_SECRET", err.Error()}
+	}
+	c.Secret = string(s)
+	return nil
+}
+
+func parseBool(name, v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "", "0", "false", "no":
+		return false, nil
+	case "1", "true", "yes":
+		return true, nil
+	}
+	return false, &configError{name, fmt.Sprintf("must be 1 or 0, got %q", v)}
+}
+
+// SQLitePath is where the SQLite database lives.
+func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "adventure.db") }
+
+// CertDir is where development certificates live.
+func (c Config) CertDir() string { return filepath.Join(c.DataDir, "tls") }
+
+// servesTLS reports whether this process terminates TLS itself.
+func (c Config) servesTLS() bool { return c.TLSDev || c.TLSCert != "" }
+
+// mcpDecision says whether /mcp may be mounted and, if not, why. Agents'
+// bearer tokens must not cross a network in clear text: plain HTTP is only
+// allowed in local mode on a loopback address.
+func (c Config) mcpDecision(listenHost string) (bool, string) {
+	switch {
+	case c.servesTLS():
+		return true, "served over TLS"
+	case c.TLSProxy:
+		return true, "behind a TLS-terminating proxy (AT_TLS_PROXY=1)"
+	case c.Mode == "local" && isLoopback(listenHost):
+		return true, "plain HTTP on loopback, local mode"
+	case c.Mode == "hosted":
+		return false, "hosted mode without TLS: set AT_TLS_CERT/AT_TLS_KEY, or AT_TLS_PROXY=1 behind a TLS proxy"
+	default:
+		return false, "listening beyond loopback without TLS: set AT_TLS_DEV=1, AT_TLS_CERT/AT_TLS_KEY or AT_TLS_PROXY=1"
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

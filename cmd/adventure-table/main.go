@@ -1,0 +1,266 @@
+// Command adventure-table is the Adventure Table server: one binary serving
+// the browser app, the JSON API and the MCP endpoint for AI agents.
+//
+//	adventure-table [serve] [flags]   start the server (default)
+//	adventure-table migrate [flags]   bring the database schema up to date
+//	adventure-table certs [flags]     create development TLS certificates
+//	adventure-table version           print the version
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/mcp"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/tlsdev"
+	"github.com/adventure-table/adventure-table/webui"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the process: it returns the exit code. 2 means bad
+// configuration, 1 a failure while running.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "version":
+		fmt.Fprintln(stdout, "adventure-table", version)
+		return 0
+	case "serve", "migrate", "certs":
+	case "help":
+		usage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "adventure-table: unknown command %q\n", cmd)
+		usage(stderr)
+		return 2
+	}
+	cfg, err := LoadConfig(getenv, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "adventure-table: configuration:", err)
+		return 2
+	}
+	logger := newLogger(cfg, stderr)
+	switch cmd {
+	case "certs":
+		err = runCerts(cfg, stdout)
+	case "migrate":
+		err = runMigrate(ctx, cfg, stdout)
+	default:
+		err = runServe(ctx, cfg, logger, stdout, nil)
+	}
+	if err != nil {
+		var ce *configError
+		if errors.As(err, &ce) {
+			fmt.Fprintln(stderr, "adventure-table: configuration:", err)
+			return 2
+		}
+		fmt.Fprintln(stderr, "adventure-table:", err)
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: adventure-table [serve|migrate|certs|version] [flags]")
+	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")
+	for _, v := range envVars {
+		fmt.Fprintf(w, "  %-20s [-%s] %s\n", v.env, v.flag, v.help)
+	}
+}
+
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+func openStore(ctx context.Context, cfg Config) (*models.Store, error) {
+	return models.Open(ctx, models.Config{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()})
+}
+
+func runMigrate(ctx context.Context, cfg Config, stdout io.Writer) error {
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	rep, err := store.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case rep.Fresh:
+		fmt.Fprintf(stdout, "created a fresh schema at version %d (%s %s)\n", rep.To, store.Dialect(), store.Location())
+	case len(rep.Applied) > 0:
+		fmt.Fprintf(stdout, "upgraded schema from version %d to %d (applied %v)\n", rep.From, rep.To, rep.Applied)
+	default:
+		fmt.Fprintf(stdout, "schema already at version %d\n", rep.To)
+	}
+	return nil
+}
+
+func runCerts(cfg Config, stdout io.Writer) error {
+	res, err := tlsdev.EnsureCert(cfg.CertDir(), time.Now())
+	if err != nil {
+		return err
+	}
+	state := "reused"
+	if res.CreatedLeaf {
+		state = "created"
+	}
+	fmt.Fprintf(stdout, "Development certificate for %s %s: %s (valid until %s)\n",
+		strings.Join(tlsdev.Hosts, ", "), state, res.Cert, res.NotAfter.Format(time.DateOnly))
+	fmt.Fprint(stdout, tlsdev.TrustHelp(res.CA))
+	fmt.Fprintln(stdout, "Serve HTTPS with: AT_TLS_DEV=1 make run")
+	return nil
+}
+
+// ready is told the listening address; tests use it instead of the banner.
+type ready func(addr net.Addr)
+
+// runServe opens and migrates the database, builds the services and serves
+// until ctx ends; then in-flight requests finish and the database closes.
+func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Writer, onReady ready) error {
+	if err := cfg.ensureLocalSecret(); err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	rep, err := store.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	if rep.Fresh || len(rep.Applied) > 0 {
+		logger.Info("database migrated", slog.Int("from", rep.From), slog.Int("to", rep.To), slog.Bool("fresh", rep.Fresh))
+	}
+
+	var tlsConfig *tls.Config
+	if cfg.servesTLS() {
+		if tlsConfig, err = loadTLS(cfg, logger); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	cfgHost, _, _ := net.SplitHostPort(cfg.Addr)
+	if cfgHost == "localhost" {
+		host = "localhost"
+	}
+
+	mountMCP, why := cfg.mcpDecision(host)
+	var mcpHandler http.Handler
+	if mountMCP {
+		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy})
+	} else {
+		logger.Warn("MCP endpoint not mounted", slog.String("reason", why))
+	}
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode})
+	handler, err := webui.New(webui.Options{
+		Services:       services,
+		Version:        version,
+		APIDocs:        cfg.Mode == "local",
+		TrustedProxies: cfg.TrustedProxies,
+		MCP:            mcpHandler,
+		Logger:         logger,
+	})
+	if err != nil {
+		ln.Close()
+		return &configError{"AT_TRUSTED_PROXIES", err.Error()}
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		TLSConfig:         tlsConfig,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	base := fmt.Sprintf("%s://%s/", scheme, net.JoinHostPort(host, port))
+	mcpLine := base + "mcp"
+	if !mountMCP {
+		mcpLine = "not mounted: " + why
+	}
+	fmt.Fprintf(stdout, "Adventure Table %s\n  URL:       %s\n  Mode:      %s\n  Database:  %s %s (schema v%d)\n  MCP:       %s\n",
+		version, base, cfg.Mode, store.Dialect(), store.Location(), rep.To, mcpLine)
+	if onReady != nil {
+		onReady(ln.Addr())
+	}
+
+	serveErr := make(chan error, 1)
+	go func() {
+		if tlsConfig != nil {
+			serveErr <- srv.ServeTLS(ln, "", "")
+		} else {
+			serveErr <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: waiting for requests in flight")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+func loadTLS(cfg Config, logger *slog.Logger) (*tls.Config, error) {
+	certFile, keyFile := cfg.TLSCert, cfg.TLSKey
+	if cfg.TLSDev {
+		res, err := tlsdev.EnsureCert(cfg.CertDir(), time.Now())
+		if err != nil {
+			return nil, err
+		}
+		certFile, keyFile = res.Cert, res.CertKey
+		logger.Info("serving HTTPS with the development certificate", slog.String("ca", res.CA))
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, &configError{"AT_TLS_CERT", fmt.Sprintf("cannot load the certificate pair: %v", err)}
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}

@@ -1,0 +1,70 @@
+package webui
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// statusByKind is the one place an HTTP status is chosen for an error.
+var statusByKind = map[apperr.Kind]int{
+	apperr.KindInvalid:      http.StatusBadRequest,
+	apperr.KindNotFound:     http.StatusNotFound,
+	apperr.KindConflict:     http.StatusConflict,
+	apperr.KindUnauthorized: http.StatusUnauthorized,
+	apperr.KindForbidden:    http.StatusForbidden,
+	apperr.KindUnavailable:  http.StatusServiceUnavailable,
+	apperr.KindInternal:     http.StatusInternalServerError,
+}
+
+// statusByCode overrides the kind's status where HTTP has a better word.
+var statusByCode = map[apperr.Code]int{
+	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
+}
+
+// statusOf returns the HTTP status for an error code.
+func statusOf(code apperr.Code) int {
+	if st, ok := statusByCode[code]; ok {
+		return st
+	}
+	return statusByKind[code.Kind()]
+}
+
+// ErrorBody is the JSON body of every failed API call.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail carries the stable code clients branch on.
+type ErrorDetail struct {
+	Code    string            `json:"code" jsonschema:"stable snake_case error code"`
+	Message string            `json:"message" jsonschema:"English text; clients show their own text for the code"`
+	Fields  map[string]string `json:"fields,omitempty" jsonschema:"problems per input field"`
+	Details map[string]any    `json:"details,omitempty" jsonschema:"machine-readable facts about the error"`
+}
+
+// respondError writes err as JSON. A cancelled request gets 499 and a
+// deadline 408, with no body. Internal errors are logged once, here, with
+// the request ID; their cause never reaches the client.
+func respondError(c *gin.Context, err error) {
+	if apperr.IsCanceled(err) {
+		status := 499 // client closed the request (nginx's convention)
+		if c.Request.Context().Err() == nil {
+			status = http.StatusRequestTimeout
+		}
+		c.AbortWithStatus(status)
+		return
+	}
+	code := apperr.CodeOf(err)
+	body := ErrorBody{Error: ErrorDetail{Code: string(code), Message: apperr.MessageOf(err)}}
+	if e, ok := apperr.As(err); ok && code != apperr.Internal {
+		body.Error.Fields, body.Error.Details = e.Fields, e.Details
+	}
+	if code == apperr.Internal {
+		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
+	}
+	c.AbortWithStatusJSON(statusOf(code), body)
+}

@@ -1,0 +1,98 @@
+// Package webui is the browser edge: the Gin router, JSON handlers, the
+// OpenAPI document and the embedded single-page app. Handlers parse input,
+// call one gameplay function and map the result; no rule lives here.
+package webui
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Options configures the router.
+type Options struct {
+	Services *gameplay.Services
+	// Version is the build version reported by /api/health.
+	Version string
+	// APIDocs serves /api/docs (local mode only).
+	APIDocs bool
+	// TrustedProxies lists the proxy addresses or CIDRs whose
+	// X-Forwarded-For is believed. Empty trusts none: Gin trusts every proxy
+	// by default, which lets any client choose its own address.
+	TrustedProxies []string
+	// MCP is mounted at /mcp when not nil.
+	MCP    http.Handler
+	Logger *slog.Logger
+	// App is the built web app; nil uses the embedded build.
+	App fs.FS
+}
+
+// Server is the HTTP handler of the whole site.
+type Server struct {
+	engine  *gin.Engine
+	opts    Options
+	routes  []apiRoute
+	app     fs.FS
+	logger  *slog.Logger
+	openapi []byte
+}
+
+func init() { gin.SetMode(gin.ReleaseMode) }
+
+// New builds the router. It fails only on an invalid trusted proxy entry.
+func New(opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Server{opts: opts, logger: opts.Logger, app: opts.App}
+	if s.app == nil {
+		s.app = embeddedApp()
+	}
+	e := gin.New()
+	e.HandleMethodNotAllowed = true
+	e.ContextWithFallback = true
+	if err := e.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, err
+	}
+	e.Use(s.requestID, s.accessLog, gin.CustomRecoveryWithWriter(nil, s.recovered))
+	s.engine = e
+
+	s.apiRoutes()
+	if opts.MCP != nil {
+		e.Any("/mcp", gin.WrapH(opts.MCP))
+	}
+	doc, err := s.buildOpenAPI()
+	if err != nil {
+		return nil, err
+	}
+	s.openapi = doc
+	e.GET("/api/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", s.openapi) })
+	if opts.APIDocs {
+		// The docs page is a route of the web app (Swagger UI, bundled).
+		e.GET("/api/docs", s.serveIndex)
+	}
+	e.NoMethod(func(c *gin.Context) {
+		respondError(c, apperr.E(apperr.MethodNotAllowed, "Method %s is not allowed here.", c.Request.Method))
+	})
+	e.NoRoute(s.noRoute)
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+
+// noRoute answers JSON for API paths and the web app for everything else.
+func (s *Server) noRoute(c *gin.Context) {
+	p := c.Request.URL.Path
+	if p == "/api" || strings.HasPrefix(p, "/api/") || p == "/mcp" || strings.HasPrefix(p, "/mcp/") {
+		respondError(c, apperr.E(apperr.RouteNotFound, "There is no API route %s %s.", c.Request.Method, p))
+		return
+	}
+	s.serveApp(c)
+}

@@ -1,0 +1,71 @@
+# Adventure Table — the shared entry point for people and CI.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN       := bin/adventure-table
+APP       := webui/app
+GOFLAGS_TEST ?= -race -count=1
+
+
+.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e lint certs migrate golden clean
+
+help: ## List the targets
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+$(APP)/node_modules/.package-lock.json: $(APP)/package.json $(APP)/package-lock.json
+	cd $(APP) && npm ci --no-audit --no-fund
+
+ui-deps: $(APP)/node_modules/.package-lock.json ## Install the web app's npm packages if missing
+
+ui: ui-deps ## Build the web app into webui/app/dist (embedded by the binary)
+	cd $(APP) && npm run build
+
+build: ui ## Build the web app and the binary into bin/
+	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/adventure-table
+
+run: build ## Build and start the server (local mode, SQLite in ./data)
+	./$(BIN) serve
+
+migrate: ## Bring the database schema up to date
+	go run ./cmd/adventure-table migrate
+
+certs: ## Create development TLS certificates in ./data/tls
+	go run ./cmd/adventure-table certs
+
+test: lint test-go test-postgres test-web test-e2e ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser
+	@echo "== all test suites passed =="
+
+test-go: ## Go tests on SQLite (no npm needed)
+	@echo "== Go tests on SQLite =="
+	AT_TEST_DB=sqlite go test $(GOFLAGS_TEST) ./...
+
+test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
+	@if [ -z "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
+	  if [[ ",$${AT_TEST_REQUIRE:-}," == *,postgres,* ]]; then \
+	    echo "FAILED: PostgreSQL tests required (AT_TEST_REQUIRE) but AT_TEST_POSTGRES_DSN is not set" >&2; exit 1; \
+	  fi; \
+	  echo "SKIPPED: Go tests on PostgreSQL — AT_TEST_POSTGRES_DSN is not set"; \
+	else \
+	  echo "== Go tests on PostgreSQL ($$(echo "$$AT_TEST_POSTGRES_DSN" | sed -E 's#//([^:/@]+):[^@]*@#//\1:xxxxx@#')) =="; \
+	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) ./...; \
+	fi
+
+test-web: ui-deps ## Web unit tests (Vitest)
+	@echo "== Web unit tests =="
+	cd $(APP) && npm test
+
+test-e2e: build ## Browser end-to-end tests against the real binary (Chromium)
+	@echo "== Browser end-to-end tests =="
+	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) npm run e2e
+
+lint: ui-deps ## gofmt, go vet and the TypeScript checker
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
+	go vet ./...
+	cd $(APP) && npm run typecheck
+
+golden: ## Refresh golden files
+	go test ./mcp/... ./gameplay/... -update
+
+clean: ## Remove build output
+	rm -rf bin $(APP)/dist/assets $(APP)/dist/index.html

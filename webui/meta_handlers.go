@@ -26,7 +26,7 @@ func (s *Server) apiRoutes() {
 }
 
 func (s *Server) health(c *gin.Context) {
-	h, err := s.opts.Services.Health(c, s.opts.Version)
+	h, err := s.opts.Services.Health(c.Request.Context(), s.opts.Version)
 	if err != nil {
 		respondError(c, err)
 		return

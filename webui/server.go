@@ -1,6 +1,10 @@
 // Package webui is the browser edge: the Gin router, JSON handlers, the
 // OpenAPI document and the embedded single-page app. Handlers parse input,
 // call one gameplay function and map the result; no rule lives here.
+//
+// Handlers pass c.Request.Context() to gameplay, never the *gin.Context:
+// Gin recycles its contexts after the response, while database/sql may
+// still watch the context it was given (a data race the race detector finds).
 package webui
 
 import (
@@ -56,7 +60,6 @@ func New(opts Options) (*Server, error) {
 	}
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
-	e.ContextWithFallback = true
 	if err := e.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, err
 	}

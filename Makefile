@@ -8,7 +8,7 @@ APP       := webui/app
 GOFLAGS_TEST ?= -race -count=1
 
 
-.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e lint certs migrate golden clean
+.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e lint certs migrate fuzz golden clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -63,6 +63,11 @@ lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
 	go vet ./...
 	cd $(APP) && npm run typecheck
+
+FUZZTIME ?= 30s
+fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go env GOCACHE)/fuzz into testdata/fuzz)
+	go test -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME) ./cmd/adventure-table
+	go test -run '^$$' -fuzz FuzzBearerToken -fuzztime $(FUZZTIME) ./mcp
 
 golden: ## Refresh golden files
 	go test ./mcp/... ./gameplay/... -update

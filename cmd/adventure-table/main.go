@@ -100,20 +100,27 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, nil))
 }
 
-func openStore(ctx context.Context, cfg Config) (*models.Store, error) {
-	return models.Open(ctx, models.Config{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()})
+// openMigrated opens the configured database and brings its schema up to
+// date; on error nothing is left open.
+func openMigrated(ctx context.Context, cfg Config) (*models.Store, models.MigrateReport, error) {
+	store, err := models.Open(ctx, models.Config{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()})
+	if err != nil {
+		return nil, models.MigrateReport{}, err
+	}
+	rep, err := store.Migrate(ctx)
+	if err != nil {
+		store.Close()
+		return nil, rep, err
+	}
+	return store, rep, nil
 }
 
 func runMigrate(ctx context.Context, cfg Config, stdout io.Writer) error {
-	store, err := openStore(ctx, cfg)
+	store, rep, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	rep, err := store.Migrate(ctx)
-	if err != nil {
-		return err
-	}
 	switch {
 	case rep.Fresh:
 		fmt.Fprintf(stdout, "created a fresh schema at version %d (%s %s)\n", rep.To, store.Dialect(), store.Location())
@@ -150,15 +157,11 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	if err := cfg.ensureLocalSecret(); err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg)
+	store, rep, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	rep, err := store.Migrate(ctx)
-	if err != nil {
-		return err
-	}
 	if rep.Fresh || len(rep.Applied) > 0 {
 		logger.Info("database migrated", slog.Int("from", rep.From), slog.Int("to", rep.To), slog.Bool("fresh", rep.Fresh))
 	}

@@ -53,7 +53,7 @@ func (s *Services) Health(ctx context.Context, version string) (Health, error) {
 // Capabilities are the features this build offers, so clients can show or
 // hide areas without guessing. A flag turns true only when the feature works.
 type Capabilities struct {
-	Table     bool `json:"table" jsonschema:"multiplayer tables for humans"`
+	Table     bool `json:"table" jsonschema:"rooms, campaigns, seats, characters and sessions for humans"`
 	AIActor   bool `json:"ai_actor" jsonschema:"AI agents can hold a seat through MCP"`
 	Solo      bool `json:"solo" jsonschema:"solo narrated adventures"`
 	Scripting bool `json:"scripting" jsonschema:"AI Dungeon compatible scripts"`
@@ -66,5 +66,5 @@ type Capabilities struct {
 // Capabilities reports the features of this build. mcpMounted and apiDocs
 // are decided by the edge that serves them.
 func (s *Services) Capabilities(mcpMounted, apiDocs bool) Capabilities {
-	return Capabilities{MCP: mcpMounted, APIDocs: apiDocs}
+	return Capabilities{Table: true, MCP: mcpMounted, APIDocs: apiDocs}
 }

@@ -6,11 +6,15 @@ package gameplay
 import (
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
 )
 
 // Services is the aggregate the edges are built on.
 type Services struct {
+	// Table holds the multiplayer table's rules.
+	Table *table.Service
+
 	store *models.Store
 	mode  string
 	now   func() time.Time
@@ -32,5 +36,5 @@ func New(store *models.Store, opts Options) *Services {
 	if opts.Mode == "" {
 		opts.Mode = "local"
 	}
-	return &Services{store: store, mode: opts.Mode, now: opts.Now}
+	return &Services{Table: table.New(store, opts.Now), store: store, mode: opts.Mode, now: opts.Now}
 }

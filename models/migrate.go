@@ -22,6 +22,7 @@ type Migration struct {
 var migrations = []Migration{
 	migrationV1CreateUsers,
 	migrationV2UserLastSeen,
+	migrationV3TableGround,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -29,6 +30,14 @@ var migrations = []Migration{
 // replaying migrations gives the same schema.
 var currentModels = []any{
 	&User{},
+	&Room{},
+	&RoomAccessSession{},
+	&Campaign{},
+	&Character{},
+	&CampaignSeat{},
+	&Session{},
+	&SessionParticipant{},
+	&ActiveCharacterSessionLease{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

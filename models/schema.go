@@ -72,6 +72,15 @@ func (s *Store) describeSQLite(ctx context.Context) (Schema, error) {
 			if i.Unique == 1 {
 				def = "unique " + def
 			}
+			var idxSQL *string
+			if err := db.Raw(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, i.Name).Scan(&idxSQL).Error; err != nil {
+				return Schema{}, fmt.Errorf("index %s: %w", i.Name, err)
+			}
+			if idxSQL != nil {
+				if _, where, ok := strings.Cut(*idxSQL, " WHERE "); ok {
+					def += " where " + normalizeSpace(where)
+				}
+			}
 			name := i.Name
 			if i.Origin != "c" { // auto-named index behind a UNIQUE or PK constraint
 				name = i.Origin + ":" + strings.Join(icols, ",")

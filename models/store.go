@@ -82,6 +82,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("open %s database: %w", s.dialect, err)
 	}
 	s.db = db
+	if err := registerQueryCounter(db); err != nil {
+		return nil, err
+	}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, fmt.Errorf("open %s database: %w", s.dialect, err)
@@ -179,3 +182,6 @@ func translate(err error, what string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 }
+
+// clauseExpr is a raw SQL expression for an UPDATE value.
+func clauseExpr(sql string) any { return gorm.Expr(sql) }

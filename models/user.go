@@ -35,3 +35,18 @@ func (s *Store) CountUsers(ctx context.Context) (int64, error) {
 	err := s.db.WithContext(ctx).Model(&User{}).Count(&n).Error
 	return n, translate(err, "user count")
 }
+
+// UpdateUser changes a user's display name and/or last-seen time.
+func (s *Store) UpdateUser(ctx context.Context, id int64, displayName *string, lastSeen *time.Time) error {
+	m := map[string]any{}
+	if displayName != nil {
+		m["display_name"] = *displayName
+	}
+	if lastSeen != nil {
+		m["last_seen_at"] = *lastSeen
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Updates(m).Error, "user")
+}

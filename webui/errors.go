@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"encoding/json"
 	"log/slog"
 	"net/http"
 
@@ -67,4 +68,12 @@ func respondError(c *gin.Context, err error) {
 		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
 	}
 	c.AbortWithStatusJSON(statusOf(code), body)
+}
+
+// writeJSONError answers outside Gin (middleware wrapping the engine).
+func writeJSONError(w http.ResponseWriter, err error) {
+	code := apperr.CodeOf(err)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(statusOf(code))
+	json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Code: string(code), Message: apperr.MessageOf(err)}})
 }

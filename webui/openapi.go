@@ -31,10 +31,11 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 var pathParam = regexp.MustCompile(`\{(\w+)\}`)
 
-// route mounts h and records r for the OpenAPI document.
-func (s *Server) route(r apiRoute, h gin.HandlerFunc) {
+// route mounts h behind the given middleware and records r for the
+// OpenAPI document.
+func (s *Server) route(r apiRoute, h gin.HandlerFunc, middleware ...gin.HandlerFunc) {
 	s.routes = append(s.routes, r)
-	s.engine.Handle(r.Method, pathParam.ReplaceAllString(r.Path, ":$1"), h)
+	s.engine.Handle(r.Method, pathParam.ReplaceAllString(r.Path, ":$1"), append(middleware, h)...)
 }
 
 // buildOpenAPI generates the OpenAPI 3.1 document from the recorded routes

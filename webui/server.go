@@ -35,10 +35,16 @@ type Options struct {
 	Logger *slog.Logger
 	// App is the built web app; nil uses the embedded build.
 	App fs.FS
+	// Secret signs the browser cookie.
+	Secret []byte
+	// SecureCookies marks cookies Secure even on plain HTTP, for a server
+	// behind a TLS-terminating proxy.
+	SecureCookies bool
 }
 
 // Server is the HTTP handler of the whole site.
 type Server struct {
+	handler http.Handler
 	engine  *gin.Engine
 	opts    Options
 	routes  []apiRoute
@@ -67,6 +73,7 @@ func New(opts Options) (*Server, error) {
 	s.engine = e
 
 	s.apiRoutes()
+	s.tableRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}
@@ -84,11 +91,18 @@ func New(opts Options) (*Server, error) {
 		respondError(c, apperr.E(apperr.MethodNotAllowed, "Method %s is not allowed here.", c.Request.Method))
 	})
 	e.NoRoute(s.noRoute)
+	// A browser on another site must not write with this site's cookie:
+	// cross-origin requests with unsafe methods get 403.
+	origin := http.NewCrossOriginProtection()
+	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSONError(w, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
+	}))
+	s.handler = origin.Handler(e)
 	return s, nil
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // noRoute answers JSON for API paths and the web app for everything else.
 func (s *Server) noRoute(c *gin.Context) {

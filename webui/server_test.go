@@ -2,6 +2,7 @@ package webui_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -97,7 +98,7 @@ func TestRoutes(t *testing.T) {
 		wantContains string
 		wantCache    string
 	}{
-		{name: "OKHealth", method: "GET", path: "/api/health", wantStatus: 200, wantContains: `"schema_version":2`},
+		{name: "OKHealth", method: "GET", path: "/api/health", wantStatus: 200, wantContains: fmt.Sprintf(`"schema_version":%d`, models.LatestVersion())},
 		{name: "OKCapabilities", method: "GET", path: "/api/meta/capabilities", wantStatus: 200, wantContains: `"combat":false`},
 		{name: "OKOpenAPI", method: "GET", path: "/api/openapi.json", wantStatus: 200, wantContains: `"title": "Adventure Table API"`},
 		{name: "OKDocsIsTheApp", method: "GET", path: "/api/docs", headers: html, wantStatus: 200, wantContains: `<div id="root">`, wantCache: "no-cache"},

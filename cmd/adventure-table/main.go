@@ -197,6 +197,8 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		TrustedProxies: cfg.TrustedProxies,
 		MCP:            mcpHandler,
 		Logger:         logger,
+		Secret:         []byte(cfg.Secret),
+		SecureCookies:  cfg.TLSProxy,
 	})
 	if err != nil {
 		ln.Close()

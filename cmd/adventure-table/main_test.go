@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
@@ -173,10 +175,10 @@ func TestServeLocal(t *testing.T) {
 		SchemaVersion int    `json:"schema_version"`
 		Mode          string `json:"mode"`
 	}
-	if st := getJSON(t, base+"/api/health", &health); st != 200 || health.SchemaVersion != 2 || health.Mode != "local" {
+	if st := getJSON(t, base+"/api/health", &health); st != 200 || health.SchemaVersion != models.LatestVersion() || health.Mode != "local" {
 		t.Fatalf("health: %d %+v", st, health)
 	}
-	for _, want := range []string{"URL:       " + base + "/", "Mode:      local", "MCP:       " + base + "/mcp", "(schema v2)"} {
+	for _, want := range []string{"URL:       " + base + "/", "Mode:      local", "MCP:       " + base + "/mcp", fmt.Sprintf("(schema v%d)", models.LatestVersion())} {
 		if !strings.Contains(rs.stdout.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, rs.stdout)
 		}
@@ -390,11 +392,11 @@ func TestBinaryCertsAndVersion(t *testing.T) {
 		t.Fatalf("version: %v %q", err, out)
 	}
 	out, err = exec.Command(bin, "migrate", "-data-dir", dataDir).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "created a fresh schema at version 2") {
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("created a fresh schema at version %d", models.LatestVersion())) {
 		t.Fatalf("migrate: %v %q", err, out)
 	}
 	out, err = exec.Command(bin, "migrate", "-data-dir", dataDir).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "schema already at version 2") {
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("schema already at version %d", models.LatestVersion())) {
 		t.Fatalf("second migrate: %v %q", err, out)
 	}
 }

@@ -48,6 +48,35 @@ const (
 	// Infrastructure.
 	DatabaseUnavailable Code = "database_unavailable"
 	Internal            Code = "internal"
+
+	// People and rooms.
+	DisplayNameInvalid    Code = "display_name_invalid"
+	RoomNameInvalid       Code = "room_name_invalid"
+	InviteCodeInvalid     Code = "invite_code_invalid"
+	RoomAccessRevoked     Code = "room_access_revoked"
+	RoomAuthorityRequired Code = "room_authority_required"
+	RoomOwnerRequired     Code = "room_owner_required"
+	OwnerCannotBeRevoked  Code = "owner_cannot_be_revoked"
+
+	// Campaigns, seats, characters.
+	CampaignNameInvalid       Code = "campaign_name_invalid"
+	SeatLabelInvalid          Code = "seat_label_invalid"
+	SelfClaimDisabled         Code = "self_claim_disabled"
+	SeatNotClaimable          Code = "seat_not_claimable"
+	SeatAlreadyControlled     Code = "seat_already_controlled"
+	SeatControllerRequired    Code = "seat_controller_required"
+	CharacterInvalid          Code = "character_invalid"
+	CharacterAlreadyInSession Code = "character_already_in_session"
+
+	// Sessions.
+	CampaignNotActive        Code = "campaign_not_active"
+	CampaignNotRoomActive    Code = "campaign_not_room_active"
+	SessionAlreadyOpen       Code = "session_already_open"
+	SessionNotLobby          Code = "session_not_lobby"
+	SessionNotActive         Code = "session_not_active"
+	NotCurrentDM             Code = "not_current_dm"
+	SeatNotReady             Code = "seat_not_ready"
+	ParticipantAlreadyJoined Code = "participant_already_joined"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -62,6 +91,32 @@ var kinds = map[Code]Kind{
 	OriginForbidden:     KindForbidden,
 	DatabaseUnavailable: KindUnavailable,
 	Internal:            KindInternal,
+
+	DisplayNameInvalid:    KindInvalid,
+	RoomNameInvalid:       KindInvalid,
+	InviteCodeInvalid:     KindNotFound,
+	RoomAccessRevoked:     KindForbidden,
+	RoomAuthorityRequired: KindForbidden,
+	RoomOwnerRequired:     KindForbidden,
+	OwnerCannotBeRevoked:  KindInvalid,
+
+	CampaignNameInvalid:       KindInvalid,
+	SeatLabelInvalid:          KindInvalid,
+	SelfClaimDisabled:         KindForbidden,
+	SeatNotClaimable:          KindInvalid,
+	SeatAlreadyControlled:     KindConflict,
+	SeatControllerRequired:    KindForbidden,
+	CharacterInvalid:          KindInvalid,
+	CharacterAlreadyInSession: KindConflict,
+
+	CampaignNotActive:        KindConflict,
+	CampaignNotRoomActive:    KindConflict,
+	SessionAlreadyOpen:       KindConflict,
+	SessionNotLobby:          KindConflict,
+	SessionNotActive:         KindConflict,
+	NotCurrentDM:             KindForbidden,
+	SeatNotReady:             KindConflict,
+	ParticipantAlreadyJoined: KindConflict,
 }
 
 // Codes returns every declared code, sorted.

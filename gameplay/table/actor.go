@@ -1,0 +1,136 @@
+// Package table holds the rules of the multiplayer table: rooms, access,
+// campaigns, seats, characters and sessions. Every function takes the
+// caller an edge authenticated and resolves the Actor from canonical rows
+// inside its own transaction, so the browser routes and (later) the MCP
+// tools share one authorization path.
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Actor kinds.
+const (
+	ActorHuman = "human"
+	ActorAI    = "ai"
+)
+
+// Gameplay roles an actor holds in a campaign.
+const (
+	RoleDM        = "dm"
+	RolePlayer    = "player"
+	RoleSpectator = "spectator"
+)
+
+// Caller is who an edge authenticated: a browser user now, an AI grant when
+// grants arrive. It claims nothing about rooms or seats; those are resolved
+// from the database.
+type Caller struct {
+	UserID int64
+}
+
+// Human returns the caller for a browser user.
+func Human(userID int64) Caller { return Caller{UserID: userID} }
+
+// Actor is the resolved table identity (the seed's TableActorContext).
+type Actor struct {
+	Kind            string
+	UserID          int64
+	AccessSessionID int64
+	// Authority is the human room-management right (owner, dm, member).
+	Authority  string
+	RoomID     int64
+	CampaignID int64
+	SessionID  int64
+	SeatID     int64
+	Role       string
+}
+
+func (a Actor) isOwner() bool { return a.Kind == ActorHuman && a.Authority == models.AuthorityOwner }
+
+// hasRoomAuthority is the owner or a DM-key holder: they manage campaigns
+// and seats. It grants no gameplay writes.
+func (a Actor) hasRoomAuthority() bool {
+	return a.Kind == ActorHuman && (a.Authority == models.AuthorityOwner || a.Authority == models.AuthorityDM)
+}
+
+// Service is the table application service.
+type Service struct {
+	store *models.Store
+	now   func() time.Time
+}
+
+// New builds the service.
+func New(store *models.Store, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{store: store, now: func() time.Time { return now().UTC() }}
+}
+
+// roomActor resolves the caller's identity in a room. Someone with no access
+// session there gets not_found for what (the thing they asked about), the
+// same answer as for something that does not exist. Returns
+// room_access_revoked for a revoked access session.
+func roomActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string) (Actor, error) {
+	if c.UserID == 0 {
+		return Actor{}, apperr.E(apperr.Unauthorized, "Sign in first.")
+	}
+	a, err := tx.FindAccessSession(ctx, roomID, c.UserID, false)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return Actor{}, notFound(what)
+	}
+	if err != nil {
+		return Actor{}, err
+	}
+	if a.Status != models.AccessActive {
+		return Actor{}, apperr.E(apperr.RoomAccessRevoked, "Your access to this room was revoked.")
+	}
+	return Actor{Kind: ActorHuman, UserID: c.UserID, AccessSessionID: a.ID, Authority: a.Authority, RoomID: roomID, Role: RoleSpectator}, nil
+}
+
+// withSeats fills the actor's campaign role from the campaign's seats.
+func (a Actor) withSeats(campaignID int64, seats []models.CampaignSeat) Actor {
+	a.CampaignID, a.Role, a.SeatID = campaignID, RoleSpectator, 0
+	for _, s := range seats {
+		if s.CampaignID != campaignID || !controls(a, s) {
+			continue
+		}
+		if s.Role == models.SeatDM {
+			a.Role, a.SeatID = RoleDM, s.ID
+			return a
+		}
+		if a.Role == RoleSpectator {
+			a.Role, a.SeatID = RolePlayer, s.ID
+		}
+	}
+	return a
+}
+
+// controls reports whether the actor is the seat's current controller.
+func controls(a Actor, s models.CampaignSeat) bool {
+	return a.Kind == ActorHuman && s.ControllerKind == models.ControllerHuman &&
+		s.ControllerAccessSessionID != nil && *s.ControllerAccessSessionID == a.AccessSessionID
+}
+
+func notFound(what string) error {
+	return apperr.E(apperr.NotFound, "The %s does not exist.", what)
+}
+
+func requireRoomAuthority(a Actor) error {
+	if !a.hasRoomAuthority() {
+		return apperr.E(apperr.RoomAuthorityRequired, "Only the room owner or a DM-key holder can do this.")
+	}
+	return nil
+}
+
+func requireOwner(a Actor) error {
+	if !a.isOwner() {
+		return apperr.E(apperr.RoomOwnerRequired, "Only the room owner can do this.")
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package table
+
+import (
+	"context"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// CreateCampaign adds a campaign with its DM seat; the room's first
+// campaign becomes its active one. Returns room_authority_required,
+// campaign_name_invalid.
+func (s *Service) CreateCampaign(ctx context.Context, c Caller, roomID int64, name string) (RoomView, error) {
+	name, err := cleanName(name, apperr.CampaignNameInvalid, "name")
+	if err != nil {
+		return RoomView{}, err
+	}
+	var v RoomView
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		a, err := roomActor(ctx, tx, c, roomID, "room")
+		if err != nil {
+			return err
+		}
+		if err := requireRoomAuthority(a); err != nil {
+			return err
+		}
+		camp := &models.Campaign{RoomID: roomID, Name: name, Status: models.CampaignActive, CreatedAt: s.now()}
+		dm := &models.CampaignSeat{Role: models.SeatDM, Label: "DM", ControllerKind: models.ControllerNone, CreatedAt: s.now()}
+		if err := tx.CreateCampaign(ctx, camp, dm); err != nil {
+			return err
+		}
+		room, err := tx.FindRoomByID(ctx, roomID)
+		if err != nil {
+			return err
+		}
+		if room.ActiveCampaignID == nil {
+			id := &camp.ID
+			if err := tx.UpdateRoom(ctx, roomID, models.RoomUpdate{ActiveCampaignID: &id}); err != nil {
+				return err
+			}
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// CampaignChange is a partial update of a campaign.
+type CampaignChange struct {
+	Name   *string `json:"name,omitempty"`
+	Status *string `json:"status,omitempty" jsonschema:"active, completed or archived"`
+}
+
+// campaignActor loads a campaign and resolves the caller in its room.
+func campaignActor(ctx context.Context, tx *models.Store, c Caller, campaignID int64) (*models.Campaign, Actor, error) {
+	camp, err := tx.FindCampaignByID(ctx, campaignID)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return nil, Actor{}, notFound("campaign")
+	}
+	if err != nil {
+		return nil, Actor{}, err
+	}
+	a, err := roomActor(ctx, tx, c, camp.RoomID, "campaign")
+	return camp, a, err
+}
+
+// UpdateCampaign renames a campaign or changes its status. Returns
+// room_authority_required, campaign_name_invalid, invalid_request.
+func (s *Service) UpdateCampaign(ctx context.Context, c Caller, campaignID int64, ch CampaignChange) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		_, a, err := campaignActor(ctx, tx, c, campaignID)
+		if err != nil {
+			return err
+		}
+		if err := requireRoomAuthority(a); err != nil {
+			return err
+		}
+		var u models.CampaignUpdate
+		if ch.Name != nil {
+			name, err := cleanName(*ch.Name, apperr.CampaignNameInvalid, "name")
+			if err != nil {
+				return err
+			}
+			u.Name = &name
+		}
+		if ch.Status != nil {
+			switch *ch.Status {
+			case models.CampaignActive, models.CampaignCompleted, models.CampaignArchived:
+				u.Status = ch.Status
+			default:
+				return apperr.E(apperr.InvalidRequest, "Status must be active, completed or archived.").WithField("status", "active, completed or archived")
+			}
+		}
+		if err := tx.UpdateCampaign(ctx, campaignID, u); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// AddSeat adds a player seat. Returns room_authority_required, seat_label_invalid.
+func (s *Service) AddSeat(ctx context.Context, c Caller, campaignID int64, label string) (RoomView, error) {
+	label, err := cleanName(label, apperr.SeatLabelInvalid, "label")
+	if err != nil {
+		return RoomView{}, err
+	}
+	var v RoomView
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		_, a, err := campaignActor(ctx, tx, c, campaignID)
+		if err != nil {
+			return err
+		}
+		if err := requireRoomAuthority(a); err != nil {
+			return err
+		}
+		seat := &models.CampaignSeat{CampaignID: campaignID, Role: models.SeatPlayer, Label: label, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
+		if err := tx.CreateSeat(ctx, seat); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// seatActor loads a seat (locked) and resolves the caller in its room.
+func seatActor(ctx context.Context, tx *models.Store, c Caller, seatID int64) (*models.CampaignSeat, *models.Campaign, Actor, error) {
+	seat, err := tx.FindSeatByID(ctx, seatID, true)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return nil, nil, Actor{}, notFound("seat")
+	}
+	if err != nil {
+		return nil, nil, Actor{}, err
+	}
+	camp, err := tx.FindCampaignByID(ctx, seat.CampaignID)
+	if err != nil {
+		return nil, nil, Actor{}, err
+	}
+	a, err := roomActor(ctx, tx, c, camp.RoomID, "seat")
+	return seat, camp, a, err
+}
+
+// changeController binds a seat to a new controller unless it already has
+// exactly that one: only a real change moves the epoch.
+func changeController(ctx context.Context, tx *models.Store, seat *models.CampaignSeat, to models.SeatController) error {
+	same := seat.ControllerKind == to.Kind && eqID(seat.ControllerAccessSessionID, to.AccessSessionID) && eqID(seat.AIControllerGrantID, to.AIGrantID)
+	if same {
+		return nil
+	}
+	_, err := tx.SetSeatController(ctx, seat.ID, to)
+	return err
+}
+
+func eqID(a, b *int64) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+
+// AssignSeat makes an active member the seat's human controller. Returns
+// room_authority_required, not_found (member of another room),
+// room_access_revoked.
+func (s *Service) AssignSeat(ctx context.Context, c Caller, seatID, accessID int64) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return err
+		}
+		if err := requireRoomAuthority(a); err != nil {
+			return err
+		}
+		m, err := memberOfRoom(ctx, tx, camp.RoomID, accessID)
+		if err != nil {
+			return err
+		}
+		if m.Status != models.AccessActive {
+			return apperr.E(apperr.RoomAccessRevoked, "That member's access was revoked.")
+		}
+		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &m.ID}); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// UnassignSeat leaves a seat without controller. Room authority may do it
+// to any seat; a controller may leave their own. Returns
+// room_authority_required.
+func (s *Service) UnassignSeat(ctx context.Context, c Caller, seatID int64) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, _, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return err
+		}
+		if !controls(a, *seat) {
+			if err := requireRoomAuthority(a); err != nil {
+				return err
+			}
+		}
+		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerNone}); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// ClaimSeat lets a member take an unassigned player seat when the owner
+// allows self-claim. Returns self_claim_disabled, seat_not_claimable,
+// seat_already_controlled.
+func (s *Service) ClaimSeat(ctx context.Context, c Caller, seatID int64) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return err
+		}
+		room, err := tx.FindRoomByID(ctx, camp.RoomID)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !room.AllowSelfClaim:
+			return apperr.E(apperr.SelfClaimDisabled, "The owner has not allowed players to claim seats.")
+		case seat.Role != models.SeatPlayer:
+			return apperr.E(apperr.SeatNotClaimable, "Only player seats can be claimed.")
+		case seat.ControllerKind != models.ControllerNone:
+			return apperr.E(apperr.SeatAlreadyControlled, "Someone already controls this seat.")
+		}
+		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID}); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}
+
+// SetSeatCharacter chooses which of the controller's own characters the
+// seat plays (nil clears it). Returns seat_controller_required, not_found.
+func (s *Service) SetSeatCharacter(ctx context.Context, c Caller, seatID int64, characterID *int64) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, _, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return err
+		}
+		if !controls(a, *seat) {
+			return apperr.E(apperr.SeatControllerRequired, "Only the seat's controller can choose its character.")
+		}
+		if characterID != nil {
+			ch, err := tx.FindCharacterByID(ctx, *characterID)
+			if err != nil || ch.OwnerUserID != a.UserID {
+				return notFound("character")
+			}
+		}
+		if err := tx.SetSeatCharacter(ctx, seat.ID, characterID); err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}

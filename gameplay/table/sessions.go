@@ -1,0 +1,438 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// SessionInfo is a session's own fields.
+type SessionInfo struct {
+	ID         int64      `json:"id"`
+	CampaignID int64      `json:"campaign_id"`
+	RoomID     int64      `json:"room_id"`
+	Status     string     `json:"status" jsonschema:"lobby, active, ended or abandoned"`
+	DMSeatID   int64      `json:"dm_seat_id"`
+	CreatedAt  time.Time  `json:"created_at"`
+	StartedAt  *time.Time `json:"started_at"`
+	EndedAt    *time.Time `json:"ended_at"`
+}
+
+// NamedRef is an id with a name.
+type NamedRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// CampaignRef is a campaign's id, name and status.
+type CampaignRef struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// ParticipantCharacter is the active character summary of a participant.
+type ParticipantCharacter struct {
+	ID         int64    `json:"id"`
+	Name       string   `json:"name"`
+	Level      int      `json:"level"`
+	HP         HP       `json:"hp"`
+	Conditions []string `json:"conditions"`
+}
+
+// ParticipantView is a seat taking part in the session.
+type ParticipantView struct {
+	ID                    int64                 `json:"id"`
+	SeatID                int64                 `json:"seat_id"`
+	JoinedAt              time.Time             `json:"joined_at"`
+	Late                  bool                  `json:"late"`
+	ControllerKind        string                `json:"controller_kind"`
+	ControllerDisplayName *string               `json:"controller_display_name"`
+	Character             *ParticipantCharacter `json:"character"`
+}
+
+// MeView is the caller's place in the session.
+type MeView struct {
+	AccessID  int64  `json:"access_id"`
+	Authority string `json:"authority"`
+	SeatID    *int64 `json:"seat_id"`
+	Role      string `json:"role" jsonschema:"dm, player or spectator"`
+}
+
+// Allowed says which lifecycle actions the caller may take now, decided by
+// the same rules the actions enforce.
+type Allowed struct {
+	Start    bool `json:"start"`
+	LateJoin bool `json:"late_join"`
+	End      bool `json:"end"`
+	Abandon  bool `json:"abandon"`
+}
+
+// SessionResume is what a session page needs on load, in one call.
+type SessionResume struct {
+	Session      SessionInfo       `json:"session"`
+	Room         NamedRef          `json:"room"`
+	Campaign     CampaignRef       `json:"campaign"`
+	Seats        []SeatView        `json:"seats"`
+	Participants []ParticipantView `json:"participants"`
+	Me           MeView            `json:"me"`
+	Can          Allowed           `json:"can"`
+}
+
+// LateJoinInput names the seat to add.
+type LateJoinInput struct {
+	SeatID int64 `json:"seat_id"`
+}
+
+// sessionScope is a session with everything its rules need, read once.
+type sessionScope struct {
+	session  *models.Session
+	campaign *models.Campaign
+	room     *models.Room
+	seats    []models.CampaignSeat
+	actor    Actor
+}
+
+// loadSession reads a session (locked when it will be written) and resolves
+// the caller's actor in it.
+func loadSession(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate bool) (sessionScope, error) {
+	se, err := tx.FindSessionByID(ctx, sessionID, forUpdate)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return sessionScope{}, notFound("session")
+	}
+	if err != nil {
+		return sessionScope{}, err
+	}
+	a, err := roomActor(ctx, tx, c, se.RoomID, "session")
+	if err != nil {
+		return sessionScope{}, err
+	}
+	camp, err := tx.FindCampaignByID(ctx, se.CampaignID)
+	if err != nil {
+		return sessionScope{}, err
+	}
+	room, err := tx.FindRoomByID(ctx, se.RoomID)
+	if err != nil {
+		return sessionScope{}, err
+	}
+	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
+	if err != nil {
+		return sessionScope{}, err
+	}
+	a = a.withSeats(se.CampaignID, seats)
+	a.SessionID = se.ID
+	return sessionScope{session: se, campaign: camp, room: room, seats: seats, actor: a}, nil
+}
+
+func (sc sessionScope) dmSeat() models.CampaignSeat {
+	for _, s := range sc.seats {
+		if s.ID == sc.session.DMSeatID {
+			return s
+		}
+	}
+	return models.CampaignSeat{}
+}
+
+// isCurrentDM: the actor controls the DM seat now and, once the session has
+// started, is also the controller it started with. Holding the DM key or
+// owning the room is not enough.
+func (sc sessionScope) isCurrentDM() bool {
+	if !controls(sc.actor, sc.dmSeat()) {
+		return false
+	}
+	if sc.session.Status == models.SessionLobby {
+		return true
+	}
+	return sc.session.DMControllerKind == models.ControllerHuman && eqID(sc.session.DMControllerAccessSessionID, &sc.actor.AccessSessionID)
+}
+
+func (sc sessionScope) allowed() Allowed {
+	dm := sc.isCurrentDM()
+	st := sc.session.Status
+	return Allowed{
+		Start:    dm && st == models.SessionLobby,
+		LateJoin: dm && st == models.SessionActive,
+		End:      dm && st == models.SessionActive,
+		Abandon:  (dm || sc.actor.isOwner()) && (st == models.SessionLobby || st == models.SessionActive),
+	}
+}
+
+func requireCurrentDM(sc sessionScope) error {
+	if !sc.isCurrentDM() {
+		return apperr.E(apperr.NotCurrentDM, "Only the session's current DM can do this.")
+	}
+	return nil
+}
+
+// resume assembles the resume view in a fixed number of queries: the scope
+// (session, access, campaign, room, seats) plus members, participants and
+// one batch of characters — never one query per participant.
+func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResume, error) {
+	participants, err := tx.FindParticipants(ctx, sc.session.ID)
+	if err != nil {
+		return SessionResume{}, err
+	}
+	accessIDs := []int64{}
+	for _, s := range sc.seats {
+		if s.ControllerAccessSessionID != nil {
+			accessIDs = append(accessIDs, *s.ControllerAccessSessionID)
+		}
+	}
+	charIDs := seatCharacterIDs(sc.seats)
+	for _, p := range participants {
+		if p.ControllerAccessSessionIDAtJoin != nil {
+			accessIDs = append(accessIDs, *p.ControllerAccessSessionIDAtJoin)
+		}
+		if p.CharacterID != nil {
+			charIDs = append(charIDs, *p.CharacterID)
+		}
+	}
+	members, err := tx.FindMembersByAccessIDs(ctx, accessIDs)
+	if err != nil {
+		return SessionResume{}, err
+	}
+	names := map[int64]string{}
+	for _, m := range members {
+		names[m.ID] = m.DisplayName
+	}
+	chars, err := charactersByID(ctx, tx, charIDs)
+	if err != nil {
+		return SessionResume{}, err
+	}
+	se := sc.session
+	out := SessionResume{
+		Session: SessionInfo{ID: se.ID, CampaignID: se.CampaignID, RoomID: se.RoomID, Status: se.Status, DMSeatID: se.DMSeatID,
+			CreatedAt: se.CreatedAt, StartedAt: se.StartedAt, EndedAt: se.EndedAt},
+		Room:         NamedRef{ID: sc.room.ID, Name: sc.room.Name},
+		Campaign:     CampaignRef{ID: sc.campaign.ID, Name: sc.campaign.Name, Status: sc.campaign.Status},
+		Seats:        seatViews(sc.seats, names, chars),
+		Participants: []ParticipantView{},
+		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role},
+		Can:          sc.allowed(),
+	}
+	if sc.actor.SeatID != 0 {
+		id := sc.actor.SeatID
+		out.Me.SeatID = &id
+	}
+	for _, p := range participants {
+		pv := ParticipantView{ID: p.ID, SeatID: p.SeatID, JoinedAt: p.JoinedAt, Late: p.LateJoin, ControllerKind: p.ControllerKindAtJoin}
+		if p.ControllerAccessSessionIDAtJoin != nil {
+			if n, ok := names[*p.ControllerAccessSessionIDAtJoin]; ok {
+				pv.ControllerDisplayName = &n
+			}
+		}
+		if p.CharacterID != nil {
+			if c, ok := chars[*p.CharacterID]; ok {
+				pv.Character = &ParticipantCharacter{ID: c.ID, Name: c.Name, Level: c.Level,
+					HP: HP{Max: c.HPMax, Current: c.HPCurrent, Temp: c.HPTemp}, Conditions: nonNil(c.Conditions)}
+			}
+		}
+		out.Participants = append(out.Participants, pv)
+	}
+	return out, nil
+}
+
+// Resume returns the session page's data. Returns not_found,
+// room_access_revoked.
+func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	sc, err := loadSession(ctx, s.store, c, sessionID, false)
+	if err != nil {
+		return SessionResume{}, err
+	}
+	return resume(ctx, s.store, sc)
+}
+
+// mutateSession runs fn on a locked session scope and returns the resume
+// view read in the same transaction.
+func (s *Service) mutateSession(ctx context.Context, c Caller, sessionID int64, fn func(tx *models.Store, sc *sessionScope) error) (SessionResume, error) {
+	var out SessionResume
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		sc, err := loadSession(ctx, tx, c, sessionID, true)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx, &sc); err != nil {
+			return err
+		}
+		if sc, err = loadSession(ctx, tx, c, sessionID, false); err != nil {
+			return err
+		}
+		out, err = resume(ctx, tx, sc)
+		return err
+	})
+	return out, err
+}
+
+// OpenSession opens a lobby for a campaign. The owner, a DM-key holder or
+// the DM seat's controller may do it. Returns session_already_open,
+// room_authority_required.
+func (s *Service) OpenSession(ctx context.Context, c Caller, campaignID int64) (SessionResume, error) {
+	var id int64
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		camp, a, err := campaignActor(ctx, tx, c, campaignID)
+		if err != nil {
+			return err
+		}
+		dm, err := tx.FindDMSeat(ctx, campaignID, true)
+		if err != nil {
+			return err
+		}
+		if !a.hasRoomAuthority() && !controls(a, *dm) {
+			return apperr.E(apperr.RoomAuthorityRequired, "Only the room owner, a DM-key holder or the DM can open a session.")
+		}
+		se := &models.Session{RoomID: camp.RoomID, CampaignID: camp.ID, DMSeatID: dm.ID, Status: models.SessionLobby,
+			DMControllerKind: models.ControllerNone, CreatedAt: s.now()}
+		if err := tx.CreateSession(ctx, se); err != nil {
+			if apperr.CodeOf(err) == apperr.Conflict {
+				return apperr.E(apperr.SessionAlreadyOpen, "This campaign already has a session in the lobby or in play.")
+			}
+			return err
+		}
+		id = se.ID
+		return nil
+	})
+	if err != nil {
+		return SessionResume{}, err
+	}
+	return s.Resume(ctx, c, id)
+}
+
+// joinParticipant adds a player seat to the session with its controller
+// snapshot, and leases its character. Returns character_already_in_session
+// naming the character when it is leased elsewhere.
+func (s *Service) joinParticipant(ctx context.Context, tx *models.Store, se *models.Session, seat models.CampaignSeat, chars map[int64]models.Character, late bool) error {
+	p := &models.SessionParticipant{SessionID: se.ID, SeatID: seat.ID, CharacterID: seat.CharacterID,
+		ControllerKindAtJoin: seat.ControllerKind, ControllerAccessSessionIDAtJoin: seat.ControllerAccessSessionID,
+		LateJoin: late, JoinedAt: s.now()}
+	if seat.ControllerKind == models.ControllerAI {
+		p.ControllerAIGrantIDAtJoin = seat.AIControllerGrantID
+		p.ControllerGenerationAtJoin = &seat.ControllerEpoch
+	}
+	if err := tx.CreateParticipant(ctx, p); err != nil {
+		if apperr.CodeOf(err) == apperr.Conflict {
+			return apperr.E(apperr.ParticipantAlreadyJoined, "That seat already takes part in this session.")
+		}
+		return err
+	}
+	err := tx.CreateLease(ctx, &models.ActiveCharacterSessionLease{CharacterID: *seat.CharacterID, SessionID: se.ID, CreatedAt: s.now()})
+	if errors.Is(err, models.ErrLeaseTaken) {
+		c := chars[*seat.CharacterID]
+		return apperr.E(apperr.CharacterAlreadyInSession, "%s is already playing in another active session.", c.Name).
+			WithDetail("character_id", c.ID).WithDetail("character_name", c.Name)
+	}
+	return err
+}
+
+// ready reports whether a player seat can join: it has a controller and a character.
+func ready(seat models.CampaignSeat) bool {
+	return seat.Role == models.SeatPlayer && seat.ControllerKind != models.ControllerNone && seat.CharacterID != nil
+}
+
+// StartSession starts a lobby: only the current DM controller, with the
+// campaign active and selected as the room's active campaign. Every ready
+// player seat joins with a controller snapshot and a character lease, all
+// in one transaction. Returns not_current_dm, session_not_lobby,
+// campaign_not_active, campaign_not_room_active, character_already_in_session.
+func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
+		if err := requireCurrentDM(*sc); err != nil {
+			return err
+		}
+		if sc.session.Status != models.SessionLobby {
+			return apperr.E(apperr.SessionNotLobby, "Only a session in the lobby can start.")
+		}
+		if sc.campaign.Status != models.CampaignActive {
+			return apperr.E(apperr.CampaignNotActive, "The campaign is %s; only an active campaign can start a session.", sc.campaign.Status)
+		}
+		if sc.room.ActiveCampaignID == nil || *sc.room.ActiveCampaignID != sc.campaign.ID {
+			return apperr.E(apperr.CampaignNotRoomActive, "Select this campaign as the room's active campaign first.")
+		}
+		// Lock the DM seat so its controller cannot change under the snapshot.
+		dm, err := tx.FindSeatByID(ctx, sc.session.DMSeatID, true)
+		if err != nil {
+			return err
+		}
+		chars, err := charactersByID(ctx, tx, seatCharacterIDs(sc.seats))
+		if err != nil {
+			return err
+		}
+		for _, seat := range sc.seats {
+			if ready(seat) {
+				if err := s.joinParticipant(ctx, tx, sc.session, seat, chars, false); err != nil {
+					return err
+				}
+			}
+		}
+		active, now, kind := models.SessionActive, s.now(), dm.ControllerKind
+		return tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &active, StartedAt: &now,
+			DMControllerKind: &kind, DMControllerAccessSessionID: dm.ControllerAccessSessionID})
+	})
+}
+
+// LateJoin adds a ready player seat to an active session. Returns
+// not_current_dm, session_not_active, seat_not_ready,
+// participant_already_joined, character_already_in_session, not_found.
+func (s *Service) LateJoin(ctx context.Context, c Caller, sessionID, seatID int64) (SessionResume, error) {
+	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
+		if err := requireCurrentDM(*sc); err != nil {
+			return err
+		}
+		if sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+		}
+		seat, err := tx.FindSeatByID(ctx, seatID, true)
+		if err != nil || seat.CampaignID != sc.campaign.ID {
+			return notFound("seat")
+		}
+		if !ready(*seat) {
+			return apperr.E(apperr.SeatNotReady, "The seat needs a player and a character before it can join.")
+		}
+		chars, err := charactersByID(ctx, tx, []int64{*seat.CharacterID})
+		if err != nil {
+			return err
+		}
+		return s.joinParticipant(ctx, tx, sc.session, *seat, chars, true)
+	})
+}
+
+// finish ends or abandons a session in one transaction: the status, the end
+// time and the release of every character lease. Characters keep their
+// state and every row stays.
+func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope, status string) error {
+	now := s.now()
+	if err := tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &status, EndedAt: &now}); err != nil {
+		return err
+	}
+	return tx.DeleteLeasesOfSession(ctx, sc.session.ID)
+}
+
+// EndSession ends an active session; only the current DM may. Returns
+// not_current_dm, session_not_active.
+func (s *Service) EndSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
+		if err := requireCurrentDM(*sc); err != nil {
+			return err
+		}
+		if sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+		}
+		return s.finish(ctx, tx, sc, models.SessionEnded)
+	})
+}
+
+// AbandonSession abandons a lobby or active session: the current DM, or the
+// room owner as an escape hatch. Returns not_current_dm, session_not_active.
+func (s *Service) AbandonSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
+		if !sc.isCurrentDM() && !sc.actor.isOwner() {
+			return apperr.E(apperr.NotCurrentDM, "Only the current DM or the room owner can abandon the session.")
+		}
+		if sc.session.Status != models.SessionLobby && sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is already over.")
+		}
+		return s.finish(ctx, tx, sc, models.SessionAbandoned)
+	})
+}

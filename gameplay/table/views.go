@@ -1,0 +1,205 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// UserView is a person as the API shows them.
+type UserView struct {
+	ID          int64  `json:"id"`
+	DisplayName string `json:"display_name"`
+}
+
+// AccessView is a room access session.
+type AccessView struct {
+	ID        int64  `json:"id"`
+	Authority string `json:"authority" jsonschema:"owner, dm or member"`
+	Status    string `json:"status" jsonschema:"active or revoked"`
+}
+
+// MemberView is a member of a room.
+type MemberView struct {
+	AccessID    int64     `json:"access_id"`
+	UserID      int64     `json:"user_id"`
+	DisplayName string    `json:"display_name"`
+	Authority   string    `json:"authority"`
+	Status      string    `json:"status"`
+	JoinedAt    time.Time `json:"joined_at"`
+}
+
+// CharacterRef names a character.
+type CharacterRef struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Level int    `json:"level"`
+}
+
+// SeatView is a seat with its controller.
+type SeatView struct {
+	ID                    int64         `json:"id"`
+	CampaignID            int64         `json:"campaign_id"`
+	Role                  string        `json:"role" jsonschema:"dm or player"`
+	Label                 string        `json:"label"`
+	ControllerKind        string        `json:"controller_kind" jsonschema:"none, human or ai"`
+	ControllerAccessID    *int64        `json:"controller_access_id"`
+	ControllerDisplayName *string       `json:"controller_display_name"`
+	ControllerEpoch       int64         `json:"controller_epoch"`
+	Character             *CharacterRef `json:"character"`
+}
+
+// OpenSessionView points at a campaign's lobby or active session.
+type OpenSessionView struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+}
+
+// CampaignView is a campaign with its seats.
+type CampaignView struct {
+	ID          int64            `json:"id"`
+	Name        string           `json:"name"`
+	Status      string           `json:"status" jsonschema:"active, completed or archived"`
+	OpenSession *OpenSessionView `json:"open_session"`
+	Seats       []SeatView       `json:"seats"`
+}
+
+// RoomView is everything the room page shows.
+type RoomView struct {
+	ID               int64          `json:"id"`
+	Name             string         `json:"name"`
+	OwnerUserID      int64          `json:"owner_user_id"`
+	AllowSelfClaim   bool           `json:"allow_self_claim"`
+	ActiveCampaignID *int64         `json:"active_campaign_id"`
+	InviteCode       string         `json:"invite_code,omitempty" jsonschema:"only shown to the owner and DM-key holders"`
+	MyAccess         AccessView     `json:"my_access"`
+	Members          []MemberView   `json:"members"`
+	Campaigns        []CampaignView `json:"campaigns"`
+}
+
+// RoomSummary is a room in the caller's list.
+type RoomSummary struct {
+	ID       int64      `json:"id"`
+	Name     string     `json:"name"`
+	MyAccess AccessView `json:"my_access"`
+}
+
+// RoomList is the caller's rooms.
+type RoomList struct {
+	Rooms []RoomSummary `json:"rooms"`
+}
+
+// InviteView carries a fresh invite code.
+type InviteView struct {
+	InviteCode string `json:"invite_code"`
+}
+
+func accessView(a models.RoomAccessSession) AccessView {
+	return AccessView{ID: a.ID, Authority: a.Authority, Status: a.Status}
+}
+
+// seatViews turns seats into views, naming controllers from members and
+// characters from chars (both loaded in one query each by the caller).
+func seatViews(seats []models.CampaignSeat, names map[int64]string, chars map[int64]models.Character) []SeatView {
+	out := make([]SeatView, 0, len(seats))
+	for _, s := range seats {
+		v := SeatView{ID: s.ID, CampaignID: s.CampaignID, Role: s.Role, Label: s.Label, ControllerKind: s.ControllerKind,
+			ControllerAccessID: s.ControllerAccessSessionID, ControllerEpoch: s.ControllerEpoch}
+		if s.ControllerAccessSessionID != nil {
+			if n, ok := names[*s.ControllerAccessSessionID]; ok {
+				v.ControllerDisplayName = &n
+			}
+		}
+		if s.CharacterID != nil {
+			if c, ok := chars[*s.CharacterID]; ok {
+				v.Character = &CharacterRef{ID: c.ID, Name: c.Name, Level: c.Level}
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// charactersByID loads the characters of the seats in one query.
+func charactersByID(ctx context.Context, tx *models.Store, ids []int64) (map[int64]models.Character, error) {
+	chars, err := tx.FindCharactersByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]models.Character, len(chars))
+	for _, c := range chars {
+		out[c.ID] = c
+	}
+	return out, nil
+}
+
+func seatCharacterIDs(seats []models.CampaignSeat) []int64 {
+	var ids []int64
+	for _, s := range seats {
+		if s.CharacterID != nil {
+			ids = append(ids, *s.CharacterID)
+		}
+	}
+	return ids
+}
+
+// roomView reads a room page in a fixed number of queries, whatever the
+// number of members, campaigns or seats.
+func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) {
+	room, err := tx.FindRoomByID(ctx, a.RoomID)
+	if err != nil {
+		return RoomView{}, err
+	}
+	members, err := tx.FindMembers(ctx, room.ID)
+	if err != nil {
+		return RoomView{}, err
+	}
+	campaigns, err := tx.FindCampaignsOfRoom(ctx, room.ID)
+	if err != nil {
+		return RoomView{}, err
+	}
+	ids := make([]int64, len(campaigns))
+	for i, c := range campaigns {
+		ids[i] = c.ID
+	}
+	seats, err := tx.FindSeatsOfCampaigns(ctx, ids)
+	if err != nil {
+		return RoomView{}, err
+	}
+	chars, err := charactersByID(ctx, tx, seatCharacterIDs(seats))
+	if err != nil {
+		return RoomView{}, err
+	}
+	open, err := tx.FindOpenSessions(ctx, ids)
+	if err != nil {
+		return RoomView{}, err
+	}
+	v := RoomView{ID: room.ID, Name: room.Name, OwnerUserID: room.OwnerUserID, AllowSelfClaim: room.AllowSelfClaim,
+		ActiveCampaignID: room.ActiveCampaignID, Members: []MemberView{}, Campaigns: []CampaignView{}}
+	if a.hasRoomAuthority() {
+		v.InviteCode = room.InviteCode
+	}
+	names := map[int64]string{}
+	for _, m := range members {
+		names[m.ID] = m.DisplayName
+		v.Members = append(v.Members, MemberView{AccessID: m.ID, UserID: m.UserID, DisplayName: m.DisplayName,
+			Authority: m.Authority, Status: m.Status, JoinedAt: m.CreatedAt})
+		if m.ID == a.AccessSessionID {
+			v.MyAccess = accessView(m.RoomAccessSession)
+		}
+	}
+	openBy := map[int64]*OpenSessionView{}
+	for _, s := range open {
+		openBy[s.CampaignID] = &OpenSessionView{ID: s.ID, Status: s.Status}
+	}
+	seatsBy := map[int64][]models.CampaignSeat{}
+	for _, s := range seats {
+		seatsBy[s.CampaignID] = append(seatsBy[s.CampaignID], s)
+	}
+	for _, c := range campaigns {
+		v.Campaigns = append(v.Campaigns, CampaignView{ID: c.ID, Name: c.Name, Status: c.Status,
+			OpenSession: openBy[c.ID], Seats: seatViews(seatsBy[c.ID], names, chars)})
+	}
+	return v, nil
+}

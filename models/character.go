@@ -1,0 +1,73 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm/clause"
+)
+
+// Resource is a named, limited resource of a character (spell slots, ki).
+type Resource struct {
+	Name    string `json:"name"`
+	Current int    `json:"current"`
+	Max     int    `json:"max"`
+}
+
+// Character is a player character owned by a user. List-valued fields are
+// stored as JSON text so both dialects hold them the same way.
+type Character struct {
+	ID                 int64      `gorm:"primaryKey"`
+	OwnerUserID        int64      `gorm:"not null;index"`
+	Owner              *User      `gorm:"foreignKey:OwnerUserID;constraint:OnDelete:RESTRICT"`
+	Name               string     `gorm:"size:80;not null"`
+	Level              int        `gorm:"not null;check:ck_characters_level,level BETWEEN 1 AND 20"`
+	Str                int        `gorm:"not null;check:ck_characters_str,str BETWEEN 1 AND 30"`
+	Dex                int        `gorm:"not null;check:ck_characters_dex,dex BETWEEN 1 AND 30"`
+	Con                int        `gorm:"not null;check:ck_characters_con,con BETWEEN 1 AND 30"`
+	Int                int        `gorm:"not null;check:ck_characters_int,int BETWEEN 1 AND 30"`
+	Wis                int        `gorm:"not null;check:ck_characters_wis,wis BETWEEN 1 AND 30"`
+	Cha                int        `gorm:"not null;check:ck_characters_cha,cha BETWEEN 1 AND 30"`
+	SkillProficiencies []string   `gorm:"serializer:json;type:text;not null"`
+	SkillExpertise     []string   `gorm:"serializer:json;type:text;not null"`
+	HPMax              int        `gorm:"column:hp_max;not null;check:ck_characters_hp_max,hp_max >= 0"`
+	HPCurrent          int        `gorm:"column:hp_current;not null;check:ck_characters_hp_current,hp_current >= 0 AND hp_current <= hp_max"`
+	HPTemp             int        `gorm:"column:hp_temp;not null;check:ck_characters_hp_temp,hp_temp >= 0"`
+	Conditions         []string   `gorm:"serializer:json;type:text;not null"`
+	Resources          []Resource `gorm:"serializer:json;type:text;not null"`
+	Biography          string     `gorm:"type:text;not null"`
+	RoleplayGuidance   string     `gorm:"type:text;not null"`
+	CreatedAt          time.Time  `gorm:"not null"`
+	UpdatedAt          time.Time  `gorm:"not null"`
+}
+
+// CreateCharacter inserts a character.
+func (s *Store) CreateCharacter(ctx context.Context, c *Character) error {
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(c).Error, "character")
+}
+
+// SaveCharacter writes every field of an existing character.
+func (s *Store) SaveCharacter(ctx context.Context, c *Character) error {
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations, "created_at").Save(c).Error, "character")
+}
+
+// FindCharacterByID returns a character, or not_found.
+func (s *Store) FindCharacterByID(ctx context.Context, id int64) (*Character, error) {
+	var c Character
+	return &c, translate(s.db.WithContext(ctx).First(&c, id).Error, "character")
+}
+
+// FindCharactersOfUser returns a user's characters, oldest first.
+func (s *Store) FindCharactersOfUser(ctx context.Context, userID int64) ([]Character, error) {
+	var out []Character
+	return out, translate(s.db.WithContext(ctx).Where("owner_user_id = ?", userID).Order("id").Find(&out).Error, "characters")
+}
+
+// FindCharactersByIDs returns the characters with the given ids in one query.
+func (s *Store) FindCharactersByIDs(ctx context.Context, ids []int64) ([]Character, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []Character
+	return out, translate(s.db.WithContext(ctx).Where("id IN ?", ids).Find(&out).Error, "characters")
+}

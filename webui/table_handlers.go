@@ -1,0 +1,251 @@
+package webui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// maxBodyBytes bounds every JSON body.
+const maxBodyBytes = 1 << 20
+
+// DisplayNameInput renames the caller.
+type DisplayNameInput struct {
+	DisplayName string `json:"display_name" jsonschema:"1 to 80 characters"`
+}
+
+// NameInput names a new room, campaign or seat.
+type NameInput struct {
+	Name string `json:"name" jsonschema:"1 to 80 characters"`
+}
+
+// LabelInput labels a new seat.
+type LabelInput struct {
+	Label string `json:"label" jsonschema:"1 to 80 characters"`
+}
+
+// InviteInput carries an invite code.
+type InviteInput struct {
+	InviteCode string `json:"invite_code"`
+}
+
+// AuthorityInput sets a member's room authority.
+type AuthorityInput struct {
+	Authority string `json:"authority" jsonschema:"dm or member"`
+}
+
+// AssignInput names the member who gets the seat.
+type AssignInput struct {
+	AccessID int64 `json:"access_id"`
+}
+
+// SeatCharacterInput chooses the seat's character; null clears it.
+type SeatCharacterInput struct {
+	CharacterID *int64 `json:"character_id"`
+}
+
+// bindJSON decodes the body into v, rejecting unknown fields and trailing
+// data with invalid_request.
+func bindJSON(c *gin.Context, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.Decode(&struct{}{}) != io.EOF {
+		err = errors.New("trailing data after the JSON body")
+	}
+	if err != nil {
+		respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The request body is not valid JSON for this route: %v", err))
+		return false
+	}
+	return true
+}
+
+// pathID reads a numeric path parameter; anything else is not_found.
+func pathID(c *gin.Context, name string) (int64, bool) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		respondError(c, apperr.E(apperr.NotFound, "The %s does not exist.", name))
+		return 0, false
+	}
+	return id, true
+}
+
+// reply writes v with status, or the error.
+func reply[T any](c *gin.Context, status int, v T, err error) {
+	if err != nil {
+		respondError(c, err)
+		return
+	}
+	c.JSON(status, v)
+}
+
+// withID adapts a gameplay call that takes only a path id.
+func withID[T any](param string, status int, call func(ctx context.Context, caller table.Caller, id int64) (T, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, ok := pathID(c, param)
+		if !ok {
+			return
+		}
+		v, err := call(c.Request.Context(), callerOf(c), id)
+		reply(c, status, v, err)
+	}
+}
+
+// withIDAndBody adapts a gameplay call that takes an id and a JSON body.
+func withIDAndBody[In, T any](param string, status int, call func(ctx context.Context, caller table.Caller, id int64, in In) (T, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, ok := pathID(c, param)
+		if !ok {
+			return
+		}
+		var in In
+		if !bindJSON(c, &in) {
+			return
+		}
+		v, err := call(c.Request.Context(), callerOf(c), id, in)
+		reply(c, status, v, err)
+	}
+}
+
+// withBody adapts a gameplay call that takes a JSON body.
+func withBody[In, T any](status int, call func(ctx context.Context, caller table.Caller, in In) (T, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in In
+		if !bindJSON(c, &in) {
+			return
+		}
+		v, err := call(c.Request.Context(), callerOf(c), in)
+		reply(c, status, v, err)
+	}
+}
+
+// tableRoutes mounts the table ground's routes; each is one gameplay call.
+func (s *Server) tableRoutes() {
+	t := s.opts.Services.Table
+	who := []apperr.Code{apperr.NotFound, apperr.RoomAccessRevoked}
+	codes := func(extra ...apperr.Code) []apperr.Code { return append(append([]apperr.Code{}, who...), extra...) }
+	room := typeOf[table.RoomView]()
+	resume := typeOf[table.SessionResume]()
+
+	s.route(apiRoute{Method: "GET", Path: "/api/me", Tag: "people", Summary: "The caller (a guest is created on the first visit)", Response: typeOf[table.UserView]()},
+		func(c *gin.Context) {
+			u, _, err := t.EnsureGuest(c.Request.Context(), callerOf(c).UserID)
+			reply(c, http.StatusOK, u, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "PATCH", Path: "/api/me", Tag: "people", Summary: "Change the caller's display name", Request: typeOf[DisplayNameInput](), Response: typeOf[table.UserView](), Errors: []apperr.Code{apperr.DisplayNameInvalid}},
+		withBody(http.StatusOK, func(ctx context.Context, caller table.Caller, in DisplayNameInput) (table.UserView, error) {
+			return t.RenameMe(ctx, caller, in.DisplayName)
+		}), s.identify)
+
+	s.route(apiRoute{Method: "GET", Path: "/api/rooms", Tag: "rooms", Summary: "The caller's rooms", Response: typeOf[table.RoomList]()},
+		func(c *gin.Context) {
+			v, err := t.ListRooms(c.Request.Context(), callerOf(c))
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms", Tag: "rooms", Summary: "Create a room owned by the caller", Status: http.StatusCreated, Request: typeOf[NameInput](), Response: room, Errors: []apperr.Code{apperr.RoomNameInvalid}},
+		withBody(http.StatusCreated, func(ctx context.Context, caller table.Caller, in NameInput) (table.RoomView, error) {
+			return t.CreateRoom(ctx, caller, in.Name)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms/join", Tag: "rooms", Summary: "Join a room with its invite code", Request: typeOf[InviteInput](), Response: room, Errors: []apperr.Code{apperr.InviteCodeInvalid, apperr.RoomAccessRevoked}},
+		withBody(http.StatusOK, func(ctx context.Context, caller table.Caller, in InviteInput) (table.RoomView, error) {
+			return t.JoinRoom(ctx, caller, in.InviteCode)
+		}), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/rooms/{id}", Tag: "rooms", Summary: "A room page: members, campaigns, seats", Response: room, Errors: codes()},
+		withID("id", http.StatusOK, t.GetRoom), s.identify)
+	s.route(apiRoute{Method: "PATCH", Path: "/api/rooms/{id}", Tag: "rooms", Summary: "Rename, allow self-claim, choose the active campaign", Request: typeOf[table.RoomChange](), Response: room,
+		Errors: codes(apperr.RoomOwnerRequired, apperr.RoomAuthorityRequired, apperr.RoomNameInvalid)},
+		withIDAndBody("id", http.StatusOK, t.UpdateRoom), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms/{id}/invite/rotate", Tag: "rooms", Summary: "Replace the invite code (the old one stops working)", Response: typeOf[table.InviteView](), Errors: codes(apperr.RoomOwnerRequired)},
+		withID("id", http.StatusOK, t.RotateInvite), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms/{id}/members/{access_id}/revoke", Tag: "rooms", Summary: "Revoke a member's access", Response: room, Errors: codes(apperr.RoomOwnerRequired, apperr.OwnerCannotBeRevoked)},
+		func(c *gin.Context) {
+			roomID, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			accessID, ok := pathID(c, "access_id")
+			if !ok {
+				return
+			}
+			v, err := t.RevokeMember(c.Request.Context(), callerOf(c), roomID, accessID)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "PUT", Path: "/api/rooms/{id}/members/{access_id}/authority", Tag: "rooms", Summary: "Grant or remove the DM key", Request: typeOf[AuthorityInput](), Response: room, Errors: codes(apperr.RoomOwnerRequired, apperr.InvalidRequest)},
+		func(c *gin.Context) {
+			roomID, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			accessID, ok := pathID(c, "access_id")
+			if !ok {
+				return
+			}
+			var in AuthorityInput
+			if !bindJSON(c, &in) {
+				return
+			}
+			v, err := t.SetMemberAuthority(c.Request.Context(), callerOf(c), roomID, accessID, in.Authority)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms/{id}/campaigns", Tag: "campaigns", Summary: "Create a campaign with its DM seat", Status: http.StatusCreated, Request: typeOf[NameInput](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.CampaignNameInvalid)},
+		withIDAndBody("id", http.StatusCreated, func(ctx context.Context, caller table.Caller, id int64, in NameInput) (table.RoomView, error) {
+			return t.CreateCampaign(ctx, caller, id, in.Name)
+		}), s.identify)
+	s.route(apiRoute{Method: "PATCH", Path: "/api/campaigns/{id}", Tag: "campaigns", Summary: "Rename a campaign or change its status", Request: typeOf[table.CampaignChange](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.CampaignNameInvalid, apperr.InvalidRequest)},
+		withIDAndBody("id", http.StatusOK, t.UpdateCampaign), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/campaigns/{id}/seats", Tag: "campaigns", Summary: "Add a player seat", Status: http.StatusCreated, Request: typeOf[LabelInput](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.SeatLabelInvalid)},
+		withIDAndBody("id", http.StatusCreated, func(ctx context.Context, caller table.Caller, id int64, in LabelInput) (table.RoomView, error) {
+			return t.AddSeat(ctx, caller, id, in.Label)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/assign", Tag: "campaigns", Summary: "Give a seat to a member (room authority)", Request: typeOf[AssignInput](), Response: room, Errors: codes(apperr.RoomAuthorityRequired)},
+		withIDAndBody("id", http.StatusOK, func(ctx context.Context, caller table.Caller, id int64, in AssignInput) (table.RoomView, error) {
+			return t.AssignSeat(ctx, caller, id, in.AccessID)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/unassign", Tag: "campaigns", Summary: "Leave a seat without controller", Response: room, Errors: codes(apperr.RoomAuthorityRequired)},
+		withID("id", http.StatusOK, t.UnassignSeat), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/claim", Tag: "campaigns", Summary: "Claim an unassigned player seat", Response: room, Errors: codes(apperr.SelfClaimDisabled, apperr.SeatNotClaimable, apperr.SeatAlreadyControlled)},
+		withID("id", http.StatusOK, t.ClaimSeat), s.identify)
+	s.route(apiRoute{Method: "PUT", Path: "/api/seats/{id}/character", Tag: "campaigns", Summary: "Choose the character the seat plays", Request: typeOf[SeatCharacterInput](), Response: room, Errors: codes(apperr.SeatControllerRequired)},
+		withIDAndBody("id", http.StatusOK, func(ctx context.Context, caller table.Caller, id int64, in SeatCharacterInput) (table.RoomView, error) {
+			return t.SetSeatCharacter(ctx, caller, id, in.CharacterID)
+		}), s.identify)
+
+	character := typeOf[table.CharacterView]()
+	s.route(apiRoute{Method: "GET", Path: "/api/characters", Tag: "characters", Summary: "The caller's characters", Response: typeOf[table.CharacterList]()},
+		func(c *gin.Context) {
+			v, err := t.ListCharacters(c.Request.Context(), callerOf(c))
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/characters", Tag: "characters", Summary: "Create a character", Status: http.StatusCreated, Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.CharacterInvalid}},
+		withBody(http.StatusCreated, t.CreateCharacter), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}", Tag: "characters", Summary: "One of the caller's characters", Response: character, Errors: []apperr.Code{apperr.NotFound}},
+		withID("id", http.StatusOK, t.GetCharacter), s.identify)
+	s.route(apiRoute{Method: "PUT", Path: "/api/characters/{id}", Tag: "characters", Summary: "Replace a character's fields", Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.NotFound, apperr.CharacterInvalid}},
+		withIDAndBody("id", http.StatusOK, t.UpdateCharacter), s.identify)
+
+	s.route(apiRoute{Method: "POST", Path: "/api/campaigns/{id}/sessions", Tag: "sessions", Summary: "Open a session lobby", Status: http.StatusCreated, Response: resume, Errors: codes(apperr.RoomAuthorityRequired, apperr.SessionAlreadyOpen)},
+		withID("id", http.StatusCreated, t.OpenSession), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}", Tag: "sessions", Summary: "Resume: session, seats, participants, the caller's role", Response: resume, Errors: codes()},
+		withID("id", http.StatusOK, t.Resume), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/start", Tag: "sessions", Summary: "Start the session (current DM)", Response: resume,
+		Errors: codes(apperr.NotCurrentDM, apperr.SessionNotLobby, apperr.CampaignNotActive, apperr.CampaignNotRoomActive, apperr.CharacterAlreadyInSession)},
+		withID("id", http.StatusOK, t.StartSession), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/late-join", Tag: "sessions", Summary: "Add a ready player seat to the active session (current DM)", Request: typeOf[table.LateJoinInput](), Response: resume,
+		Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive, apperr.SeatNotReady, apperr.ParticipantAlreadyJoined, apperr.CharacterAlreadyInSession)},
+		withIDAndBody("id", http.StatusOK, func(ctx context.Context, caller table.Caller, id int64, in table.LateJoinInput) (table.SessionResume, error) {
+			return t.LateJoin(ctx, caller, id, in.SeatID)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/end", Tag: "sessions", Summary: "End the session (current DM)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive)},
+		withID("id", http.StatusOK, t.EndSession), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/abandon", Tag: "sessions", Summary: "Abandon the session (current DM or room owner)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive)},
+		withID("id", http.StatusOK, t.AbandonSession), s.identify)
+}

@@ -65,12 +65,11 @@ type SeatController struct {
 
 // CreateCampaign inserts a campaign and its DM seat.
 func (s *Store) CreateCampaign(ctx context.Context, c *Campaign, dmSeat *CampaignSeat) error {
-	db := s.db.WithContext(ctx).Omit(clause.Associations)
-	if err := db.Create(c).Error; err != nil {
+	if err := s.db.WithContext(ctx).Omit(clause.Associations).Create(c).Error; err != nil {
 		return translate(err, "campaign")
 	}
 	dmSeat.CampaignID = c.ID
-	return translate(db.Create(dmSeat).Error, "seat")
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(dmSeat).Error, "seat")
 }
 
 // FindCampaignByID returns a campaign, or not_found.

@@ -61,12 +61,11 @@ type Member struct {
 
 // CreateRoom inserts the room and its owner's access session.
 func (s *Store) CreateRoom(ctx context.Context, r *Room, owner *RoomAccessSession) error {
-	db := s.db.WithContext(ctx).Omit(clause.Associations)
-	if err := db.Create(r).Error; err != nil {
+	if err := s.db.WithContext(ctx).Omit(clause.Associations).Create(r).Error; err != nil {
 		return translate(err, "room")
 	}
 	owner.RoomID = r.ID
-	return translate(db.Create(owner).Error, "room access session")
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(owner).Error, "room access session")
 }
 
 // FindRoomByID returns the room, or not_found.

@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,18 +48,22 @@ var testApp = fstest.MapFS{
 }
 
 type fixture struct {
-	handler http.Handler
-	logs    *syncBuffer
-	store   *models.Store
+	handler  http.Handler
+	logs     *syncBuffer
+	store    *models.Store
+	services *gameplay.Services
 }
+
+var ctx = context.Background()
 
 func newFixture(t *testing.T, mutate func(*webui.Options)) fixture {
 	t.Helper()
 	store := modelstest.MustOpen(t)
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	services := gameplay.New(store, gameplay.Options{Mode: "local"})
 	opts := webui.Options{
-		Services: gameplay.New(store, gameplay.Options{Mode: "local"}),
+		Services: services,
 		Version:  "test",
 		APIDocs:  true,
 		MCP:      mcp.NewHandler(mcp.Options{Version: "test", Logger: logger}),
@@ -72,7 +77,7 @@ func newFixture(t *testing.T, mutate func(*webui.Options)) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{handler: srv, logs: logs, store: store}
+	return fixture{handler: srv, logs: logs, store: store, services: services}
 }
 
 func (f fixture) do(t *testing.T, method, path string, headers map[string]string) *httptest.ResponseRecorder {

@@ -9,7 +9,10 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/table"
 )
 
-const callerKey = "caller"
+const (
+	callerKey = "caller"
+	userKey   = "user"
+)
 
 // cookieMaxAge keeps a guest's identity for 400 days (the browser maximum).
 const cookieMaxAge = 400 * 24 * 60 * 60
@@ -35,6 +38,7 @@ func (s *Server) identify(c *gin.Context) {
 		})
 	}
 	c.Set(callerKey, table.Human(u.ID))
+	c.Set(userKey, u)
 	c.Next()
 }
 

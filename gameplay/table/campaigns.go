@@ -15,34 +15,31 @@ func (s *Service) CreateCampaign(ctx context.Context, c Caller, roomID int64, na
 	if err != nil {
 		return RoomView{}, err
 	}
-	var v RoomView
-	err = s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		a, err := roomActor(ctx, tx, c, roomID, "room")
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireRoomAuthority(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		camp := &models.Campaign{RoomID: roomID, Name: name, Status: models.CampaignActive, CreatedAt: s.now()}
 		dm := &models.CampaignSeat{Role: models.SeatDM, Label: "DM", ControllerKind: models.ControllerNone, CreatedAt: s.now()}
 		if err := tx.CreateCampaign(ctx, camp, dm); err != nil {
-			return err
+			return Actor{}, err
 		}
 		room, err := tx.FindRoomByID(ctx, roomID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if room.ActiveCampaignID == nil {
 			id := &camp.ID
 			if err := tx.UpdateRoom(ctx, roomID, models.RoomUpdate{ActiveCampaignID: &id}); err != nil {
-				return err
+				return Actor{}, err
 			}
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // CampaignChange is a partial update of a campaign.
@@ -67,20 +64,19 @@ func campaignActor(ctx context.Context, tx *models.Store, c Caller, campaignID i
 // UpdateCampaign renames a campaign or changes its status. Returns
 // room_authority_required, campaign_name_invalid, invalid_request.
 func (s *Service) UpdateCampaign(ctx context.Context, c Caller, campaignID int64, ch CampaignChange) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		_, a, err := campaignActor(ctx, tx, c, campaignID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireRoomAuthority(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		var u models.CampaignUpdate
 		if ch.Name != nil {
 			name, err := cleanName(*ch.Name, apperr.CampaignNameInvalid, "name")
 			if err != nil {
-				return err
+				return Actor{}, err
 			}
 			u.Name = &name
 		}
@@ -89,16 +85,14 @@ func (s *Service) UpdateCampaign(ctx context.Context, c Caller, campaignID int64
 			case models.CampaignActive, models.CampaignCompleted, models.CampaignArchived:
 				u.Status = ch.Status
 			default:
-				return apperr.E(apperr.InvalidRequest, "Status must be active, completed or archived.").WithField("status", "active, completed or archived")
+				return Actor{}, apperr.E(apperr.InvalidRequest, "Status must be active, completed or archived.").WithField("status", "active, completed or archived")
 			}
 		}
 		if err := tx.UpdateCampaign(ctx, campaignID, u); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // AddSeat adds a player seat. Returns room_authority_required, seat_label_invalid.
@@ -107,23 +101,20 @@ func (s *Service) AddSeat(ctx context.Context, c Caller, campaignID int64, label
 	if err != nil {
 		return RoomView{}, err
 	}
-	var v RoomView
-	err = s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		_, a, err := campaignActor(ctx, tx, c, campaignID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireRoomAuthority(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		seat := &models.CampaignSeat{CampaignID: campaignID, Role: models.SeatPlayer, Label: label, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
 		if err := tx.CreateSeat(ctx, seat); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // seatActor loads a seat (locked) and resolves the caller in its room.
@@ -160,109 +151,97 @@ func eqID(a, b *int64) bool { return (a == nil && b == nil) || (a != nil && b !=
 // room_authority_required, not_found (member of another room),
 // room_access_revoked.
 func (s *Service) AssignSeat(ctx context.Context, c Caller, seatID, accessID int64) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireRoomAuthority(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		m, err := memberOfRoom(ctx, tx, camp.RoomID, accessID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if m.Status != models.AccessActive {
-			return apperr.E(apperr.RoomAccessRevoked, "That member's access was revoked.")
+			return Actor{}, apperr.E(apperr.RoomAccessRevoked, "That member's access was revoked.")
 		}
 		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &m.ID}); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // UnassignSeat leaves a seat without controller. Room authority may do it
 // to any seat; a controller may leave their own. Returns
 // room_authority_required.
 func (s *Service) UnassignSeat(ctx context.Context, c Caller, seatID int64) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		seat, _, a, err := seatActor(ctx, tx, c, seatID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if !controls(a, *seat) {
 			if err := requireRoomAuthority(a); err != nil {
-				return err
+				return Actor{}, err
 			}
 		}
 		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerNone}); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // ClaimSeat lets a member take an unassigned player seat when the owner
 // allows self-claim. Returns self_claim_disabled, seat_not_claimable,
 // seat_already_controlled.
 func (s *Service) ClaimSeat(ctx context.Context, c Caller, seatID int64) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		room, err := tx.FindRoomByID(ctx, camp.RoomID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		switch {
 		case !room.AllowSelfClaim:
-			return apperr.E(apperr.SelfClaimDisabled, "The owner has not allowed players to claim seats.")
+			return Actor{}, apperr.E(apperr.SelfClaimDisabled, "The owner has not allowed players to claim seats.")
 		case seat.Role != models.SeatPlayer:
-			return apperr.E(apperr.SeatNotClaimable, "Only player seats can be claimed.")
+			return Actor{}, apperr.E(apperr.SeatNotClaimable, "Only player seats can be claimed.")
 		case seat.ControllerKind != models.ControllerNone:
-			return apperr.E(apperr.SeatAlreadyControlled, "Someone already controls this seat.")
+			return Actor{}, apperr.E(apperr.SeatAlreadyControlled, "Someone already controls this seat.")
 		}
 		if err := changeController(ctx, tx, seat, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID}); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // SetSeatCharacter chooses which of the controller's own characters the
 // seat plays (nil clears it). Returns seat_controller_required, not_found.
 func (s *Service) SetSeatCharacter(ctx context.Context, c Caller, seatID int64, characterID *int64) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		seat, _, a, err := seatActor(ctx, tx, c, seatID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if !controls(a, *seat) {
-			return apperr.E(apperr.SeatControllerRequired, "Only the seat's controller can choose its character.")
+			return Actor{}, apperr.E(apperr.SeatControllerRequired, "Only the seat's controller can choose its character.")
 		}
 		if characterID != nil {
 			ch, err := tx.FindCharacterByID(ctx, *characterID)
 			if err != nil || ch.OwnerUserID != a.UserID {
-				return notFound("character")
+				return Actor{}, notFound("character")
 			}
 		}
 		if err := tx.SetSeatCharacter(ctx, seat.ID, characterID); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }

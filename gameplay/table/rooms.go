@@ -77,18 +77,15 @@ func (s *Service) CreateRoom(ctx context.Context, c Caller, name string) (RoomVi
 	if err != nil {
 		return RoomView{}, err
 	}
-	var v RoomView
-	err = s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		room := &models.Room{OwnerUserID: c.UserID, Name: name, InviteCode: newInviteCode(), CreatedAt: s.now()}
 		owner := &models.RoomAccessSession{UserID: c.UserID, Authority: models.AuthorityOwner, Status: models.AccessActive, CreatedAt: s.now()}
 		if err := tx.CreateRoom(ctx, room, owner); err != nil {
-			return err
+			return Actor{}, err
 		}
 		a := Actor{Kind: ActorHuman, UserID: c.UserID, AccessSessionID: owner.ID, Authority: owner.Authority, RoomID: room.ID}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // ListRooms returns the rooms the caller belongs to (revoked ones included,
@@ -121,35 +118,32 @@ func (s *Service) GetRoom(ctx context.Context, c Caller, roomID int64) (RoomView
 // JoinRoom joins the room with that invite code as a member; joining again
 // is harmless. Returns invite_code_invalid, room_access_revoked.
 func (s *Service) JoinRoom(ctx context.Context, c Caller, inviteCode string) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		room, err := tx.FindRoomByInviteCode(ctx, strings.TrimSpace(inviteCode))
 		if apperr.CodeOf(err) == apperr.NotFound {
-			return apperr.E(apperr.InviteCodeInvalid, "This invite link is not valid (it may have been replaced).")
+			return Actor{}, apperr.E(apperr.InviteCodeInvalid, "This invite link is not valid (it may have been replaced).")
 		}
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		existing, err := tx.FindAccessSession(ctx, room.ID, c.UserID, true)
 		switch {
 		case err == nil && existing.Status != models.AccessActive:
-			return apperr.E(apperr.RoomAccessRevoked, "Your access to this room was revoked.")
+			return Actor{}, apperr.E(apperr.RoomAccessRevoked, "Your access to this room was revoked.")
 		case apperr.CodeOf(err) == apperr.NotFound:
 			if err := tx.CreateAccessSession(ctx, &models.RoomAccessSession{RoomID: room.ID, UserID: c.UserID,
 				Authority: models.AuthorityMember, Status: models.AccessActive, CreatedAt: s.now()}); err != nil {
-				return err
+				return Actor{}, err
 			}
 		case err != nil:
-			return err
+			return Actor{}, err
 		}
 		a, err := roomActor(ctx, tx, c, room.ID, "room")
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // RoomChange is a partial update of a room; nil fields stay as they are.
@@ -163,47 +157,44 @@ type RoomChange struct {
 // active campaign may also be chosen by a DM-key holder. Returns
 // room_owner_required, room_authority_required, room_name_invalid, not_found.
 func (s *Service) UpdateRoom(ctx context.Context, c Caller, roomID int64, ch RoomChange) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		a, err := roomActor(ctx, tx, c, roomID, "room")
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		var u models.RoomUpdate
 		if ch.Name != nil || ch.AllowSelfClaim != nil {
 			if err := requireOwner(a); err != nil {
-				return err
+				return Actor{}, err
 			}
 		}
 		if ch.Name != nil {
 			name, err := cleanName(*ch.Name, apperr.RoomNameInvalid, "name")
 			if err != nil {
-				return err
+				return Actor{}, err
 			}
 			u.Name = &name
 		}
 		u.AllowSelfClaim = ch.AllowSelfClaim
 		if ch.ActiveCampaignID != nil {
 			if err := requireRoomAuthority(a); err != nil {
-				return err
+				return Actor{}, err
 			}
 			var id *int64
 			if *ch.ActiveCampaignID != 0 {
 				camp, err := tx.FindCampaignByID(ctx, *ch.ActiveCampaignID)
 				if err != nil || camp.RoomID != roomID {
-					return notFound("campaign")
+					return Actor{}, notFound("campaign")
 				}
 				id = &camp.ID
 			}
 			u.ActiveCampaignID = &id
 		}
 		if err := tx.UpdateRoom(ctx, roomID, u); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // RotateInvite replaces the invite code; the old one stops working at once.
@@ -236,42 +227,39 @@ func memberOfRoom(ctx context.Context, tx *models.Store, roomID, accessID int64)
 // every seat it controlled is released (each a controller change). Returns
 // room_owner_required, owner_cannot_be_revoked, not_found.
 func (s *Service) RevokeMember(ctx context.Context, c Caller, roomID, accessID int64) (RoomView, error) {
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		a, err := roomActor(ctx, tx, c, roomID, "room")
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireOwner(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		m, err := memberOfRoom(ctx, tx, roomID, accessID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if m.Authority == models.AuthorityOwner {
-			return apperr.E(apperr.OwnerCannotBeRevoked, "The room owner cannot be revoked.")
+			return Actor{}, apperr.E(apperr.OwnerCannotBeRevoked, "The room owner cannot be revoked.")
 		}
 		if m.Status != models.AccessRevoked {
 			now := s.now()
 			revoked := models.AccessRevoked
 			if err := tx.UpdateAccessSession(ctx, m.ID, models.AccessUpdate{Status: &revoked, RevokedAt: &now}); err != nil {
-				return err
+				return Actor{}, err
 			}
 			seats, err := tx.FindSeatsControlledBy(ctx, m.ID)
 			if err != nil {
-				return err
+				return Actor{}, err
 			}
 			for _, seat := range seats {
 				if _, err := tx.SetSeatController(ctx, seat.ID, models.SeatController{Kind: models.ControllerNone}); err != nil {
-					return err
+					return Actor{}, err
 				}
 			}
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }
 
 // SetMemberAuthority grants or removes the DM key (authority dm or member).
@@ -280,30 +268,27 @@ func (s *Service) SetMemberAuthority(ctx context.Context, c Caller, roomID, acce
 	if authority != models.AuthorityDM && authority != models.AuthorityMember {
 		return RoomView{}, apperr.E(apperr.InvalidRequest, "Authority must be dm or member.").WithField("authority", "dm or member")
 	}
-	var v RoomView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		a, err := roomActor(ctx, tx, c, roomID, "room")
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if err := requireOwner(a); err != nil {
-			return err
+			return Actor{}, err
 		}
 		m, err := memberOfRoom(ctx, tx, roomID, accessID)
 		if err != nil {
-			return err
+			return Actor{}, err
 		}
 		if m.Authority == models.AuthorityOwner {
-			return apperr.E(apperr.InvalidRequest, "The owner's authority cannot be changed.")
+			return Actor{}, apperr.E(apperr.InvalidRequest, "The owner's authority cannot be changed.")
 		}
 		if m.Status != models.AccessActive {
-			return apperr.E(apperr.RoomAccessRevoked, "That member's access was revoked.")
+			return Actor{}, apperr.E(apperr.RoomAccessRevoked, "That member's access was revoked.")
 		}
 		if err := tx.UpdateAccessSession(ctx, m.ID, models.AccessUpdate{Authority: &authority}); err != nil {
-			return err
+			return Actor{}, err
 		}
-		v, err = roomView(ctx, tx, a)
-		return err
+		return a, nil
 	})
-	return v, err
 }

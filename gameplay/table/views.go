@@ -203,3 +203,18 @@ func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) 
 	}
 	return v, nil
 }
+
+// mutateRoom runs fn in one transaction and returns the room page as the
+// actor fn resolved sees it, read in the same transaction.
+func (s *Service) mutateRoom(ctx context.Context, fn func(tx *models.Store) (Actor, error)) (RoomView, error) {
+	var v RoomView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		a, err := fn(tx)
+		if err != nil {
+			return err
+		}
+		v, err = roomView(ctx, tx, a)
+		return err
+	})
+	return v, err
+}

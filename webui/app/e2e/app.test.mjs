@@ -107,8 +107,9 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
       const res = await page.goto(new URL('tables', server.url).href);
       assert.equal(res.status(), 200);
       await page.getByRole('heading', { level: 1, name: 'Tables' }).waitFor();
-      await page.getByText('No tables yet — multiplayer tables arrive in a coming release.').waitFor();
-      await page.locator('[data-capability="table"][data-available="false"]').waitFor();
+      await page.getByTestId('tables-empty').getByText('You are not in any room yet.').waitFor();
+      await page.getByRole('button', { name: 'Create room' }).waitFor();
+      await page.locator('[data-capability="table"][data-available="true"]').waitFor();
     });
   });
 });

@@ -4,6 +4,11 @@ import { LanguageSelect } from './components/LanguageSelect';
 import { useI18n } from './i18n/I18nProvider';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
+import { CharacterEditorPage } from './pages/CharacterEditor';
+import { CharactersPage } from './pages/Characters';
+import { JoinPage } from './pages/Join';
+import { RoomPage } from './pages/Room';
+import { SessionPage } from './pages/Session';
 import { SettingsPage } from './pages/Settings';
 import { SoloPage } from './pages/Solo';
 import { TablesPage } from './pages/Tables';
@@ -21,6 +26,7 @@ export function AppShell() {
         </NavLink>
         <nav aria-label={t('nav.label')}>
           <NavLink to="/tables">{t('nav.tables')}</NavLink>
+          <NavLink to="/characters">{t('nav.characters')}</NavLink>
           <NavLink to="/solo">{t('nav.solo')}</NavLink>
           <NavLink to="/settings">{t('nav.settings')}</NavLink>
         </nav>
@@ -30,6 +36,11 @@ export function AppShell() {
         <Routes>
           <Route path="/" element={<HomePage />} />
           <Route path="/tables" element={<TablesPage />} />
+          <Route path="/join/:code" element={<JoinPage />} />
+          <Route path="/rooms/:id" element={<RoomPage />} />
+          <Route path="/sessions/:id" element={<SessionPage />} />
+          <Route path="/characters" element={<CharactersPage />} />
+          <Route path="/characters/:id" element={<CharacterEditorPage />} />
           <Route path="/solo" element={<SoloPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route

@@ -42,29 +42,40 @@ export class ApiError extends Error {
 // falls back to the generic message.
 export const NETWORK_ERROR = 'network_error';
 
-export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+// request sends one JSON request and returns the parsed body, or throws an
+// ApiError carrying the server's stable code.
+async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   let res: Response;
+  const init: RequestInit = { method, headers: { Accept: 'application/json' }, signal };
+  if (body !== undefined) {
+    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
   try {
-    res = await fetch(path, { headers: { Accept: 'application/json' }, signal });
+    res = await fetch(path, init);
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new ApiError(NETWORK_ERROR, 0);
   }
-  let body: unknown = null;
+  let parsed: unknown = null;
   try {
-    body = await res.json();
+    parsed = await res.json();
   } catch {
-    body = null;
+    parsed = null;
   }
   if (!res.ok) {
-    const err = (body as { error?: { code?: unknown; fields?: unknown } } | null)?.error;
+    const err = (parsed as { error?: { code?: unknown; fields?: unknown } } | null)?.error;
     const code = typeof err?.code === 'string' ? err.code : '';
     const fields = err?.fields && typeof err.fields === 'object' ? (err.fields as Record<string, unknown>) : {};
     throw new ApiError(code, res.status, fields);
   }
-  if (body === null) throw new ApiError('', res.status);
-  return body as T;
+  if (parsed === null) throw new ApiError('', res.status);
+  return parsed as T;
 }
+
+export const apiGet = <T,>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal);
+export const apiSend = <T,>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
+  request<T>(method, path, body);
 
 export const getHealth = (signal?: AbortSignal) => apiGet<Health>('/api/health', signal);
 export const getCapabilities = (signal?: AbortSignal) => apiGet<Capabilities>('/api/meta/capabilities', signal);

@@ -67,7 +67,7 @@ describe('app shell', () => {
   it('shows the product name, the navigation and the server status', async () => {
     renderApp('/');
     expect(screen.getByRole('link', { name: 'Adventure Table' })).toBeTruthy();
-    for (const label of ['Tables', 'Solo adventures', 'Settings']) {
+    for (const label of ['Tables', 'Characters', 'Solo adventures', 'Settings']) {
       expect(within(nav()).getByRole('link', { name: label })).toBeTruthy();
     }
     expect((await screen.findByTestId('status-schema')).textContent).toBe('2');
@@ -148,8 +148,14 @@ describe('app shell', () => {
 
 describe('pages', () => {
   it('Tables: honest empty state and capabilities', async () => {
+    stubServer({
+      '/api/health': () => json(200, HEALTH),
+      '/api/meta/capabilities': () => json(200, CAPS),
+      '/api/rooms': () => json(200, { rooms: [] }),
+    });
     renderApp('/tables');
-    expect(screen.getByText(en['tables.empty'])).toBeTruthy();
+    expect((await screen.findByTestId('tables-empty')).textContent).toContain(en['tables.empty']);
+    expect(screen.getByRole('button', { name: en['tables.create.submit'] })).toBeTruthy();
     const caps = await screen.findByTestId('capabilities');
     const table = caps.querySelector('[data-capability="table"]')!;
     expect(table.textContent).toContain(en['caps.unavailable']);

@@ -56,3 +56,8 @@ export function storeLanguage(lang: Language): void {
     // ignore: the choice then lasts for this page only
   }
 }
+
+// format fills {name} placeholders of a translated template.
+export function format(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (Object.hasOwn(vars, k) ? String(vars[k]) : m));
+}

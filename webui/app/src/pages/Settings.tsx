@@ -1,9 +1,61 @@
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { getCapabilities } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { useI18n } from '../i18n/I18nProvider';
+import { getMe, updateMe } from '../table/api';
+import { useAction } from '../useAction';
 import { useApi } from '../useApi';
+
+function DisplayName() {
+  const { t } = useI18n();
+  const [me, reload] = useApi(getMe);
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby="settings-profile">
+      <h2 id="settings-profile">{t('settings.profile')}</h2>
+      {me.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {me.state === 'error' && <ErrorNotice code={me.code} lead={t('settings.displayName.failed')} onRetry={reload} />}
+      {me.state === 'ok' && <DisplayNameForm id={id} initial={me.data.display_name} />}
+      <p className="hint" id={`${id}-hint`}>
+        {t('settings.displayName.hint')}
+      </p>
+    </section>
+  );
+}
+
+function DisplayNameForm({ id, initial }: { id: string; initial: string }) {
+  const { t } = useI18n();
+  const [name, setName] = useState(initial);
+  const [savedName, setSavedName] = useState<string | null>(null);
+  const action = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const user = await action.run(() => updateMe(name.trim()));
+    if (user) {
+      setName(user.display_name);
+      setSavedName(user.display_name);
+    }
+  };
+
+  return (
+    <>
+      <form className="inline-form" onSubmit={submit}>
+        <label htmlFor={id}>{t('settings.displayName')}</label>
+        <input id={id} value={name} maxLength={200} aria-describedby={`${id}-hint`} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" disabled={action.busy}>
+          {t('settings.displayName.save')}
+        </button>
+        <span role="status" className="hint">
+          {savedName !== null && savedName === name && t('common.saved')}
+        </span>
+      </form>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </>
+  );
+}
 
 export function SettingsPage() {
   const { t } = useI18n();
@@ -12,6 +64,8 @@ export function SettingsPage() {
   return (
     <>
       <h1>{t('settings.title')}</h1>
+
+      <DisplayName />
 
       <section className="panel" aria-labelledby="settings-lang">
         <h2 id="settings-lang">{t('settings.language')}</h2>

@@ -1,0 +1,167 @@
+// The table's ground, end to end: two people (two browser contexts, two
+// guest identities) meet in a room, take seats and play a session lifecycle
+// against the real server binary.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import {
+  browserRequired,
+  chromiumArgs,
+  chromiumAvailable,
+  chromiumMissingMessage,
+  chromiumPath,
+  skipLine,
+  startServer,
+} from './harness.mjs';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
+if (!haveChromium) console.log(skipLine());
+
+describe('table journey', { skip: !haveChromium && skipLine() }, () => {
+  let server;
+  let browser;
+  const contexts = [];
+  const pageErrors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    if (server) {
+      const { code, signal } = await server.stop();
+      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
+    }
+  });
+
+  // person opens a fresh browser context: its own cookie jar, so its own guest.
+  async function person(name) {
+    const context = await browser.newContext({ locale: 'en-US' });
+    contexts.push(context);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+    return page;
+  }
+
+  const at = (page, path) => page.goto(new URL(path, server.url).href);
+
+  async function setDisplayName(page, name) {
+    await at(page, 'settings');
+    await page.getByLabel('Display name').fill(name);
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  }
+
+  const seat = (page, label) => page.locator(`[data-testid="seat"][data-seat="${label}"]`);
+  // waitText waits (locator polling, no sleeps) until the element's whole text is text.
+  const waitText = (locator, text) =>
+    locator.filter({ hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).waitFor();
+
+  test('A and B meet in a room, take seats and play a session from lobby to end', async () => {
+    // --- A: name, room, campaign, player seat
+    const a = await person('A');
+    await setDisplayName(a, 'Ann');
+
+    await at(a, 'tables');
+    await a.getByTestId('tables-empty').waitFor();
+    await a.getByLabel('Room name').fill('Friday group');
+    await a.getByRole('button', { name: 'Create room' }).click();
+    await a.waitForURL(/\/rooms\/\d+$/);
+    const roomURL = a.url();
+    await waitText(a.getByTestId('room-name'), 'Friday group');
+    await waitText(a.getByTestId('my-authority'), 'Owner');
+
+    await a.getByLabel('Campaign name').fill('Lost Mine');
+    await a.getByRole('button', { name: 'Create campaign' }).click();
+    await a.locator('[data-testid="campaign"][data-campaign="Lost Mine"]').waitFor();
+    await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'unassigned');
+    await a.getByLabel('Label of the new player seat').fill('Player 1');
+    await a.getByRole('button', { name: 'Add player seat' }).click();
+    await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'unassigned');
+
+    // --- A: the invite link, copied to the clipboard
+    const invite = await a.getByTestId('invite-link').inputValue();
+    assert.match(invite, new RegExp(`^${new URL(server.url).origin}/join/[^/\\s]+$`));
+    await a.getByRole('button', { name: 'Copy' }).click();
+    await a.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+    assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite);
+
+    // --- B: a wrong link is refused in words; the real one lands in the room
+    const b = await person('B');
+    await setDisplayName(b, 'Bob');
+    await at(b, 'join/not-a-real-code');
+    await b.getByRole('alert').filter({ hasText: 'This invite link is not valid.' }).waitFor();
+
+    await b.goto(invite);
+    await b.waitForURL(roomURL);
+    await waitText(b.getByTestId('room-name'), 'Friday group');
+    await waitText(b.getByTestId('my-authority'), 'Member');
+    assert.equal(await b.getByTestId('invite-link').count(), 0, 'a member does not see the invite link');
+    assert.equal(await b.getByLabel('Assign to').count(), 0, 'a member does not get assign controls');
+
+    // --- A: sees Bob appear (polling), gives him the player seat and takes the DM seat
+    await a.locator('[data-testid="member"][data-member="Bob"]').waitFor();
+    await seat(a, 'Player 1').getByLabel('Assign to').selectOption({ label: 'Bob' });
+    await seat(a, 'Player 1').getByRole('button', { name: 'Assign', exact: true }).click();
+    await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'Bob');
+    await seat(a, 'DM').getByLabel('Assign to').selectOption({ label: 'Ann' });
+    await seat(a, 'DM').getByRole('button', { name: 'Assign', exact: true }).click();
+    await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'Ann (you)');
+
+    // --- B: creates a character and picks it for his seat
+    await at(b, 'characters');
+    await b.getByTestId('characters-empty').waitFor();
+    await b.getByRole('link', { name: 'New character' }).click();
+    await b.getByLabel('Name', { exact: true }).fill('Mira');
+    await b.getByLabel('Stealth: Proficient').check();
+    await b.getByRole('button', { name: 'Save character' }).click();
+    await b.waitForURL(/\/characters\/\d+$/);
+    await b.getByRole('status').filter({ hasText: 'Character saved.' }).waitFor();
+    await waitText(b.getByTestId('proficiency-bonus'), '+2');
+
+    await b.goto(roomURL);
+    await waitText(seat(b, 'Player 1').getByTestId('seat-controller'), 'Bob (you)');
+    await seat(b, 'Player 1').getByLabel('Character in this seat').selectOption({ label: 'Mira (level 1)' });
+    await waitText(seat(b, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
+
+    // --- A: sees the character, opens the lobby and starts
+    await waitText(seat(a, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
+    await a.getByRole('button', { name: 'Open session lobby' }).click();
+    await a.waitForURL(/\/sessions\/\d+$/);
+    const sessionURL = a.url();
+    await waitText(a.getByTestId('session-status'), 'Lobby — waiting to start');
+    await waitText(a.getByTestId('my-role'), 'DM');
+    const start = a.getByRole('button', { name: 'Start session' });
+    assert.equal(await start.isEnabled(), true, 'the DM may start');
+    assert.equal(await a.getByRole('button', { name: 'End session' }).isEnabled(), false);
+    await start.click();
+    await waitText(a.getByTestId('session-status'), 'Active');
+    await a.getByTestId('participant').filter({ hasText: 'Mira' }).waitFor();
+
+    // --- B: the room links to the running session; B sees it active
+    await b.getByTestId('session-link').click();
+    await b.waitForURL(sessionURL);
+    await waitText(b.getByTestId('session-status'), 'Active');
+    await waitText(b.getByTestId('my-role'), 'Player');
+    await b.getByTestId('participant').filter({ hasText: 'Bob' }).filter({ hasText: 'Mira' }).waitFor();
+    for (const name of ['Start session', 'End session', 'Abandon session']) {
+      assert.equal(await b.getByRole('button', { name }).isEnabled(), false, `${name} is not B's to press`);
+    }
+
+    // --- A ends it; B's page follows by polling, in either language
+    await a.getByRole('button', { name: 'End session' }).click();
+    await waitText(a.getByTestId('session-status'), 'Ended');
+    await waitText(b.getByTestId('session-status'), 'Ended');
+    await b.getByLabel('Language').selectOption('zh-TW');
+    await waitText(b.getByTestId('session-status'), '已結束');
+
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
+  });
+});

@@ -1,0 +1,447 @@
+import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+import {
+  ABILITIES,
+  CONDITIONS,
+  SKILLS,
+  createCharacter,
+  getCharacter,
+  updateCharacter,
+  type Ability,
+  type Character,
+  type CharacterInput,
+} from '../table/api';
+import { useAction } from '../useAction';
+import { useApi } from '../useApi';
+
+// The form keeps numbers as the text typed, so a field can be cleared while editing.
+interface Draft {
+  name: string;
+  level: string;
+  abilities: Record<Ability, string>;
+  skill_proficiencies: string[];
+  skill_expertise: string[];
+  hp: { max: string; current: string; temp: string };
+  conditions: string[];
+  resources: { key: number; name: string; current: string; max: string }[];
+  biography: string;
+  roleplay_guidance: string;
+}
+
+let resourceKeys = 0;
+
+export function draftOf(c: CharacterInput): Draft {
+  return {
+    name: c.name,
+    level: String(c.level),
+    abilities: Object.fromEntries(ABILITIES.map((a) => [a, String(c.abilities?.[a] ?? 10)])) as Record<Ability, string>,
+    skill_proficiencies: [...(c.skill_proficiencies ?? [])],
+    skill_expertise: [...(c.skill_expertise ?? [])],
+    hp: { max: String(c.hp?.max ?? 0), current: String(c.hp?.current ?? 0), temp: String(c.hp?.temp ?? 0) },
+    conditions: [...(c.conditions ?? [])],
+    resources: (c.resources ?? []).map((r) => ({
+      key: ++resourceKeys,
+      name: r.name,
+      current: String(r.current),
+      max: String(r.max),
+    })),
+    biography: c.biography ?? '',
+    roleplay_guidance: c.roleplay_guidance ?? '',
+  };
+}
+
+const num = (s: string) => {
+  const n = Number(s.trim());
+  return s.trim() === '' || !Number.isFinite(n) ? 0 : Math.trunc(n);
+};
+
+export function inputOf(d: Draft): CharacterInput {
+  return {
+    name: d.name.trim(),
+    level: num(d.level),
+    abilities: Object.fromEntries(ABILITIES.map((a) => [a, num(d.abilities[a])])) as Record<Ability, number>,
+    skill_proficiencies: SKILLS.filter((s) => d.skill_proficiencies.includes(s)),
+    skill_expertise: SKILLS.filter((s) => d.skill_expertise.includes(s)),
+    hp: { max: num(d.hp.max), current: num(d.hp.current), temp: num(d.hp.temp) },
+    conditions: CONDITIONS.filter((c) => d.conditions.includes(c)),
+    resources: d.resources.map((r) => ({ name: r.name.trim(), current: num(r.current), max: num(r.max) })),
+    biography: d.biography,
+    roleplay_guidance: d.roleplay_guidance,
+  };
+}
+
+export const NEW_CHARACTER: CharacterInput = {
+  name: '',
+  level: 1,
+  abilities: { str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10 },
+  skill_proficiencies: [],
+  skill_expertise: [],
+  hp: { max: 10, current: 10, temp: 0 },
+  conditions: [],
+  resources: [],
+  biography: '',
+  roleplay_guidance: '',
+};
+
+// The field groups of the form; a server field key ("hp.current",
+// "resources[0].name", "abilities.str") belongs to the group it starts with.
+const GROUPS = [
+  'name',
+  'level',
+  'abilities',
+  'skill_proficiencies',
+  'skill_expertise',
+  'hp',
+  'conditions',
+  'resources',
+  'biography',
+  'roleplay_guidance',
+] as const;
+type Group = (typeof GROUPS)[number];
+
+function groupOf(key: string): Group | null {
+  for (const g of GROUPS) {
+    if (key === g || key.startsWith(`${g}.`) || key.startsWith(`${g}[`)) return g;
+  }
+  return null;
+}
+
+export function CharacterEditorPage() {
+  const { id = 'new' } = useParams();
+  return id === 'new' ? <Editor key="new" initial={null} /> : <LoadCharacter key={id} id={id} />;
+}
+
+function LoadCharacter({ id }: { id: string }) {
+  const { t } = useI18n();
+  const load = useCallback((signal: AbortSignal) => getCharacter(id, signal), [id]);
+  const [c, reload] = useApi(load);
+  if (c.state === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
+  if (c.state === 'error')
+    return (
+      <>
+        <h1>{t('characters.title')}</h1>
+        <ErrorNotice code={c.code} lead={t('character.failed')} onRetry={reload} />
+        <p>
+          <Link to="/characters">{t('character.back')}</Link>
+        </p>
+      </>
+    );
+  return <Editor initial={c.data} />;
+}
+
+function Editor({ initial }: { initial: Character | null }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [saved, setSaved] = useState<Character | null>(initial);
+  const [firstDraft] = useState<Draft>(() => draftOf(initial ?? NEW_CHARACTER));
+  const [draft, setDraft] = useState<Draft>(firstDraft);
+  // "Saved" shows while the draft is exactly the one the server answered with.
+  const created = (location.state as { created?: boolean } | null)?.created === true;
+  const [savedDraft, setSavedDraft] = useState<Draft | null>(created && initial ? firstDraft : null);
+  const action = useAction();
+  const idp = useId();
+
+  const fieldErrors: Partial<Record<Group, string[]>> = {};
+  if (action.error === 'character_invalid') {
+    for (const key of Object.keys(action.fields)) {
+      const g = groupOf(key);
+      if (g) (fieldErrors[g] ??= []).push(key);
+    }
+  }
+  const bad = (g: Group) => fieldErrors[g] !== undefined;
+  const badKey = (key: string) => fieldErrors[groupOf(key) ?? 'name']?.includes(key) ?? false;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const input = inputOf(draft);
+    const c = await action.run(() => (saved ? updateCharacter(saved.id, input) : createCharacter(input)));
+    if (!c) return;
+    const next = draftOf(c);
+    setSaved(c);
+    setDraft(next);
+    setSavedDraft(next);
+    if (!saved) navigate(`/characters/${c.id}`, { replace: true, state: { created: true } });
+  };
+
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const toggle = (list: string[], v: string, on: boolean) => (on ? [...new Set([...list, v])] : list.filter((x) => x !== v));
+
+  const err = (g: Group) =>
+    bad(g) ? (
+      <p className="field-error" id={`${idp}-${g}-err`} data-field-error={g}>
+        {t(`fieldError.${g}` as MessageKey)}
+      </p>
+    ) : null;
+  const described = (g: Group) => (bad(g) ? `${idp}-${g}-err` : undefined);
+
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/characters">{t('character.back')}</Link>
+      </p>
+      <h1>{saved ? saved.name : t('character.newTitle')}</h1>
+      <form className="character-form" onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>{t('character.basics')}</legend>
+          <div className="fields">
+            <Field label={t('character.name')} htmlFor={`${idp}-name`}>
+              <input
+                id={`${idp}-name`}
+                value={draft.name}
+                onChange={(e) => set({ name: e.target.value })}
+                aria-invalid={bad('name') || undefined}
+                aria-describedby={described('name')}
+              />
+              {err('name')}
+            </Field>
+            <Field label={t('character.level')} htmlFor={`${idp}-level`}>
+              <input
+                id={`${idp}-level`}
+                type="number"
+                min={1}
+                max={20}
+                value={draft.level}
+                onChange={(e) => set({ level: e.target.value })}
+                aria-invalid={bad('level') || undefined}
+                aria-describedby={described('level')}
+              />
+              {err('level')}
+            </Field>
+            <div className="field">
+              <span className="field-label">{t('character.proficiency')}</span>
+              <span data-testid="proficiency-bonus" className="derived">
+                {saved ? `+${saved.proficiency_bonus}` : t('character.proficiencyPending')}
+              </span>
+            </div>
+          </div>
+        </fieldset>
+
+        <fieldset aria-describedby={described('abilities')}>
+          <legend>{t('character.abilities')}</legend>
+          <div className="fields abilities">
+            {ABILITIES.map((a) => (
+              <Field key={a} label={t(`ability.${a}`)} htmlFor={`${idp}-ab-${a}`}>
+                <input
+                  id={`${idp}-ab-${a}`}
+                  type="number"
+                  min={1}
+                  max={30}
+                  value={draft.abilities[a]}
+                  onChange={(e) => set({ abilities: { ...draft.abilities, [a]: e.target.value } })}
+                  aria-invalid={badKey(`abilities.${a}`) || (fieldErrors.abilities?.includes('abilities') ?? false) || undefined}
+                />
+              </Field>
+            ))}
+          </div>
+          {err('abilities')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.skills')}</legend>
+          <table className="grid skills">
+            <thead>
+              <tr>
+                <th scope="col">{t('character.skill')}</th>
+                <th scope="col">{t('character.proficient')}</th>
+                <th scope="col">{t('character.expertise')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {SKILLS.map((s) => {
+                const prof = draft.skill_proficiencies.includes(s);
+                const name = t(`skill.${s}`);
+                return (
+                  <tr key={s}>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`${name}: ${t('character.proficient')}`}
+                        checked={prof}
+                        onChange={(e) =>
+                          set({
+                            skill_proficiencies: toggle(draft.skill_proficiencies, s, e.target.checked),
+                            skill_expertise: e.target.checked ? draft.skill_expertise : toggle(draft.skill_expertise, s, false),
+                          })
+                        }
+                      />
+                    </td>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`${name}: ${t('character.expertise')}`}
+                        checked={draft.skill_expertise.includes(s)}
+                        disabled={!prof && !draft.skill_expertise.includes(s)}
+                        onChange={(e) => set({ skill_expertise: toggle(draft.skill_expertise, s, e.target.checked) })}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {err('skill_proficiencies')}
+          {err('skill_expertise')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.hp')}</legend>
+          <div className="fields">
+            {(['max', 'current', 'temp'] as const).map((k) => (
+              <Field key={k} label={t(`character.hp.${k}`)} htmlFor={`${idp}-hp-${k}`}>
+                <input
+                  id={`${idp}-hp-${k}`}
+                  type="number"
+                  min={0}
+                  value={draft.hp[k]}
+                  onChange={(e) => set({ hp: { ...draft.hp, [k]: e.target.value } })}
+                  aria-invalid={bad('hp') || undefined}
+                  aria-describedby={described('hp')}
+                />
+              </Field>
+            ))}
+          </div>
+          {err('hp')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.conditions')}</legend>
+          <div className="checks">
+            {CONDITIONS.map((c) => (
+              <label key={c} className="check">
+                <input
+                  type="checkbox"
+                  checked={draft.conditions.includes(c)}
+                  onChange={(e) => set({ conditions: toggle(draft.conditions, c, e.target.checked) })}
+                />
+                {t(`condition.${c}`)}
+              </label>
+            ))}
+          </div>
+          {err('conditions')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.resources')}</legend>
+          {draft.resources.length === 0 && <p className="hint">{t('character.resources.empty')}</p>}
+          {draft.resources.map((r, i) => {
+            const upd = (patch: Partial<Draft['resources'][number]>) =>
+              set({ resources: draft.resources.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
+            const rowBad = Object.keys(action.fields).some(
+              (k) => action.error === 'character_invalid' && (k.startsWith(`resources[${i}]`) || k.startsWith(`resources.${i}.`)),
+            );
+            return (
+              <div className="fields resource" key={r.key} data-testid="resource">
+                <Field label={t('character.resource.name')} htmlFor={`${idp}-res-${r.key}-name`}>
+                  <input
+                    id={`${idp}-res-${r.key}-name`}
+                    value={r.name}
+                    onChange={(e) => upd({ name: e.target.value })}
+                    aria-invalid={rowBad || undefined}
+                  />
+                </Field>
+                <Field label={t('character.resource.current')} htmlFor={`${idp}-res-${r.key}-cur`}>
+                  <input
+                    id={`${idp}-res-${r.key}-cur`}
+                    type="number"
+                    min={0}
+                    value={r.current}
+                    onChange={(e) => upd({ current: e.target.value })}
+                    aria-invalid={rowBad || undefined}
+                  />
+                </Field>
+                <Field label={t('character.resource.max')} htmlFor={`${idp}-res-${r.key}-max`}>
+                  <input
+                    id={`${idp}-res-${r.key}-max`}
+                    type="number"
+                    min={0}
+                    value={r.max}
+                    onChange={(e) => upd({ max: e.target.value })}
+                    aria-invalid={rowBad || undefined}
+                  />
+                </Field>
+                <button type="button" onClick={() => set({ resources: draft.resources.filter((_, j) => j !== i) })}>
+                  {t('common.remove')}
+                </button>
+              </div>
+            );
+          })}
+          <button
+            type="button"
+            onClick={() =>
+              set({ resources: [...draft.resources, { key: ++resourceKeys, name: '', current: '0', max: '0' }] })
+            }
+          >
+            {t('character.resource.add')}
+          </button>
+          {err('resources')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.biography')}</legend>
+          <label htmlFor={`${idp}-bio`} className="visually-hidden">
+            {t('character.biography')}
+          </label>
+          <textarea
+            id={`${idp}-bio`}
+            rows={5}
+            value={draft.biography}
+            onChange={(e) => set({ biography: e.target.value })}
+            aria-invalid={bad('biography') || undefined}
+            aria-describedby={described('biography')}
+          />
+          {err('biography')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.roleplay')}</legend>
+          <p className="hint" id={`${idp}-rp-hint`}>
+            {t('character.roleplayHint')}
+          </p>
+          <label htmlFor={`${idp}-rp`} className="visually-hidden">
+            {t('character.roleplay')}
+          </label>
+          <textarea
+            id={`${idp}-rp`}
+            rows={4}
+            value={draft.roleplay_guidance}
+            onChange={(e) => set({ roleplay_guidance: e.target.value })}
+            aria-invalid={bad('roleplay_guidance') || undefined}
+            aria-describedby={described('roleplay_guidance') ?? `${idp}-rp-hint`}
+          />
+          {err('roleplay_guidance')}
+        </fieldset>
+
+        {action.error !== null && (
+          <ErrorNotice
+            code={action.error}
+            lead={action.error === 'character_invalid' ? t('character.invalid') : undefined}
+          />
+        )}
+        <p className="form-actions">
+          <button type="submit" disabled={action.busy}>
+            {t('character.save')}
+          </button>{' '}
+          <span role="status" className="hint">
+            {savedDraft !== null && savedDraft === draft && t('character.saved')}
+          </span>
+        </p>
+      </form>
+    </>
+  );
+}
+
+function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={htmlFor}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,509 @@
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { format } from '../i18n/messages';
+import {
+  addSeat,
+  assignSeat,
+  claimSeat,
+  createCampaign,
+  getRoom,
+  listCharacters,
+  openSession,
+  revokeMember,
+  rotateInvite,
+  setMemberAuthority,
+  setSeatCharacter,
+  unassignSeat,
+  updateRoom,
+  type Campaign,
+  type Character,
+  type Member,
+  type RoomView,
+  type Seat,
+} from '../table/api';
+import { useAction, type Action } from '../useAction';
+import { useApi } from '../useApi';
+import { usePolled } from '../usePolled';
+
+// What the viewer may do in this room, derived from my_access and the seats.
+interface Viewer {
+  accessId: number;
+  isOwner: boolean;
+  // manager: owner or DM-key holder (campaigns, seats, sessions)
+  isManager: boolean;
+  active: boolean;
+}
+
+function viewerOf(room: RoomView): Viewer {
+  const a = room.my_access;
+  const active = a.status === 'active';
+  return {
+    accessId: a.id,
+    isOwner: active && a.authority === 'owner',
+    isManager: active && (a.authority === 'owner' || a.authority === 'dm'),
+    active,
+  };
+}
+
+export function RoomPage() {
+  const { t } = useI18n();
+  const { id = '' } = useParams();
+  const load = useCallback((signal: AbortSignal) => getRoom(id, signal), [id]);
+  const room = usePolled(load);
+  // Actions that answer with the RoomView share this one error line.
+  const action = useAction();
+
+  const act = useCallback(
+    async (fn: () => Promise<RoomView>) => {
+      const next = await action.run(fn);
+      if (next) room.set(next);
+      return next;
+    },
+    [action, room],
+  );
+
+  if (!room.data) {
+    return (
+      <>
+        <h1>{t('nav.tables')}</h1>
+        {room.loading && <p aria-busy="true">{t('common.loading')}</p>}
+        {room.error !== null && <ErrorNotice code={room.error} lead={t('room.failed')} onRetry={room.reload} />}
+        <p>
+          <Link to="/tables">{t('room.back')}</Link>
+        </p>
+      </>
+    );
+  }
+
+  const data = room.data;
+  const viewer = viewerOf(data);
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/tables">{t('room.back')}</Link>
+      </p>
+      <h1 data-testid="room-name">{data.name}</h1>
+      <p>
+        {t('room.yourAuthority')}:{' '}
+        <span className="badge" data-testid="my-authority">
+          {t(`authority.${data.my_access.authority}`)}
+        </span>
+        {data.my_access.status === 'revoked' && <span className="badge badge-off">{t('access.revoked')}</span>}
+      </p>
+      {room.error !== null && <ErrorNotice code={room.error} lead={t('room.failed')} />}
+      {action.error !== null && <ErrorNotice code={action.error} />}
+
+      {data.invite_code && <InvitePanel room={data} viewer={viewer} onRoom={room.set} />}
+      {viewer.isOwner && <SelfClaimToggle room={data} act={act} busy={action.busy} />}
+      <MembersPanel room={data} viewer={viewer} act={act} busy={action.busy} />
+      <CampaignsPanel room={data} viewer={viewer} act={act} action={action} />
+    </>
+  );
+}
+
+type Act = (fn: () => Promise<RoomView>) => Promise<RoomView | undefined>;
+
+function InvitePanel({ room, viewer, onRoom }: { room: RoomView; viewer: Viewer; onRoom: (r: RoomView) => void }) {
+  const { t } = useI18n();
+  const link = `${window.location.origin}/join/${room.invite_code ?? ''}`;
+  const input = useRef<HTMLInputElement>(null);
+  const [copyState, setCopyState] = useState<'idle' | 'copied' | 'selected'>('idle');
+  const rotate = useAction();
+  const inputId = useId();
+
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(link);
+      setCopyState('copied');
+    } catch {
+      input.current?.focus();
+      input.current?.select();
+      setCopyState('selected');
+    }
+  };
+
+  const doRotate = async () => {
+    const res = await rotate.run(() => rotateInvite(room.id));
+    if (res) {
+      onRoom({ ...room, invite_code: res.invite_code });
+      setCopyState('idle');
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="invite-title">
+      <h2 id="invite-title">{t('room.invite.title')}</h2>
+      <p>{t('room.invite.hint')}</p>
+      <div className="inline-form">
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('room.invite.label')}
+        </label>
+        <input
+          id={inputId}
+          ref={input}
+          className="invite-link"
+          readOnly
+          value={link}
+          data-testid="invite-link"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" onClick={copy}>
+          {t('room.invite.copy')}
+        </button>
+      </div>
+      <p role="status" className="hint">
+        {copyState === 'copied' && t('room.invite.copied')}
+        {copyState === 'selected' && t('room.invite.selected')}
+      </p>
+      {viewer.isOwner && (
+        <p>
+          <button type="button" onClick={doRotate} disabled={rotate.busy}>
+            {t('room.invite.rotate')}
+          </button>{' '}
+          <span className="hint">{t('room.invite.rotateHint')}</span>
+        </p>
+      )}
+      {rotate.error !== null && <ErrorNotice code={rotate.error} />}
+    </section>
+  );
+}
+
+function SelfClaimToggle({ room, act, busy }: { room: RoomView; act: Act; busy: boolean }) {
+  const { t } = useI18n();
+  return (
+    <section className="panel">
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={room.allow_self_claim}
+          disabled={busy}
+          onChange={(e) => {
+            const allow = e.target.checked;
+            void act(() => updateRoom(room.id, { allow_self_claim: allow }));
+          }}
+        />
+        {t('room.selfClaim')}
+      </label>
+    </section>
+  );
+}
+
+function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Viewer; act: Act; busy: boolean }) {
+  const { t } = useI18n();
+  return (
+    <section className="panel" aria-labelledby="members-title">
+      <h2 id="members-title">{t('room.members.title')}</h2>
+      <table className="grid" data-testid="members">
+        <thead>
+          <tr>
+            <th scope="col">{t('room.members.name')}</th>
+            <th scope="col">{t('room.members.authority')}</th>
+            <th scope="col">{t('room.members.status')}</th>
+            {viewer.isOwner && <th scope="col">{t('room.members.actions')}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {room.members.map((m) => (
+            <tr key={m.access_id} data-testid="member" data-member={m.display_name}>
+              <td>
+                {m.display_name}
+                {m.access_id === viewer.accessId && <span className="hint"> {t('common.you')}</span>}
+              </td>
+              <td>{t(`authority.${m.authority}`)}</td>
+              <td>{t(`access.${m.status}`)}</td>
+              {viewer.isOwner && (
+                <td className="actions">
+                  {m.authority !== 'owner' && m.status === 'active' && (
+                    <>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() =>
+                          act(() => setMemberAuthority(room.id, m.access_id, m.authority === 'dm' ? 'member' : 'dm'))
+                        }
+                      >
+                        {m.authority === 'dm' ? t('room.members.makeMember') : t('room.members.makeDm')}
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => act(() => revokeMember(room.id, m.access_id))}>
+                        {t('room.members.revoke')}
+                      </button>
+                    </>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function CampaignsPanel({ room, viewer, act, action }: { room: RoomView; viewer: Viewer; act: Act; action: Action }) {
+  const { t } = useI18n();
+  const [name, setName] = useState('');
+  // My characters, for the seats I control (loaded once per visit).
+  const [chars, reloadChars] = useApi(listCharacters);
+  const characters = chars.state === 'ok' ? chars.data.characters : null;
+  const controlsASeat = room.campaigns.some((c) => c.seats.some((s) => isMine(s, viewer)));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await act(() => createCampaign(room.id, name.trim()))) setName('');
+  };
+  return (
+    <section className="panel" aria-labelledby="campaigns-title">
+      <h2 id="campaigns-title">{t('room.campaigns.title')}</h2>
+      {room.campaigns.length === 0 && (
+        <p className="empty-state">{viewer.isManager ? t('room.campaigns.empty') : t('room.campaigns.emptyMember')}</p>
+      )}
+      {controlsASeat && chars.state === 'error' && <ErrorNotice code={chars.code} onRetry={reloadChars} />}
+      {room.campaigns.map((c) => (
+        <CampaignCard key={c.id} room={room} campaign={c} viewer={viewer} act={act} action={action} characters={characters} />
+      ))}
+      {viewer.isManager && (
+        <form className="inline-form" onSubmit={submit}>
+          <label>
+            {t('room.campaigns.name')}
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          </label>
+          <button type="submit" disabled={action.busy}>
+            {t('room.campaigns.create')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+const isMine = (s: Seat, v: Viewer) => s.controller_kind === 'human' && s.controller_access_id === v.accessId;
+
+function CampaignCard({
+  room,
+  campaign,
+  viewer,
+  act,
+  action,
+  characters,
+}: {
+  room: RoomView;
+  campaign: Campaign;
+  viewer: Viewer;
+  act: Act;
+  action: Action;
+  characters: Character[] | null;
+}) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const [label, setLabel] = useState('');
+  const sessionAction = useAction();
+  const isRoomActive = room.active_campaign_id === campaign.id;
+  const dmSeat = campaign.seats.find((s) => s.role === 'dm');
+  const canOpen = viewer.isManager || (dmSeat !== undefined && isMine(dmSeat, viewer));
+  const headingId = useId();
+
+  const addPlayerSeat = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await act(() => addSeat(campaign.id, label.trim()))) setLabel('');
+  };
+  const open = async () => {
+    const s = await sessionAction.run(() => openSession(campaign.id));
+    if (s) navigate(`/sessions/${s.session.id}`);
+  };
+
+  return (
+    <article className="campaign" aria-labelledby={headingId} data-testid="campaign" data-campaign={campaign.name}>
+      <h3 id={headingId}>{campaign.name}</h3>
+      <dl className="facts">
+        <dt>{t('room.campaign.status')}</dt>
+        <dd data-testid="campaign-status">{t(`campaignStatus.${campaign.status}`)}</dd>
+      </dl>
+      {isRoomActive ? (
+        <p className="badge badge-on">{t('room.campaign.isActive')}</p>
+      ) : (
+        viewer.isManager && (
+          <p>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => act(() => updateRoom(room.id, { active_campaign_id: campaign.id }))}
+            >
+              {t('room.campaign.makeActive')}
+            </button>
+          </p>
+        )
+      )}
+
+      <table className="grid seats">
+        <thead>
+          <tr>
+            <th scope="col">{t('room.seats.role')}</th>
+            <th scope="col">{t('room.seats.label')}</th>
+            <th scope="col">{t('room.seats.controller')}</th>
+            <th scope="col">{t('room.seats.character')}</th>
+            <th scope="col">{t('room.seats.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {campaign.seats.map((s) => (
+            <SeatRow
+              key={s.id}
+              room={room}
+              seat={s}
+              viewer={viewer}
+              act={act}
+              busy={action.busy}
+              characters={characters}
+            />
+          ))}
+        </tbody>
+      </table>
+
+      {viewer.isManager && (
+        <form className="inline-form" onSubmit={addPlayerSeat}>
+          <label>
+            {t('room.seats.newLabel')}
+            <input value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} />
+          </label>
+          <button type="submit" disabled={action.busy}>
+            {t('room.seats.add')}
+          </button>
+        </form>
+      )}
+
+      <div className="session-box">
+        <h4>{t('room.session.title')}</h4>
+        {campaign.open_session ? (
+          <p>
+            <Link to={`/sessions/${campaign.open_session.id}`} data-testid="session-link">
+              {campaign.open_session.status === 'lobby' ? t('room.session.goLobby') : t('room.session.goActive')}
+            </Link>{' '}
+            <span className="badge">{t(`sessionStatus.${campaign.open_session.status}`)}</span>
+          </p>
+        ) : (
+          <>
+            <p>{t('room.session.none')}</p>
+            {canOpen && (
+              <button type="button" onClick={open} disabled={sessionAction.busy}>
+                {t('room.session.open')}
+              </button>
+            )}
+          </>
+        )}
+        {sessionAction.error !== null && <ErrorNotice code={sessionAction.error} />}
+      </div>
+    </article>
+  );
+}
+
+function controllerText(seat: Seat, t: (k: 'room.seat.unassigned' | 'room.seat.ai') => string) {
+  if (seat.controller_kind === 'none') return t('room.seat.unassigned');
+  if (seat.controller_kind === 'ai') return seat.controller_display_name ? `${t('room.seat.ai')}: ${seat.controller_display_name}` : t('room.seat.ai');
+  return seat.controller_display_name ?? '';
+}
+
+function SeatRow({
+  room,
+  seat,
+  viewer,
+  act,
+  busy,
+  characters,
+}: {
+  room: RoomView;
+  seat: Seat;
+  viewer: Viewer;
+  act: Act;
+  busy: boolean;
+  characters: Character[] | null;
+}) {
+  const { t } = useI18n();
+  const mine = isMine(seat, viewer);
+  const activeMembers: Member[] = room.members.filter((m) => m.status === 'active');
+  const [assignTo, setAssignTo] = useState('');
+  const assignId = useId();
+  const playId = useId();
+  const canClaim =
+    viewer.active && room.allow_self_claim && seat.role === 'player' && seat.controller_kind === 'none';
+
+  return (
+    <tr data-testid="seat" data-seat={seat.label} data-seat-id={seat.id}>
+      <td>{t(`seatRole.${seat.role}`)}</td>
+      <td>{seat.label}</td>
+      <td data-testid="seat-controller">
+        {controllerText(seat, t)}
+        {mine && <span className="hint"> {t('common.you')}</span>}
+      </td>
+      <td data-testid="seat-character">
+        {seat.character
+          ? `${seat.character.name} (${format(t('common.levelN'), { n: seat.character.level })})`
+          : t('room.seat.noCharacter')}
+      </td>
+      <td className="actions">
+        {viewer.isManager && (
+          <span className="inline-form">
+            <label htmlFor={assignId}>{t('room.seat.assignTo')}</label>
+            <select id={assignId} value={assignTo} onChange={(e) => setAssignTo(e.target.value)}>
+              <option value="">{t('room.seat.chooseMember')}</option>
+              {activeMembers.map((m) => (
+                <option key={m.access_id} value={String(m.access_id)}>
+                  {m.display_name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              disabled={busy || assignTo === ''}
+              onClick={async () => {
+                if (await act(() => assignSeat(seat.id, Number(assignTo)))) setAssignTo('');
+              }}
+            >
+              {t('room.seat.assign')}
+            </button>
+          </span>
+        )}
+        {seat.controller_kind !== 'none' && (viewer.isManager || mine) && (
+          <button type="button" disabled={busy} onClick={() => act(() => unassignSeat(seat.id))}>
+            {mine && !viewer.isManager ? t('room.seat.leave') : t('room.seat.unassign')}
+          </button>
+        )}
+        {canClaim && (
+          <button type="button" disabled={busy} onClick={() => act(() => claimSeat(seat.id))}>
+            {t('room.seat.claim')}
+          </button>
+        )}
+        {mine && (
+          <span className="inline-form">
+            <label htmlFor={playId}>{t('room.seat.playAs')}</label>
+            <select
+              id={playId}
+              value={seat.character ? String(seat.character.id) : ''}
+              disabled={busy || characters === null}
+              onChange={(e) => {
+                const v = e.target.value;
+                void act(() => setSeatCharacter(seat.id, v === '' ? null : Number(v)));
+              }}
+            >
+              <option value="">{t('room.seat.chooseNone')}</option>
+              {seat.character && !characters?.some((c) => c.id === seat.character?.id) && (
+                <option value={String(seat.character.id)}>{seat.character.name}</option>
+              )}
+              {(characters ?? []).map((c) => (
+                <option key={c.id} value={String(c.id)}>
+                  {c.name} ({format(t('common.levelN'), { n: c.level })})
+                </option>
+              ))}
+            </select>
+            {characters !== null && characters.length === 0 && (
+              <span className="hint">
+                {t('room.seat.noCharacters')} <Link to="/characters/new">{t('room.seat.createCharacter')}</Link>
+              </span>
+            )}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}

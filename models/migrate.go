@@ -23,6 +23,7 @@ var migrations = []Migration{
 	migrationV1CreateUsers,
 	migrationV2UserLastSeen,
 	migrationV3TableGround,
+	migrationV4LiveTable,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -38,6 +39,11 @@ var currentModels = []any{
 	&Session{},
 	&SessionParticipant{},
 	&ActiveCharacterSessionLease{},
+	&SessionTableRuntime{},
+	&SessionEvent{},
+	&SessionMessage{},
+	&RoomStageAsset{},
+	&SessionStageState{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -185,3 +185,15 @@ func translate(err error, what string) error {
 
 // clauseExpr is a raw SQL expression for an UPDATE value.
 func clauseExpr(sql string) any { return gorm.Expr(sql) }
+
+// errRecordNotFound lets a query that found no row to update say not_found.
+var errRecordNotFound = gorm.ErrRecordNotFound
+
+// PoolInUse reports how many database connections are checked out now.
+func (s *Store) PoolInUse() int {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return 0
+	}
+	return sqlDB.Stats().InUse
+}

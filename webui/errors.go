@@ -23,7 +23,8 @@ var statusByKind = map[apperr.Kind]int{
 
 // statusByCode overrides the kind's status where HTTP has a better word.
 var statusByCode = map[apperr.Code]int{
-	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
+	apperr.MethodNotAllowed:   http.StatusMethodNotAllowed,
+	apperr.StageImageTooLarge: http.StatusRequestEntityTooLarge,
 }
 
 // statusOf returns the HTTP status for an error code.

@@ -74,6 +74,7 @@ func New(opts Options) (*Server, error) {
 
 	s.apiRoutes()
 	s.tableRoutes()
+	s.liveRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

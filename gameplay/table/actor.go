@@ -60,8 +60,12 @@ func (a Actor) hasRoomAuthority() bool {
 
 // Service is the table application service.
 type Service struct {
-	store *models.Store
-	now   func() time.Time
+	store    *models.Store
+	now      func() time.Time
+	notifier *Notifier
+	// fail, when set by a test, injects a failure at a named point inside
+	// a transaction, to prove the transaction is all or nothing.
+	fail func(point string) error
 }
 
 // New builds the service.
@@ -69,7 +73,18 @@ func New(store *models.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: store, now: func() time.Time { return now().UTC() }}
+	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: NewNotifier()}
+}
+
+// Notifier returns the service's event notifier.
+func (s *Service) Notifier() *Notifier { return s.notifier }
+
+// failpoint returns the injected failure for point, if a test set one.
+func (s *Service) failpoint(point string) error {
+	if s.fail == nil {
+		return nil
+	}
+	return s.fail(point)
 }
 
 // roomActor resolves the caller's identity in a room. Someone with no access

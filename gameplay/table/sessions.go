@@ -80,7 +80,14 @@ type SessionResume struct {
 	Participants []ParticipantView `json:"participants"`
 	Me           MeView            `json:"me"`
 	Can          Allowed           `json:"can"`
+	Stage        StageView         `json:"stage"`
+	// Cursor is where the caller's event feed continues (events/wait?after=).
+	Cursor       int64       `json:"cursor"`
+	RecentEvents []EventView `json:"recent_events" jsonschema:"the newest events the caller may see, oldest first"`
 }
+
+// recentEventWindow is how many of the newest events a resume reads.
+const recentEventWindow = 100
 
 // LateJoinInput names the seat to add.
 type LateJoinInput struct {
@@ -202,6 +209,14 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if err != nil {
 		return SessionResume{}, err
 	}
+	stage, err := tx.FindStage(ctx, sc.session.ID)
+	if err != nil {
+		return SessionResume{}, err
+	}
+	latest, err := tx.FindLatestEvents(ctx, sc.session.ID, recentEventWindow)
+	if err != nil {
+		return SessionResume{}, err
+	}
 	se := sc.session
 	out := SessionResume{
 		Session: SessionInfo{ID: se.ID, CampaignID: se.CampaignID, RoomID: se.RoomID, Status: se.Status, DMSeatID: se.DMSeatID,
@@ -212,6 +227,11 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 		Participants: []ParticipantView{},
 		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role},
 		Can:          sc.allowed(),
+		Stage:        stageView(stage),
+		RecentEvents: sc.viewer().project(latest),
+	}
+	if len(latest) > 0 {
+		out.Cursor = latest[len(latest)-1].Seq
 	}
 	if sc.actor.SeatID != 0 {
 		id := sc.actor.SeatID
@@ -246,7 +266,8 @@ func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (Sessio
 }
 
 // mutateSession runs fn on a locked session scope and returns the resume
-// view read in the same transaction.
+// view read in the same transaction; after the commit it wakes the
+// session's event waiters.
 func (s *Service) mutateSession(ctx context.Context, c Caller, sessionID int64, fn func(tx *models.Store, sc *sessionScope) error) (SessionResume, error) {
 	var out SessionResume
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
@@ -263,6 +284,9 @@ func (s *Service) mutateSession(ctx context.Context, c Caller, sessionID int64, 
 		out, err = resume(ctx, tx, sc)
 		return err
 	})
+	if err == nil {
+		s.notifier.Notify(sessionID)
+	}
 	return out, err
 }
 
@@ -292,7 +316,10 @@ func (s *Service) OpenSession(ctx context.Context, c Caller, campaignID int64) (
 			return err
 		}
 		id = se.ID
-		return nil
+		if err := tx.CreateRuntime(ctx, se.ID, s.now()); err != nil {
+			return err
+		}
+		return tx.CreateStage(ctx, se.ID, s.now())
 	})
 	if err != nil {
 		return SessionResume{}, err
@@ -359,16 +386,23 @@ func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (
 		if err != nil {
 			return err
 		}
+		joined := []int64{}
 		for _, seat := range sc.seats {
 			if ready(seat) {
 				if err := s.joinParticipant(ctx, tx, sc.session, seat, chars, false); err != nil {
 					return err
 				}
+				joined = append(joined, seat.ID)
 			}
 		}
 		active, now, kind := models.SessionActive, s.now(), dm.ControllerKind
-		return tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &active, StartedAt: &now,
-			DMControllerKind: &kind, DMControllerAccessSessionID: dm.ControllerAccessSessionID})
+		if err := tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &active, StartedAt: &now,
+			DMControllerKind: &kind, DMControllerAccessSessionID: dm.ControllerAccessSessionID}); err != nil {
+			return err
+		}
+		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventSessionStarted, acting: &dm.ID,
+			payload: map[string]any{"participant_seat_ids": joined}})
+		return err
 	})
 }
 
@@ -394,16 +428,33 @@ func (s *Service) LateJoin(ctx context.Context, c Caller, sessionID, seatID int6
 		if err != nil {
 			return err
 		}
-		return s.joinParticipant(ctx, tx, sc.session, *seat, chars, true)
+		if err := s.joinParticipant(ctx, tx, sc.session, *seat, chars, true); err != nil {
+			return err
+		}
+		dm := sc.session.DMSeatID
+		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventParticipantJoined, acting: &dm, subject: &seat.ID, character: seat.CharacterID,
+			payload: map[string]any{"seat_id": seat.ID, "character_id": seat.CharacterID, "late": true}})
+		return err
 	})
 }
 
 // finish ends or abandons a session in one transaction: the status, the end
-// time and the release of every character lease. Characters keep their
-// state and every row stays.
+// time, the final boundary event and the release of every character lease.
+// Characters keep their state and every row stays.
 func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope, status string) error {
 	now := s.now()
 	if err := tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &status, EndedAt: &now}); err != nil {
+		return err
+	}
+	kind := EventSessionEnded
+	if status == models.SessionAbandoned {
+		kind = EventSessionAbandoned
+	}
+	var acting *int64
+	if sc.isCurrentDM() {
+		acting = &sc.session.DMSeatID
+	}
+	if _, err := s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: kind, acting: acting, mode: models.ExecSystem}); err != nil {
 		return err
 	}
 	return tx.DeleteLeasesOfSession(ctx, sc.session.ID)

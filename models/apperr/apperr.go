@@ -77,6 +77,17 @@ const (
 	NotCurrentDM             Code = "not_current_dm"
 	SeatNotReady             Code = "seat_not_ready"
 	ParticipantAlreadyJoined Code = "participant_already_joined"
+
+	// The live table.
+	MessageTextInvalid    Code = "message_text_invalid"
+	MessageKindNotAllowed Code = "message_kind_not_allowed"
+	NotAParticipant       Code = "not_a_participant"
+	WhisperTargetRequired Code = "whisper_target_required"
+	ProxyTargetInvalid    Code = "proxy_target_invalid"
+	StageRevisionConflict Code = "stage_revision_conflict"
+	StageImageInvalid     Code = "stage_image_invalid"
+	StageImageTooLarge    Code = "stage_image_too_large"
+	UnknownCommand        Code = "unknown_command"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -117,6 +128,16 @@ var kinds = map[Code]Kind{
 	NotCurrentDM:             KindForbidden,
 	SeatNotReady:             KindConflict,
 	ParticipantAlreadyJoined: KindConflict,
+
+	MessageTextInvalid:    KindInvalid,
+	MessageKindNotAllowed: KindForbidden,
+	NotAParticipant:       KindForbidden,
+	WhisperTargetRequired: KindInvalid,
+	ProxyTargetInvalid:    KindInvalid,
+	StageRevisionConflict: KindConflict,
+	StageImageInvalid:     KindInvalid,
+	StageImageTooLarge:    KindInvalid,
+	UnknownCommand:        KindInvalid,
 }
 
 // Codes returns every declared code, sorted.

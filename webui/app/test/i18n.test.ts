@@ -41,6 +41,16 @@ const SERVER_ERROR_CODES = [
   'not_current_dm',
   'seat_not_ready',
   'participant_already_joined',
+  // the live table (events, chat, stage)
+  'message_text_invalid',
+  'message_kind_not_allowed',
+  'not_a_participant',
+  'whisper_target_required',
+  'proxy_target_invalid',
+  'stage_revision_conflict',
+  'stage_image_invalid',
+  'stage_image_too_large',
+  'unknown_command',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -1,0 +1,247 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// MaxMessageLength bounds a chat line, in characters.
+const MaxMessageLength = 4000
+
+// MessageInput is a line posted at the table.
+type MessageInput struct {
+	Kind           string `json:"kind" jsonschema:"character_dialogue, narration, action, ooc or whisper_dm (or say: the speaker's natural voice)"`
+	Text           string `json:"text" jsonschema:"1 to 4000 characters"`
+	Intent         string `json:"intent,omitempty" jsonschema:"empty, search or check (actions only)"`
+	Check          string `json:"check,omitempty" jsonschema:"the skill or ability of a check intent"`
+	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: act as this player seat (DM proxy)"`
+	ToSeatID       *int64 `json:"to_seat_id,omitempty" jsonschema:"DM only: the seat a whisper goes to"`
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"repeat-safe key: the same key returns the first result"`
+}
+
+// InputLine is free text typed at the table, slash commands included.
+type InputLine struct {
+	Text           string `json:"text"`
+	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty"`
+	ToSeatID       *int64 `json:"to_seat_id,omitempty"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// PostedMessage is the result of a post.
+type PostedMessage struct {
+	MessageID int64     `json:"message_id"`
+	Event     EventView `json:"event"`
+}
+
+// PostInput parses a typed line (slash commands included) and posts it with
+// PostMessage. Returns unknown_command and PostMessage's codes.
+func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in InputLine) (PostedMessage, error) {
+	cmd, err := ParseInput(in.Text)
+	if err != nil {
+		return PostedMessage{}, err
+	}
+	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: cmd.Kind, Text: cmd.Text, Intent: cmd.Intent, Check: cmd.Check,
+		SubjectSeatID: in.SubjectSeatID, ToSeatID: in.ToSeatID, IdempotencyKey: in.IdempotencyKey})
+}
+
+// posting is a message decided: who acts, for whom, and who may read it.
+type posting struct {
+	kind                       string
+	acting, subject, character *int64
+	mode, visibility           string
+	recipients                 []int64
+}
+
+// decidePosting applies the table's posting rules (seed §6.3): the current
+// DM narrates, whispers to a seat and acts for a participant seat (DM
+// proxy); a player speaks, acts and whispers the DM for their own
+// participant seat; everyone else only reads. Room authority alone grants
+// nothing here.
+func decidePosting(sc sessionScope, participants []models.SessionParticipant, in MessageInput) (posting, error) {
+	bySeat := map[int64]models.SessionParticipant{}
+	for _, p := range participants {
+		bySeat[p.SeatID] = p
+	}
+	notAllowed := func() (posting, error) {
+		return posting{}, apperr.E(apperr.MessageKindNotAllowed, "You cannot post a %s message here.", in.Kind)
+	}
+	if sc.isCurrentDM() {
+		dmSeat := sc.session.DMSeatID
+		p := posting{acting: &dmSeat, mode: models.ExecSelf, visibility: models.VisibilityPublic}
+		switch {
+		case in.SubjectSeatID != nil:
+			target, ok := bySeat[*in.SubjectSeatID]
+			if !ok {
+				return posting{}, apperr.E(apperr.ProxyTargetInvalid, "The DM can only act for a player seat taking part in this session.")
+			}
+			kind := in.Kind
+			if kind == KindSay {
+				kind = models.MessageDialogue
+			}
+			if kind != models.MessageDialogue && kind != models.MessageAction && kind != models.MessageOOC {
+				return notAllowed()
+			}
+			seat := target.SeatID
+			p.kind, p.subject, p.character, p.mode = kind, &seat, target.CharacterID, models.ExecDMProxy
+		case in.Kind == KindSay || in.Kind == models.MessageNarration:
+			p.kind = models.MessageNarration
+		case in.Kind == models.MessageOOC:
+			p.kind = models.MessageOOC
+		case in.Kind == models.MessageWhisperDM:
+			if in.ToSeatID == nil {
+				return posting{}, apperr.E(apperr.WhisperTargetRequired, "Choose the seat the whisper goes to.")
+			}
+			if _, ok := bySeat[*in.ToSeatID]; !ok {
+				return posting{}, apperr.E(apperr.WhisperTargetRequired, "A whisper goes to a player seat taking part in this session.")
+			}
+			p.kind, p.visibility, p.recipients = models.MessageWhisperDM, models.VisibilitySeatPrivate, []int64{*in.ToSeatID}
+		default:
+			return notAllowed()
+		}
+		return p, nil
+	}
+	if in.SubjectSeatID != nil || in.ToSeatID != nil {
+		return posting{}, apperr.E(apperr.MessageKindNotAllowed, "Only the DM can act for another seat or whisper to one.")
+	}
+	var own *models.SessionParticipant
+	controlsAny := false
+	for _, seat := range sc.seats {
+		if seat.Role == models.SeatPlayer && controls(sc.actor, seat) {
+			controlsAny = true
+			if p, ok := bySeat[seat.ID]; ok {
+				own = &p
+				break
+			}
+		}
+	}
+	if own == nil {
+		if controlsAny {
+			return posting{}, apperr.E(apperr.NotAParticipant, "Your seat is not taking part in this session yet.")
+		}
+		return notAllowed()
+	}
+	seat := own.SeatID
+	p := posting{acting: &seat, subject: &seat, character: own.CharacterID, mode: models.ExecSelf, visibility: models.VisibilityPublic}
+	switch in.Kind {
+	case KindSay, models.MessageDialogue:
+		p.kind = models.MessageDialogue
+	case models.MessageAction, models.MessageOOC:
+		p.kind = in.Kind
+	case models.MessageWhisperDM:
+		p.kind, p.visibility = models.MessageWhisperDM, models.VisibilityActorAndDM
+	default:
+		return notAllowed()
+	}
+	return p, nil
+}
+
+// validateMessage checks the text and the intent and normalises them.
+func validateMessage(in *MessageInput) error {
+	in.Text = strings.TrimSpace(in.Text)
+	if n := utf8.RuneCountInString(in.Text); n < 1 || n > MaxMessageLength || !utf8.ValidString(in.Text) {
+		return apperr.E(apperr.MessageTextInvalid, "A message must be 1 to %d characters.", MaxMessageLength).WithField("text", "1 to 4000 characters")
+	}
+	switch in.Intent {
+	case "":
+		in.Check = ""
+	case IntentSearch:
+		in.Check = ""
+	case IntentCheck:
+		if !isCheckable(in.Check) {
+			return apperr.E(apperr.InvalidRequest, "A check names a skill or ability.").WithField("check", "a skill or ability")
+		}
+	default:
+		return apperr.E(apperr.InvalidRequest, "The intent must be empty, search or check.").WithField("intent", "empty, search or check")
+	}
+	if in.Intent != "" && in.Kind != models.MessageAction {
+		return apperr.E(apperr.InvalidRequest, "Only actions carry an intent.").WithField("intent", "actions only")
+	}
+	if len(in.IdempotencyKey) > 120 {
+		return apperr.E(apperr.InvalidRequest, "The idempotency key is at most 120 characters.").WithField("idempotency_key", "at most 120 characters")
+	}
+	return nil
+}
+
+// PostMessage posts a chat line: the message row and its event are written
+// in one transaction, and waiters are woken after it commits. A repeated
+// idempotency key returns the first result without writing. Returns
+// session_not_active, message_text_invalid, message_kind_not_allowed,
+// not_a_participant, whisper_target_required, proxy_target_invalid,
+// invalid_request, not_found, room_access_revoked.
+func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in MessageInput) (PostedMessage, error) {
+	if err := validateMessage(&in); err != nil {
+		return PostedMessage{}, err
+	}
+	var out PostedMessage
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		sc, err := loadSession(ctx, tx, c, sessionID, true)
+		if err != nil {
+			return err
+		}
+		if in.IdempotencyKey != "" {
+			if prior, err := tx.FindEventByIdempotencyKey(ctx, sessionID, in.IdempotencyKey); err == nil {
+				if !sc.viewer().sees(*prior) || prior.Kind != EventMessagePosted {
+					return apperr.E(apperr.Conflict, "This idempotency key was used for something else.")
+				}
+				var p struct {
+					MessageID int64 `json:"message_id"`
+				}
+				json.Unmarshal([]byte(prior.Payload), &p)
+				out = PostedMessage{MessageID: p.MessageID, Event: eventView(*prior)}
+				return nil
+			} else if apperr.CodeOf(err) != apperr.NotFound {
+				return err
+			}
+		}
+		if sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+		}
+		participants, err := tx.FindParticipants(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		p, err := decidePosting(sc, participants, in)
+		if err != nil {
+			return err
+		}
+		seq, err := tx.NextEventSeq(ctx, sessionID, s.now())
+		if err != nil {
+			return err
+		}
+		msg := &models.SessionMessage{SessionID: sessionID, EventSeq: seq, ActingSeatID: p.acting, SubjectSeatID: p.subject,
+			SubjectCharacterID: p.character, ExecutionMode: p.mode, Kind: p.kind, Intent: in.Intent, Text: in.Text,
+			Visibility: p.visibility, RecipientSeatIDs: nonNilIDs(p.recipients), CreatedAt: s.now()}
+		if err := tx.CreateMessage(ctx, msg); err != nil {
+			return err
+		}
+		if err := s.failpoint("after_message_insert"); err != nil {
+			return err
+		}
+		ev, err := s.appendEvent(ctx, tx, sessionID, seq, eventDraft{kind: EventMessagePosted, acting: p.acting, subject: p.subject,
+			character: p.character, mode: p.mode, visibility: p.visibility, recipients: p.recipients, idempotencyKey: in.IdempotencyKey,
+			payload: map[string]any{"message_id": msg.ID, "kind": p.kind, "intent": in.Intent, "check": in.Check, "text": in.Text,
+				"recipient_seat_ids": nonNilIDs(p.recipients)}})
+		if err != nil {
+			return err
+		}
+		out = PostedMessage{MessageID: msg.ID, Event: eventView(ev)}
+		return nil
+	})
+	if err != nil {
+		return PostedMessage{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}
+
+func nonNilIDs(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
+}

@@ -1,0 +1,99 @@
+package table
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// KindSay is the input kind of plain text: the speaker's natural voice —
+// narration for the DM, dialogue for a player or for a seat the DM acts as.
+const KindSay = "say"
+
+// Message intents.
+const (
+	IntentSearch = "search"
+	IntentCheck  = "check"
+)
+
+// Command is a parsed line of table input.
+type Command struct {
+	Kind   string // KindSay or a message kind
+	Intent string
+	Check  string // skill or ability for IntentCheck
+	Text   string
+}
+
+// slashCommands maps each command to what it posts.
+var slashCommands = map[string]Command{
+	"/action":  {Kind: models.MessageAction},
+	"/search":  {Kind: models.MessageAction, Intent: IntentSearch},
+	"/whisper": {Kind: models.MessageWhisperDM},
+	"/ooc":     {Kind: models.MessageOOC},
+	"/check":   {Kind: models.MessageAction, Intent: IntentCheck},
+}
+
+// KnownCommands lists the slash commands, sorted.
+func KnownCommands() []string {
+	out := make([]string, 0, len(slashCommands))
+	for k := range slashCommands {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// abilities are the six ability names a check may name.
+var abilities = []string{"str", "dex", "con", "int", "wis", "cha"}
+
+// ParseInput turns a line typed at the table into a command. It is only a
+// parser in front of PostMessage, never a second way to post. Returns
+// unknown_command (with the known commands in details) and
+// message_text_invalid.
+func ParseInput(line string) (Command, error) {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "/") {
+		return Command{Kind: KindSay, Text: line}, nil
+	}
+	name, rest, _ := strings.Cut(line, " ")
+	name = strings.ToLower(name)
+	cmd, ok := slashCommands[name]
+	if !ok {
+		return Command{}, apperr.E(apperr.UnknownCommand, "Unknown command %q.", truncate(name, 40)).WithDetail("known", KnownCommands())
+	}
+	cmd.Text = strings.TrimSpace(rest)
+	if cmd.Intent == IntentCheck {
+		what, note, _ := strings.Cut(cmd.Text, " ")
+		what = strings.ToLower(strings.TrimSpace(what))
+		if !isCheckable(what) {
+			return Command{}, apperr.E(apperr.MessageTextInvalid, "Name a skill or ability to check, e.g. /check perception.").WithField("text", "a skill or ability")
+		}
+		cmd.Check, cmd.Text = what, strings.TrimSpace(note)
+		if cmd.Text == "" {
+			cmd.Text = what
+		}
+	}
+	return cmd, nil
+}
+
+func isCheckable(what string) bool {
+	if _, ok := Skills[what]; ok {
+		return true
+	}
+	for _, a := range abilities {
+		if a == what {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

@@ -64,9 +64,11 @@ func (s *Server) liveRoutes() {
 			if !ok {
 				return
 			}
-			timeout, ok := queryInt(c, "timeout")
-			if !ok {
-				return
+			timeout := int64(table.DefaultWait / time.Second)
+			if c.Query("timeout") != "" {
+				if timeout, ok = queryInt(c, "timeout"); !ok {
+					return
+				}
 			}
 			// The request's context ends when the client goes away, which
 			// frees the waiter at once.

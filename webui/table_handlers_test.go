@@ -17,6 +17,11 @@ var testSecret = []byte("test-secret-test-secret-test-secret!")
 
 func withSecret(o *webui.Options) { o.Secret = testSecret }
 
+// cookieFor is the browser cookie of a caller.
+func cookieFor(c table.Caller) *http.Cookie {
+	return &http.Cookie{Name: auth.BrowserCookieName, Value: auth.SignUserID(testSecret, c.UserID)}
+}
+
 // call sends a request as caller (by its signed cookie).
 func call(t *testing.T, h http.Handler, c table.Caller, method, path, body string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -25,7 +30,7 @@ func call(t *testing.T, h http.Handler, c table.Caller, method, path, body strin
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.UserID != 0 {
-		req.AddCookie(&http.Cookie{Name: auth.BrowserCookieName, Value: auth.SignUserID(testSecret, c.UserID)})
+		req.AddCookie(cookieFor(c))
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -191,9 +191,6 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 // database. Returns the errors of ListEvents, or the context's error when
 // the caller goes away.
 func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int64, timeout time.Duration) (EventPage, error) {
-	if timeout == 0 {
-		timeout = DefaultWait
-	}
 	if timeout < time.Second || timeout > MaxWait {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "timeout must be 1 to 60 seconds.").WithField("timeout", "1 to 60")
 	}

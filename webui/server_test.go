@@ -56,7 +56,7 @@ type fixture struct {
 
 var ctx = context.Background()
 
-func newFixture(t *testing.T, mutate func(*webui.Options)) fixture {
+func newFixture(t testing.TB, mutate func(*webui.Options)) fixture {
 	t.Helper()
 	store := modelstest.MustOpen(t)
 	logs := &syncBuffer{}

@@ -155,7 +155,7 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
       assert.equal(await b.getByRole('button', { name }).isEnabled(), false, `${name} is not B's to press`);
     }
 
-    // --- A ends it; B's page follows by polling, in either language
+    // --- A ends it; B's page follows live (event feed), in either language
     await a.getByRole('button', { name: 'End session' }).click();
     await waitText(a.getByTestId('session-status'), 'Ended');
     await waitText(b.getByTestId('session-status'), 'Ended');

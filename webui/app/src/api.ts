@@ -42,14 +42,26 @@ export class ApiError extends Error {
 // falls back to the generic message.
 export const NETWORK_ERROR = 'network_error';
 
-// request sends one JSON request and returns the parsed body, or throws an
+interface RequestOptions {
+  json?: unknown;
+  // raw is sent as the body as is (uploads), with its own content type.
+  raw?: Blob;
+  signal?: AbortSignal;
+}
+
+// request sends one request and returns the parsed JSON body, or throws an
 // ApiError carrying the server's stable code.
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
-  const init: RequestInit = { method, headers: { Accept: 'application/json' }, signal };
-  if (body !== undefined) {
-    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
-    init.body = JSON.stringify(body);
+  const { json, raw, signal } = opts;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const init: RequestInit = { method, headers, signal };
+  if (raw !== undefined) {
+    headers['Content-Type'] = raw.type || 'application/octet-stream';
+    init.body = raw;
+  } else if (json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(json);
   }
   try {
     res = await fetch(path, init);
@@ -60,7 +72,8 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
   let parsed: unknown = null;
   try {
     parsed = await res.json();
-  } catch {
+  } catch (e) {
+    if (signal?.aborted) throw e;
     parsed = null;
   }
   if (!res.ok) {
@@ -73,9 +86,11 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
   return parsed as T;
 }
 
-export const apiGet = <T,>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal);
+export const apiGet = <T,>(path: string, signal?: AbortSignal) => request<T>('GET', path, { signal });
 export const apiSend = <T,>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
-  request<T>(method, path, body);
+  request<T>(method, path, { json: body });
+// apiUpload POSTs raw bytes (e.g. an image file) as the request body.
+export const apiUpload = <T,>(path: string, data: Blob) => request<T>('POST', path, { raw: data });
 
 export const getHealth = (signal?: AbortSignal) => apiGet<Health>('/api/health', signal);
 export const getCapabilities = (signal?: AbortSignal) => apiGet<Capabilities>('/api/meta/capabilities', signal);

@@ -32,7 +32,14 @@ function stubServer(routes: Record<string, Handler>) {
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, path, body });
     const route = routes[`${method} ${path}`];
-    return route ? route(body) : apiError(404, 'route_not_found');
+    if (route) return route(body);
+    // The session page's long-poll: nothing happens until the page goes away.
+    if (method === 'GET' && /^\/api\/sessions\/\d+\/events\/wait\?/.test(path)) {
+      return new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    }
+    return apiError(404, 'route_not_found');
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -159,6 +166,9 @@ function resume(can: Partial<SessionResume['can']>, status: SessionResume['sessi
     ],
     me: { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' },
     can: { start: false, late_join: false, end: false, abandon: false, ...can },
+    stage: { text: '', image_id: null, image_url: null, revision: 0, updated_at: '2025-01-01T00:00:00Z' },
+    cursor: 0,
+    recent_events: [],
   };
 }
 

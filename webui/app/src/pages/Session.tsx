@@ -1,52 +1,207 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
-import { format } from '../i18n/messages';
+import { format, type MessageKey } from '../i18n/messages';
 import {
-  CONDITIONS,
   abandonSession,
   endSession,
   getSession,
   lateJoin,
   startSession,
-  type Condition,
-  type Participant,
-  type Seat,
+  type EventView,
   type SessionResume,
+  type StageUpdatedPayload,
+  type StageView,
 } from '../table/api';
+import { ChatList, LogList } from '../table/Feed';
+import { InputBar, type InputMode } from '../table/InputBar';
+import { tableNames } from '../table/names';
+import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
+import { StagePanel } from '../table/Stage';
+import { useEventFeed } from '../table/useEventFeed';
+import { useSideWidth } from '../table/useSideWidth';
 import { useAction } from '../useAction';
-import { usePolled } from '../usePolled';
+import { useApi } from '../useApi';
 
 export function SessionPage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
   const load = useCallback((signal: AbortSignal) => getSession(id, signal), [id]);
-  const session = usePolled(load);
+  const [first, reload] = useApi(load);
 
-  if (!session.data) {
+  if (first.state !== 'ok') {
     return (
       <>
         <h1>{t('room.session.title')}</h1>
-        {session.loading && <p aria-busy="true">{t('common.loading')}</p>}
-        {session.error !== null && (
-          <ErrorNotice code={session.error} lead={t('session.failed')} onRetry={session.reload} />
-        )}
+        {first.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+        {first.state === 'error' && <ErrorNotice code={first.code} lead={t('session.failed')} onRetry={reload} />}
       </>
     );
   }
-  return <SessionView data={session.data} pollError={session.error} onSession={session.set} />;
+  return <LiveTable key={first.data.session.id} initial={first.data} />;
 }
 
-function SessionView({
-  data,
-  pollError,
-  onSession,
-}: {
-  data: SessionResume;
-  pollError: string | null;
-  onSession: (s: SessionResume) => void;
-}) {
+// A session event that changes the resume (status, participants, can.*).
+const changesResume = (e: EventView) => e.kind.startsWith('session.') || e.kind === 'participant.joined';
+
+function stageFromEvent(e: EventView): StageView {
+  const p = e.payload as unknown as StageUpdatedPayload;
+  return { text: p.text, image_id: p.image_id, image_url: p.image_url, revision: p.revision, updated_at: e.created_at };
+}
+
+// LiveTable is the desktop table: player cards on top, the stage on the
+// left, chat and log on the right (resizable), the input bar at the bottom.
+// It loads once and then follows the event feed: no polling.
+function LiveTable({ initial }: { initial: SessionResume }) {
+  const { t } = useI18n();
+  const sessionId = initial.session.id;
+  const [data, setData] = useState(initial);
+  const [stage, setStageState] = useState<StageView>(initial.stage);
+  const [refreshError, setRefreshError] = useState<string | null>(null);
+  const [proxySeat, setProxySeat] = useState<number | null>(null);
+  // Answers to older reads never overwrite newer ones.
+  const generation = useRef(0);
+
+  const applyStage = useCallback((s: StageView) => {
+    setStageState((cur) => (s.revision >= cur.revision ? s : cur));
+  }, []);
+
+  const applyResume = useCallback(
+    (r: SessionResume) => {
+      generation.current += 1;
+      setData(r);
+      if (r.stage) applyStage(r.stage);
+      setRefreshError(null);
+    },
+    [applyStage],
+  );
+
+  const refresh = useCallback(async () => {
+    const mine = ++generation.current;
+    try {
+      const r = await getSession(sessionId);
+      if (mine !== generation.current) return;
+      setData(r);
+      if (r.stage) applyStage(r.stage);
+      setRefreshError(null);
+    } catch (e) {
+      if (mine === generation.current) setRefreshError(e instanceof ApiError ? e.code : '');
+    }
+  }, [sessionId, applyStage]);
+
+  const onNew = useCallback(
+    (events: EventView[]) => {
+      if (events.some(changesResume)) void refresh();
+      for (const e of events) if (e.kind === 'stage.updated') applyStage(stageFromEvent(e));
+    },
+    [refresh, applyStage],
+  );
+
+  const feed = useEventFeed(sessionId, { events: initial.recent_events ?? [], cursor: initial.cursor ?? 0 }, onNew);
+  const names = useMemo(() => tableNames(data), [data]);
+  const side = useSideWidth();
+
+  const status = data.session.status;
+  const isDM = data.me.role === 'dm';
+  const open = status === 'lobby' || status === 'active';
+  const canProxy = isDM && status === 'active';
+  const proxyP = canProxy ? data.participants.find((p) => p.seat_id === proxySeat) : undefined;
+  const proxyName = proxyP ? seatDisplayName(proxyP, data.seats.find((s) => s.id === proxyP.seat_id)) : null;
+  const mode: InputMode = isDM ? (proxyP ? 'proxy' : 'dm') : 'player';
+  let closedReason: MessageKey | null = null;
+  if (data.me.role === 'spectator') closedReason = 'table.input.readOnly';
+  else if (status === 'lobby') closedReason = 'table.input.lobby';
+  else if (status !== 'active') closedReason = 'table.input.over';
+  const targets = data.participants.map((p) => ({
+    seatId: p.seat_id,
+    name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id)),
+  }));
+
+  return (
+    <div className="table-page">
+      <p className="crumbs">
+        <Link to={`/rooms/${data.room.id}`}>{t('session.backToRoom')}</Link>
+      </p>
+      <div className="table-head">
+        <h1>{format(t('session.title'), { campaign: data.campaign.name })}</h1>
+        <div className={`session-status status-${status}`}>
+          <span>{t('session.status')}:</span>{' '}
+          <strong data-testid="session-status" data-status={status}>
+            {t(`sessionStatus.${status}`)}
+          </strong>
+        </div>
+        <dl className="facts">
+          <dt>{t('session.room')}</dt>
+          <dd>{data.room.name}</dd>
+          <dt>{t('session.myRole')}</dt>
+          <dd data-testid="my-role">{t(`role.${data.me.role}`)}</dd>
+        </dl>
+        {feed.status !== 'stopped' && (
+          <span className={`feed-status feed-${feed.status}`} data-testid="feed-status" data-status={feed.status} role="status">
+            {t(feed.status === 'live' ? 'table.feed.live' : 'table.feed.reconnecting')}
+          </span>
+        )}
+      </div>
+      {feed.status === 'stopped' && (
+        <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
+      )}
+      {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
+
+      <SessionControls data={data} onSession={applyResume} />
+
+      <PlayerCards
+        data={data}
+        canProxy={canProxy}
+        proxySeatId={proxyP ? proxyP.seat_id : null}
+        onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
+      />
+
+      {proxyName !== null && (
+        <div className="proxy-banner" role="status" data-testid="proxy-banner">
+          <strong>{format(t('table.proxy.banner'), { name: proxyName })}</strong> —{' '}
+          <button type="button" onClick={() => setProxySeat(null)}>
+            {t('table.proxy.stop')}
+          </button>
+          <span className="hint"> {format(t('table.proxy.hint'), { name: proxyName })}</span>
+        </div>
+      )}
+
+      <div
+        className="table-main"
+        ref={side.containerRef}
+        style={{ gridTemplateColumns: `minmax(0, 1fr) 0.6rem ${side.width}px` }}
+      >
+        <div className="stage-pane">
+          <StagePanel
+            sessionId={sessionId}
+            stage={stage}
+            canEdit={isDM && open}
+            onStage={applyStage}
+            reload={refresh}
+          />
+        </div>
+        <div className="divider" aria-label={t('table.resize')} data-testid="divider" {...side.separatorProps} />
+        <aside className="side-pane" data-testid="side-panel">
+          <ChatList events={feed.events} names={names} />
+          <LogList events={feed.events} names={names} />
+        </aside>
+      </div>
+
+      <InputBar
+        sessionId={sessionId}
+        mode={mode}
+        subjectSeatId={proxyP ? proxyP.seat_id : null}
+        targets={targets}
+        closedReason={closedReason}
+        onPosted={(e) => feed.add([e])}
+      />
+    </div>
+  );
+}
+
+function SessionControls({ data, onSession }: { data: SessionResume; onSession: (s: SessionResume) => void }) {
   const { t } = useI18n();
   const action = useAction();
   const [lateSeat, setLateSeat] = useState('');
@@ -63,156 +218,41 @@ function SessionView({
   };
 
   return (
-    <>
-      <p className="crumbs">
-        <Link to={`/rooms/${data.room.id}`}>{t('session.backToRoom')}</Link>
-      </p>
-      <h1>{format(t('session.title'), { campaign: data.campaign.name })}</h1>
-      <div className={`session-status status-${s.status}`}>
-        <span>{t('session.status')}:</span>{' '}
-        <strong data-testid="session-status" data-status={s.status}>
-          {t(`sessionStatus.${s.status}`)}
-        </strong>
+    <section className="session-controls" aria-labelledby="session-controls">
+      <h2 id="session-controls" className="visually-hidden">
+        {t('session.controls')}
+      </h2>
+      <div className="inline-form">
+        <button type="button" disabled={!data.can.start || action.busy} onClick={() => doIt(() => startSession(s.id))}>
+          {t('session.start')}
+        </button>
+        <button type="button" disabled={!data.can.end || action.busy} onClick={() => doIt(() => endSession(s.id))}>
+          {t('session.end')}
+        </button>
+        <button type="button" disabled={!data.can.abandon || action.busy} onClick={() => doIt(() => abandonSession(s.id))}>
+          {t('session.abandon')}
+        </button>
+        <span className="control-sep" />
+        <label htmlFor={lateId}>{t('session.lateJoin.seat')}</label>
+        <select id={lateId} value={lateSeat} disabled={!data.can.late_join} onChange={(e) => setLateSeat(e.target.value)}>
+          <option value="">{t('session.lateJoin.choose')}</option>
+          {freeSeats.map((seat) => (
+            <option key={seat.id} value={String(seat.id)}>
+              {seat.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          disabled={!data.can.late_join || action.busy || lateSeat === '' || !freeSeats.some((x) => String(x.id) === lateSeat)}
+          onClick={async () => {
+            if (await doIt(() => lateJoin(s.id, Number(lateSeat)))) setLateSeat('');
+          }}
+        >
+          {t('session.lateJoin')}
+        </button>
       </div>
-      <dl className="facts">
-        <dt>{t('session.room')}</dt>
-        <dd>{data.room.name}</dd>
-        <dt>{t('session.myRole')}</dt>
-        <dd data-testid="my-role">{t(`role.${data.me.role}`)}</dd>
-      </dl>
-      {pollError !== null && <ErrorNotice code={pollError} lead={t('session.failed')} />}
-
-      <section className="panel" aria-labelledby="session-controls">
-        <h2 id="session-controls">{t('session.controls')}</h2>
-        <div className="inline-form">
-          <button type="button" disabled={!data.can.start || action.busy} onClick={() => doIt(() => startSession(s.id))}>
-            {t('session.start')}
-          </button>
-          <button type="button" disabled={!data.can.end || action.busy} onClick={() => doIt(() => endSession(s.id))}>
-            {t('session.end')}
-          </button>
-          <button
-            type="button"
-            disabled={!data.can.abandon || action.busy}
-            onClick={() => doIt(() => abandonSession(s.id))}
-          >
-            {t('session.abandon')}
-          </button>
-        </div>
-        <div className="inline-form">
-          <label htmlFor={lateId}>{t('session.lateJoin.seat')}</label>
-          <select
-            id={lateId}
-            value={lateSeat}
-            disabled={!data.can.late_join}
-            onChange={(e) => setLateSeat(e.target.value)}
-          >
-            <option value="">{t('session.lateJoin.choose')}</option>
-            {freeSeats.map((seat) => (
-              <option key={seat.id} value={String(seat.id)}>
-                {seat.label}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            disabled={!data.can.late_join || action.busy || lateSeat === '' || !freeSeats.some((x) => String(x.id) === lateSeat)}
-            onClick={async () => {
-              if (await doIt(() => lateJoin(s.id, Number(lateSeat)))) setLateSeat('');
-            }}
-          >
-            {t('session.lateJoin')}
-          </button>
-        </div>
-        {action.error !== null && <ErrorNotice code={action.error} />}
-      </section>
-
-      <section className="panel" aria-labelledby="session-participants">
-        <h2 id="session-participants">{t('session.participants')}</h2>
-        {data.participants.length === 0 ? (
-          <p className="hint">{t('session.participants.empty')}</p>
-        ) : (
-          <ul className="item-list" data-testid="participants">
-            {data.participants.map((p) => (
-              <ParticipantItem key={p.id} p={p} seat={data.seats.find((x) => x.id === p.seat_id)} />
-            ))}
-          </ul>
-        )}
-      </section>
-
-      <section className="panel" aria-labelledby="session-seats">
-        <h2 id="session-seats">{t('session.seats')}</h2>
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('room.seats.role')}</th>
-              <th scope="col">{t('room.seats.label')}</th>
-              <th scope="col">{t('room.seats.controller')}</th>
-              <th scope="col">{t('room.seats.character')}</th>
-              <th scope="col">{t('session.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.seats.map((seat) => (
-              <tr key={seat.id} data-testid="session-seat" data-seat={seat.label}>
-                <td>{t(`seatRole.${seat.role}`)}</td>
-                <td>
-                  {seat.label}
-                  {seat.id === data.me.seat_id && <span className="hint"> {t('common.you')}</span>}
-                </td>
-                <td>{seatController(seat, t)}</td>
-                <td>
-                  {seat.character
-                    ? `${seat.character.name} (${format(t('common.levelN'), { n: seat.character.level })})`
-                    : t('room.seat.noCharacter')}
-                </td>
-                <td>
-                  {seat.role === 'dm'
-                    ? t('session.runsTable')
-                    : participating.has(seat.id)
-                      ? t('session.atTable')
-                      : t('session.notAtTable')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-    </>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </section>
   );
-}
-
-function seatController(seat: Seat, t: (k: 'room.seat.unassigned' | 'room.seat.ai') => string) {
-  if (seat.controller_kind === 'none') return t('room.seat.unassigned');
-  if (seat.controller_kind === 'ai') return t('room.seat.ai');
-  return seat.controller_display_name ?? '';
-}
-
-function ParticipantItem({ p, seat }: { p: Participant; seat: Seat | undefined }) {
-  const { t } = useI18n();
-  const who = p.controller_kind === 'ai' ? t('room.seat.ai') : (p.controller_display_name ?? t('room.seat.unassigned'));
-  const c = p.character;
-  return (
-    <li data-testid="participant">
-      <strong>{seat ? `${t(`seatRole.${seat.role}`)} · ${seat.label}` : ''}</strong> — {who}
-      {p.late && <span className="badge">{t('session.late')}</span>}
-      <div className="hint">
-        {c ? (
-          <>
-            {c.name} ({format(t('common.levelN'), { n: c.level })}) · {t('session.hp')} {c.hp.current}/{c.hp.max}
-            {c.hp.temp > 0 ? ` (+${c.hp.temp})` : ''} · {t('session.conditions')}:{' '}
-            {c.conditions.length === 0
-              ? t('session.noConditions')
-              : c.conditions.map((x) => conditionName(x, t)).join(', ')}
-          </>
-        ) : (
-          t('session.noCharacter')
-        )}
-      </div>
-    </li>
-  );
-}
-
-function conditionName(c: string, t: ReturnType<typeof useI18n>['t']) {
-  return (CONDITIONS as readonly string[]).includes(c) ? t(`condition.${c as Condition}`) : c;
 }

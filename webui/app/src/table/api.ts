@@ -1,6 +1,22 @@
 // Types and calls of the table API (rooms, campaigns, seats, characters,
-// sessions). Shapes follow the server contract one to one.
-import { apiGet, apiSend } from '../api';
+// sessions, the live table). Shapes follow the server contract one to one.
+// Every call here is an identity route: it first awaits the one-time identity
+// bootstrap (see ../identity.ts) so a fresh browser gets exactly one guest.
+import { apiGet as rawGet, apiSend as rawSend, apiUpload as rawUpload } from '../api';
+import { ensureIdentity } from '../identity';
+
+async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  await ensureIdentity();
+  return rawGet<T>(path, signal);
+}
+async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  await ensureIdentity();
+  return rawSend<T>(method, path, body);
+}
+async function apiUpload<T>(path: string, data: Blob): Promise<T> {
+  await ensureIdentity();
+  return rawUpload<T>(path, data);
+}
 
 export type Authority = 'owner' | 'dm' | 'member';
 export type AccessStatus = 'active' | 'revoked';
@@ -191,11 +207,105 @@ export interface SessionResume {
   participants: Participant[];
   me: { access_id: number; authority: Authority; seat_id: number | null; role: 'dm' | 'player' | 'spectator' };
   can: { start: boolean; late_join: boolean; end: boolean; abandon: boolean };
+  stage: StageView;
+  // cursor continues the event feed: events/wait?after=cursor
+  cursor: number;
+  // the newest visible events, oldest first
+  recent_events: EventView[];
+}
+
+// ---- the live table --------------------------------------------------------
+
+export type ExecutionMode = 'self' | 'dm_proxy' | 'system';
+export type Visibility = 'public' | 'dm_only' | 'actor_and_dm' | 'seat_private';
+export type MessageKind = 'character_dialogue' | 'narration' | 'action' | 'ooc' | 'whisper_dm';
+export type MessageIntent = '' | 'search' | 'check';
+
+export interface EventView {
+  seq: number;
+  kind: string;
+  created_at: string;
+  acting_seat_id: number | null;
+  subject_seat_id: number | null;
+  subject_character_id: number | null;
+  execution_mode: ExecutionMode;
+  visibility: Visibility;
+  payload: { version: number; [key: string]: unknown };
+}
+
+export interface EventPage {
+  events: EventView[];
+  cursor: number;
+  has_more: boolean;
+}
+
+// Payloads (version 1) of the event kinds the app shows.
+export interface MessagePayload {
+  version: number;
+  message_id: number;
+  kind: MessageKind;
+  intent: MessageIntent;
+  check: string;
+  text: string;
+  recipient_seat_ids: number[];
+}
+export interface ParticipantJoinedPayload {
+  version: number;
+  seat_id: number;
+  character_id: number | null;
+  late: boolean;
+}
+export interface StageUpdatedPayload {
+  version: number;
+  revision: number;
+  text: string;
+  image_id: number | null;
+  image_url: string | null;
+}
+
+export interface StageView {
+  text: string;
+  image_id: number | null;
+  image_url: string | null;
+  revision: number;
+  updated_at: string;
+}
+
+export interface StageImage {
+  id: number;
+  mime_type: string;
+  byte_size: number;
+  width: number;
+  height: number;
+  url: string;
+}
+
+export interface MessageInput {
+  kind: MessageKind;
+  text: string;
+  intent?: MessageIntent;
+  check?: string;
+  subject_seat_id?: number;
+  to_seat_id?: number;
+  idempotency_key?: string;
+}
+
+export interface TextInput {
+  text: string;
+  subject_seat_id?: number;
+  to_seat_id?: number;
+  idempotency_key?: string;
+}
+
+export interface Posted {
+  message_id: number;
+  event: EventView;
 }
 
 const enc = encodeURIComponent;
 
 // Identity
+// After the bootstrap this GET finds the cookie set: it never makes a second guest.
 export const getMe = (signal?: AbortSignal) => apiGet<User>('/api/me', signal);
 export const updateMe = (display_name: string) => apiSend<User>('PATCH', '/api/me', { display_name });
 
@@ -245,3 +355,16 @@ export const lateJoin = (id: number, seat_id: number) =>
   apiSend<SessionResume>('POST', `/api/sessions/${id}/late-join`, { seat_id });
 export const endSession = (id: number) => apiSend<SessionResume>('POST', `/api/sessions/${id}/end`);
 export const abandonSession = (id: number) => apiSend<SessionResume>('POST', `/api/sessions/${id}/abandon`);
+
+// Live table
+export const listEvents = (id: number, after: number, signal?: AbortSignal) =>
+  apiGet<EventPage>(`/api/sessions/${id}/events?after=${after}`, signal);
+export const waitEvents = (id: number, after: number, timeout: number, signal?: AbortSignal) =>
+  apiGet<EventPage>(`/api/sessions/${id}/events/wait?after=${after}&timeout=${timeout}`, signal);
+export const postMessage = (id: number, input: MessageInput) =>
+  apiSend<Posted>('POST', `/api/sessions/${id}/messages`, input);
+export const postInput = (id: number, input: TextInput) => apiSend<Posted>('POST', `/api/sessions/${id}/input`, input);
+export const setStage = (id: number, stage: { text: string; image_id: number | null; revision: number }) =>
+  apiSend<StageView>('PUT', `/api/sessions/${id}/stage`, stage);
+export const uploadStageImage = (id: number, file: Blob) =>
+  apiUpload<StageImage>(`/api/sessions/${id}/stage/images`, file);

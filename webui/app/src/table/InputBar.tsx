@@ -1,0 +1,206 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import type { MessageKey } from '../i18n/messages';
+import { useAction } from '../useAction';
+import { postInput, postMessage, type EventView, type MessageInput, type Posted, type TextInput } from './api';
+
+// Who is writing: a player for their own seat, the DM in their own voice,
+// or the DM acting for a player seat (DM proxy).
+export type InputMode = 'player' | 'dm' | 'proxy';
+
+interface QuickAction {
+  id: string;
+  label: MessageKey;
+  kind: MessageInput['kind'];
+  intent?: 'search';
+}
+
+const PLAYER_ACTIONS: QuickAction[] = [
+  { id: 'say', label: 'table.input.say', kind: 'character_dialogue' },
+  { id: 'act', label: 'table.input.act', kind: 'action' },
+  { id: 'search', label: 'table.input.search', kind: 'action', intent: 'search' },
+  { id: 'whisper', label: 'table.input.whisperDm', kind: 'whisper_dm' },
+  { id: 'ooc', label: 'table.input.ooc', kind: 'ooc' },
+];
+const PROXY_ACTIONS = PLAYER_ACTIONS.filter((a) => a.kind !== 'whisper_dm');
+const DM_ACTIONS: QuickAction[] = [
+  { id: 'narrate', label: 'table.input.narrate', kind: 'narration' },
+  { id: 'whisper', label: 'table.input.whisper', kind: 'whisper_dm' },
+  { id: 'ooc', label: 'table.input.ooc', kind: 'ooc' },
+];
+
+const SLASH: { cmd: string; hint: MessageKey; modes: InputMode[] }[] = [
+  { cmd: '/action', hint: 'table.slash.action', modes: ['player', 'proxy'] },
+  { cmd: '/search', hint: 'table.slash.search', modes: ['player', 'proxy'] },
+  { cmd: '/whisper', hint: 'table.slash.whisper', modes: ['player', 'dm'] },
+  { cmd: '/ooc', hint: 'table.slash.ooc', modes: ['player', 'dm', 'proxy'] },
+  { cmd: '/check', hint: 'table.slash.check', modes: ['player', 'proxy'] },
+];
+
+// newKey makes an idempotency key; randomUUID needs a secure context, so
+// fall back to getRandomValues on plain-http hosts.
+export function newKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export interface WhisperTarget {
+  seatId: number;
+  name: string;
+}
+
+export function InputBar({
+  sessionId,
+  mode,
+  subjectSeatId,
+  targets,
+  closedReason,
+  onPosted,
+}: {
+  sessionId: number;
+  mode: InputMode;
+  // the seat the DM acts for (mode 'proxy')
+  subjectSeatId: number | null;
+  // participant seats the DM can whisper to
+  targets: WhisperTarget[];
+  // why nothing can be sent now (null: posting is open)
+  closedReason: MessageKey | null;
+  onPosted: (event: EventView) => void;
+}) {
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  const [target, setTarget] = useState('');
+  const action = useAction();
+  // The key of the message being sent: kept while the same message is
+  // retried after a failure, so the server stores it once.
+  const pending = useRef<{ sig: string; key: string } | null>(null);
+  const inputId = useId();
+  const targetId = useId();
+
+  const closed = closedReason !== null;
+  const trimmed = text.trim();
+  const targetSeat = mode === 'dm' && target !== '' && targets.some((x) => String(x.seatId) === target) ? Number(target) : null;
+  const subject = mode === 'proxy' && subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {};
+
+  const send = async (path: 'messages' | 'input', body: Omit<MessageInput, 'idempotency_key'> | Omit<TextInput, 'idempotency_key'>) => {
+    const sig = JSON.stringify([path, body]);
+    if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
+    const key = pending.current.key;
+    const posted = await action.run<Posted>(() =>
+      path === 'messages'
+        ? postMessage(sessionId, { ...(body as MessageInput), idempotency_key: key })
+        : postInput(sessionId, { ...(body as TextInput), idempotency_key: key }),
+    );
+    if (posted) {
+      pending.current = null;
+      setText('');
+      onPosted(posted.event);
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (closed || trimmed === '' || action.busy) return;
+    const whisper = mode === 'dm' && /^\/whisper(\s|$)/i.test(trimmed) && targetSeat !== null ? { to_seat_id: targetSeat } : {};
+    void send('input', { text: trimmed, ...subject, ...whisper });
+  };
+
+  const quick = (a: QuickAction) => {
+    if (closed || trimmed === '' || action.busy) return;
+    const body: Omit<MessageInput, 'idempotency_key'> = { kind: a.kind, text: trimmed, ...subject };
+    if (a.intent) body.intent = a.intent;
+    if (mode === 'dm' && a.kind === 'whisper_dm' && targetSeat !== null) body.to_seat_id = targetSeat;
+    void send('messages', body);
+  };
+
+  const actions = mode === 'dm' ? DM_ACTIONS : mode === 'proxy' ? PROXY_ACTIONS : PLAYER_ACTIONS;
+  const hints = slashHints(text, mode);
+
+  return (
+    <section className="input-bar" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`} className="visually-hidden">
+        {t('table.input')}
+      </h2>
+      {closed && <p className="hint" data-testid="input-closed">{t(closedReason)}</p>}
+      {hints && (
+        <div className="slash-hints" data-testid="slash-hints">
+          <p className="hint">{hints.matched ? t('table.slash') : t('table.slash.none')}</p>
+          <ul>
+            {hints.list.map((h) => (
+              <li key={h.cmd}>
+                <button type="button" className="link-button" onClick={() => setText(`${h.cmd} `)}>
+                  {h.cmd}
+                </button>{' '}
+                <span className="hint">{t(mode === 'dm' && h.cmd === '/whisper' ? 'table.slash.whisperDm' : h.hint)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <form className="input-row" onSubmit={submit}>
+        {mode === 'dm' && (
+          <label className="whisper-target">
+            <span>{t('table.input.whisperTo')}</span>
+            <select id={targetId} value={target} disabled={closed} onChange={(e) => setTarget(e.target.value)}>
+              <option value="">{t('table.input.chooseTarget')}</option>
+              {targets.map((x) => (
+                <option key={x.seatId} value={String(x.seatId)}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('table.input.message')}
+        </label>
+        <input
+          id={inputId}
+          className="message-input"
+          value={text}
+          maxLength={4000}
+          autoComplete="off"
+          disabled={closed}
+          placeholder={t(mode === 'dm' ? 'table.input.placeholderDm' : 'table.input.placeholder')}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit" disabled={closed || trimmed === '' || action.busy}>
+          {t('table.input.send')}
+        </button>
+      </form>
+      <div className="quick-actions" role="group" aria-label={t('table.input.quick')}>
+        {actions.map((a) => (
+          <button
+            key={a.id}
+            type="button"
+            disabled={
+              closed || trimmed === '' || action.busy || (mode === 'dm' && a.kind === 'whisper_dm' && targetSeat === null)
+            }
+            onClick={() => quick(a)}
+          >
+            {t(a.label)}
+          </button>
+        ))}
+      </div>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </section>
+  );
+}
+
+// slashHints lists the commands matching what is typed after "/"; when
+// nothing matches it lists them all (matched=false).
+function slashHints(text: string, mode: InputMode) {
+  if (!text.startsWith('/')) return null;
+  const word = text.split(/\s/, 1)[0]!.toLowerCase();
+  const mine = SLASH.filter((s) => s.modes.includes(mode));
+  const typedWhole = /\s/.test(text);
+  const matching = mine.filter((s) => (typedWhole ? s.cmd === word : s.cmd.startsWith(word)));
+  if (matching.length > 0) return { matched: true, list: matching };
+  return { matched: false, list: mine };
+}

@@ -1,0 +1,32 @@
+import type { SessionResume } from './api';
+
+// TableNames answers "who is this seat / character" for the chat, from the
+// session resume (seats and participants).
+export interface TableNames {
+  dmSeatId: number;
+  // character shown for a seat (the participant's character, else the seat's), else the seat label
+  bySeat: (seatId: number | null | undefined) => string | null;
+  // a character by id (falls back to the seat)
+  character: (characterId: number | null | undefined, seatId: number | null | undefined) => string | null;
+}
+
+export function tableNames(r: SessionResume): TableNames {
+  const chars = new Map<number, string>();
+  const seatNames = new Map<number, string>();
+  for (const s of r.seats) {
+    if (s.character) chars.set(s.character.id, s.character.name);
+    seatNames.set(s.id, s.character?.name ?? s.label);
+  }
+  for (const p of r.participants) {
+    if (p.character) {
+      chars.set(p.character.id, p.character.name);
+      seatNames.set(p.seat_id, p.character.name);
+    }
+  }
+  const bySeat = (seatId: number | null | undefined) => (seatId == null ? null : (seatNames.get(seatId) ?? null));
+  return {
+    dmSeatId: r.session.dm_seat_id,
+    bySeat,
+    character: (characterId, seatId) => (characterId != null ? chars.get(characterId) : undefined) ?? bySeat(seatId),
+  };
+}

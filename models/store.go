@@ -36,6 +36,9 @@ type Config struct {
 	DatabaseURL string
 	// SQLitePath is the SQLite file used when DatabaseURL is empty.
 	SQLitePath string
+	// MaxOpenConns bounds the connection pool; 0 means 16 on PostgreSQL
+	// and 8 on SQLite.
+	MaxOpenConns int
 }
 
 // Store is the handle every query hangs off. Inside Tx it is bound to the
@@ -90,6 +93,19 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("open %s database: %w", s.dialect, err)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	// A bounded pool: a burst of requests (a thousand long polls waking at
+	// once) queues for a connection instead of opening one each, which
+	// PostgreSQL would refuse past max_connections and SQLite would only
+	// slow down.
+	maxOpen := cfg.MaxOpenConns
+	if maxOpen == 0 {
+		maxOpen = 16
+		if s.dialect == SQLite {
+			maxOpen = 8
+		}
+	}
+	sqlDB.SetMaxOpenConns(maxOpen)
+	sqlDB.SetMaxIdleConns(maxOpen)
 	if err := s.Ping(ctx); err != nil {
 		sqlDB.Close()
 		return nil, err

@@ -86,10 +86,20 @@ func BenchmarkIdleWaiters(b *testing.B) {
 				mu.Unlock()
 			}()
 		}
+		deadline := time.Now().Add(30 * time.Second)
 		for svc.Notifier().Waiters(tf.LobbyID) < waiters {
+			if time.Now().After(deadline) {
+				b.Fatalf("only %d of %d waiters registered", svc.Notifier().Waiters(tf.LobbyID), waiters)
+			}
 			time.Sleep(time.Millisecond)
 		}
 		if i == 0 {
+			// Waiters register before their first read; let those reads
+			// finish, then see what the idle waiters still hold.
+			settle := time.Now().Add(5 * time.Second)
+			for f.store.PoolInUse() > 0 && time.Now().Before(settle) {
+				time.Sleep(time.Millisecond)
+			}
 			poolInUse = float64(f.store.PoolInUse())
 			other = otherP99()
 		}

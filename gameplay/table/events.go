@@ -164,7 +164,7 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if limit < 1 || limit > MaxEventLimit || after < 0 {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "limit must be 1 to %d and after 0 or more.", MaxEventLimit).WithField("limit", "1 to 200")
 	}
-	sc, err := loadSession(ctx, s.store, c, sessionID, false)
+	sc, err := loadAudience(ctx, s.store, c, sessionID, false)
 	if err != nil {
 		return EventPage{}, err
 	}

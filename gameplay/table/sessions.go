@@ -103,9 +103,26 @@ type sessionScope struct {
 	actor    Actor
 }
 
-// loadSession reads a session (locked when it will be written) and resolves
-// the caller's actor in it.
+// loadSession reads a session (locked when it will be written) with its
+// campaign and room, and resolves the caller's actor in it.
 func loadSession(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate bool) (sessionScope, error) {
+	sc, err := loadAudience(ctx, tx, c, sessionID, forUpdate)
+	if err != nil {
+		return sessionScope{}, err
+	}
+	if sc.campaign, err = tx.FindCampaignByID(ctx, sc.session.CampaignID); err != nil {
+		return sessionScope{}, err
+	}
+	if sc.room, err = tx.FindRoomByID(ctx, sc.session.RoomID); err != nil {
+		return sessionScope{}, err
+	}
+	return sc, nil
+}
+
+// loadAudience reads only what deciding who sees what needs: the session,
+// the caller's access and the seats. Event reads (a thousand waiters
+// re-reading at once) use it to stay cheap.
+func loadAudience(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate bool) (sessionScope, error) {
 	se, err := tx.FindSessionByID(ctx, sessionID, forUpdate)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return sessionScope{}, notFound("session")
@@ -117,21 +134,13 @@ func loadSession(ctx context.Context, tx *models.Store, c Caller, sessionID int6
 	if err != nil {
 		return sessionScope{}, err
 	}
-	camp, err := tx.FindCampaignByID(ctx, se.CampaignID)
-	if err != nil {
-		return sessionScope{}, err
-	}
-	room, err := tx.FindRoomByID(ctx, se.RoomID)
-	if err != nil {
-		return sessionScope{}, err
-	}
 	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
 	if err != nil {
 		return sessionScope{}, err
 	}
 	a = a.withSeats(se.CampaignID, seats)
 	a.SessionID = se.ID
-	return sessionScope{session: se, campaign: camp, room: room, seats: seats, actor: a}, nil
+	return sessionScope{session: se, seats: seats, actor: a}, nil
 }
 
 func (sc sessionScope) dmSeat() models.CampaignSeat {

@@ -71,6 +71,7 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzVerifyUserID -fuzztime $(FUZZTIME) ./auth
 	go test -run '^$$' -fuzz FuzzParseInput -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzInspectImage -fuzztime $(FUZZTIME) ./gameplay/table
+	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
 
 golden: ## Refresh golden files
 	go test ./mcp/... ./gameplay/... -update

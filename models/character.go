@@ -71,3 +71,9 @@ func (s *Store) FindCharactersByIDs(ctx context.Context, ids []int64) ([]Charact
 	var out []Character
 	return out, translate(s.db.WithContext(ctx).Where("id IN ?", ids).Find(&out).Error, "characters")
 }
+
+// FindCharacterForUpdate returns a character locked for a state change.
+func (s *Store) FindCharacterForUpdate(ctx context.Context, id int64) (*Character, error) {
+	var c Character
+	return &c, translate(lockIf(s.db.WithContext(ctx), true).First(&c, id).Error, "character")
+}

@@ -24,6 +24,7 @@ var migrations = []Migration{
 	migrationV2UserLastSeen,
 	migrationV3TableGround,
 	migrationV4LiveTable,
+	migrationV5Rolls,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -44,6 +45,11 @@ var currentModels = []any{
 	&SessionMessage{},
 	&RoomStageAsset{},
 	&SessionStageState{},
+	&RollGroup{},
+	&RollRequest{},
+	&RollResult{},
+	&ActionWindow{},
+	&PendingAction{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

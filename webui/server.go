@@ -75,6 +75,7 @@ func New(opts Options) (*Server, error) {
 	s.apiRoutes()
 	s.tableRoutes()
 	s.liveRoutes()
+	s.rollRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

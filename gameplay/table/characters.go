@@ -249,7 +249,7 @@ func (s *Service) ListCharacters(ctx context.Context, c Caller) (CharacterList, 
 }
 
 // UpdateCharacter replaces a character's fields. Returns not_found,
-// character_invalid.
+// character_invalid, character_in_session.
 func (s *Service) UpdateCharacter(ctx context.Context, c Caller, id int64, in CharacterInput) (CharacterView, error) {
 	if err := in.validate(); err != nil {
 		return CharacterView{}, err
@@ -258,6 +258,13 @@ func (s *Service) UpdateCharacter(ctx context.Context, c Caller, id int64, in Ch
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
 		ch, err := ownCharacter(ctx, tx, c, id)
 		if err != nil {
+			return err
+		}
+		// While the character plays, its live state belongs to the table
+		// (ChangeCharacterState); a whole-sheet save would overwrite it.
+		if _, err := tx.FindLease(ctx, id); err == nil {
+			return apperr.E(apperr.CharacterInSession, "%s is playing in an active session; edit the sheet after it ends.", ch.Name)
+		} else if apperr.CodeOf(err) != apperr.NotFound {
 			return err
 		}
 		in.apply(ch)

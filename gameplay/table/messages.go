@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -44,6 +45,17 @@ func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in I
 	cmd, err := ParseInput(in.Text)
 	if err != nil {
 		return PostedMessage{}, err
+	}
+	if cmd.Intent == IntentCheck {
+		// The DM's /check opens the same request service as the dialog; a
+		// player's only records the intent for the DM to decide on.
+		sc, err := loadAudience(ctx, s.store, c, sessionID, false)
+		if err != nil {
+			return PostedMessage{}, err
+		}
+		if sc.isCurrentDM() {
+			return s.dmSlashCheck(ctx, c, sessionID, cmd, in.IdempotencyKey)
+		}
 	}
 	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: cmd.Kind, Text: cmd.Text, Intent: cmd.Intent, Check: cmd.Check,
 		SubjectSeatID: in.SubjectSeatID, ToSeatID: in.ToSeatID, IdempotencyKey: in.IdempotencyKey})
@@ -244,4 +256,29 @@ func nonNilIDs(ids []int64) []int64 {
 		return []int64{}
 	}
 	return ids
+}
+
+// dmSlashCheck turns the DM's "/check perception 15" into a check request
+// for every participant (DC hidden, outcome not revealed) and announces it
+// in the chat.
+func (s *Service) dmSlashCheck(ctx context.Context, c Caller, sessionID int64, cmd Command, key string) (PostedMessage, error) {
+	if key != "" {
+		if _, err := s.store.FindEventByIdempotencyKey(ctx, sessionID, key); err == nil {
+			// A retry: the checks exist already; PostMessage replays the answer.
+			return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: models.MessageNarration, Text: "Everyone: roll " + cmd.Check + ".", IdempotencyKey: key})
+		}
+	}
+	in := CheckRequestInput{Label: cmd.Check}
+	if _, ok := Skills[cmd.Check]; ok {
+		in.Skill = cmd.Check
+	} else {
+		in.Ability = cmd.Check
+	}
+	if dc, err := strconv.Atoi(strings.Fields(cmd.Text + " x")[0]); err == nil {
+		in.DC = &dc
+	}
+	if _, err := s.RequestCheck(ctx, c, sessionID, in); err != nil {
+		return PostedMessage{}, err
+	}
+	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: models.MessageNarration, Text: "Everyone: roll " + cmd.Check + ".", IdempotencyKey: key})
 }

@@ -88,6 +88,27 @@ const (
 	StageImageInvalid     Code = "stage_image_invalid"
 	StageImageTooLarge    Code = "stage_image_too_large"
 	UnknownCommand        Code = "unknown_command"
+
+	// Dice, checks, pending actions, character state.
+	DiceInvalidExpression          Code = "dice_invalid_expression"
+	DiceExpressionTooLong          Code = "dice_expression_too_long"
+	DiceTooManyDiceInTerm          Code = "dice_too_many_dice_in_term"
+	DiceTooManyDice                Code = "dice_too_many_dice"
+	DiceTooManySides               Code = "dice_too_many_sides"
+	DiceExplosionTooDeep           Code = "dice_explosion_too_deep"
+	DiceDivisionByZero             Code = "dice_division_by_zero"
+	DiceFaceInvalid                Code = "dice_face_invalid"
+	DiceFacesMissing               Code = "dice_faces_missing"
+	RollFacesMismatch              Code = "roll_faces_mismatch"
+	CheckInvalid                   Code = "check_invalid"
+	NotRollTarget                  Code = "not_roll_target"
+	RollRequestAlreadyResolved     Code = "roll_request_already_resolved"
+	RollRequestNotPending          Code = "roll_request_not_pending"
+	PendingActionInvalidTransition Code = "pending_action_invalid_transition"
+	ActionWindowClosed             Code = "action_window_closed"
+	CharacterStateInvalid          Code = "character_state_invalid"
+	CharacterStateForbidden        Code = "character_state_forbidden"
+	CharacterInSession             Code = "character_in_session"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -138,6 +159,25 @@ var kinds = map[Code]Kind{
 	StageImageInvalid:     KindInvalid,
 	StageImageTooLarge:    KindInvalid,
 	UnknownCommand:        KindInvalid,
+
+	DiceInvalidExpression:          KindInvalid,
+	DiceExpressionTooLong:          KindInvalid,
+	DiceTooManyDiceInTerm:          KindInvalid,
+	DiceTooManyDice:                KindInvalid,
+	DiceTooManySides:               KindInvalid,
+	DiceDivisionByZero:             KindInvalid,
+	DiceFaceInvalid:                KindInvalid,
+	DiceFacesMissing:               KindInvalid,
+	RollFacesMismatch:              KindInvalid,
+	CheckInvalid:                   KindInvalid,
+	NotRollTarget:                  KindForbidden,
+	RollRequestAlreadyResolved:     KindConflict,
+	RollRequestNotPending:          KindConflict,
+	PendingActionInvalidTransition: KindConflict,
+	ActionWindowClosed:             KindConflict,
+	CharacterStateInvalid:          KindInvalid,
+	CharacterStateForbidden:        KindForbidden,
+	CharacterInSession:             KindConflict,
 }
 
 // Codes returns every declared code, sorted.

@@ -51,6 +51,25 @@ const SERVER_ERROR_CODES = [
   'stage_image_invalid',
   'stage_image_too_large',
   'unknown_command',
+  // rolls, checks, pending actions, character state
+  'dice_invalid_expression',
+  'dice_expression_too_long',
+  'dice_too_many_dice_in_term',
+  'dice_too_many_dice',
+  'dice_too_many_sides',
+  'dice_division_by_zero',
+  'dice_face_invalid',
+  'dice_faces_missing',
+  'roll_faces_mismatch',
+  'check_invalid',
+  'not_roll_target',
+  'roll_request_already_resolved',
+  'roll_request_not_pending',
+  'pending_action_invalid_transition',
+  'action_window_closed',
+  'character_state_invalid',
+  'character_state_forbidden',
+  'character_in_session',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

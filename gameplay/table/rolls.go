@@ -1,0 +1,668 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay/dice"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Roll event kinds.
+const (
+	EventRollRequested = "roll.requested"
+	EventRollResolved  = "roll.resolved"
+	EventRollOutcome   = "roll.outcome"
+	EventRollCancelled = "roll.cancelled"
+	EventRollQuick     = "roll.quick"
+)
+
+// RollResultView is a roll as a caller may see it. Success is present only
+// for the DM, or for everyone when the DM chose to reveal it.
+type RollResultView struct {
+	ID                 int64           `json:"id"`
+	RollRequestID      *int64          `json:"roll_request_id"`
+	ActingSeatID       int64           `json:"acting_seat_id"`
+	SubjectSeatID      *int64          `json:"subject_seat_id"`
+	SubjectCharacterID *int64          `json:"subject_character_id"`
+	ExecutionMode      string          `json:"execution_mode"`
+	Source             string          `json:"source" jsonschema:"server, physical or quick"`
+	Formula            string          `json:"formula"`
+	Audit              json.RawMessage `json:"audit" jsonschema:"every die rolled with kept/dropped/exploded/rerolled marks"`
+	RawDice            []int           `json:"raw_dice"`
+	KeptDice           []int           `json:"kept_dice"`
+	BaseModifier       int             `json:"base_modifier"`
+	FlatAdjustment     int             `json:"flat_adjustment"`
+	Total              int             `json:"total"`
+	Success            *bool           `json:"success,omitempty"`
+	Visibility         string          `json:"visibility"`
+	CreatedAt          time.Time       `json:"created_at"`
+}
+
+// RollRequestView is a check request as a caller may see it. DC is present
+// only for the DM.
+type RollRequestView struct {
+	ID                int64           `json:"id"`
+	GroupID           *int64          `json:"group_id"`
+	Label             string          `json:"label"`
+	TargetSeatID      int64           `json:"target_seat_id"`
+	TargetCharacterID *int64          `json:"target_character_id"`
+	RequestType       string          `json:"request_type" jsonschema:"ability or skill"`
+	Ability           string          `json:"ability"`
+	Skill             string          `json:"skill"`
+	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only"`
+	Mode              string          `json:"mode" jsonschema:"normal, advantage or disadvantage"`
+	FlatAdjustment    int             `json:"flat_adjustment"`
+	RevealOutcome     bool            `json:"reveal_outcome"`
+	Visibility        string          `json:"visibility"`
+	Status            string          `json:"status"`
+	DiceNeeded        int             `json:"dice_needed" jsonschema:"how many d20 faces a physical roll must send"`
+	CreatedAt         time.Time       `json:"created_at"`
+	ResolvedAt        *time.Time      `json:"resolved_at"`
+	Result            *RollResultView `json:"result"`
+}
+
+// CheckRequestInput is the DM's "everyone roll Perception".
+type CheckRequestInput struct {
+	SeatIDs         []int64 `json:"seat_ids,omitempty" jsonschema:"player seats to ask; empty means every participant"`
+	Ability         string  `json:"ability,omitempty" jsonschema:"str, dex, con, int, wis or cha (implied by skill)"`
+	Skill           string  `json:"skill,omitempty" jsonschema:"a 5e SRD skill, e.g. perception"`
+	DC              *int    `json:"dc,omitempty" jsonschema:"secret difficulty class, 1 to 40"`
+	Mode            string  `json:"mode,omitempty" jsonschema:"normal (default), advantage or disadvantage"`
+	FlatAdjustment  int     `json:"flat_adjustment,omitempty" jsonschema:"-20 to 20, added to the derived modifier"`
+	RevealOutcome   bool    `json:"reveal_outcome,omitempty" jsonschema:"show players success or failure"`
+	Private         bool    `json:"private,omitempty" jsonschema:"only the rolling player and the DM see the result"`
+	Label           string  `json:"label,omitempty"`
+	PendingActionID *int64  `json:"pending_action_id,omitempty" jsonschema:"a pending action this check adjudicates (one seat only)"`
+}
+
+// CheckRequests is what RequestCheck created.
+type CheckRequests struct {
+	GroupID  int64             `json:"group_id"`
+	Requests []RollRequestView `json:"requests"`
+}
+
+// RollInput resolves a request: no faces means a server roll; faces are the
+// physical dice's raw values.
+type RollInput struct {
+	Faces          []int  `json:"faces,omitempty" jsonschema:"raw d20 faces of a physical roll"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// QuickRollInput is a free dice roll that never completes a request.
+type QuickRollInput struct {
+	Formula        string `json:"formula"`
+	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: roll for this player seat"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// AbilityModifier is the 5e SRD modifier of an ability score (rounded down).
+func AbilityModifier(score int) int { return score/2 - 5 }
+
+// checkModifier derives a check's modifier from the character: the ability
+// modifier, plus proficiency for a proficient skill, twice for expertise.
+// No client field can change it.
+func checkModifier(c *models.Character, ability, skill string) int {
+	scores := map[string]int{"str": c.Str, "dex": c.Dex, "con": c.Con, "int": c.Int, "wis": c.Wis, "cha": c.Cha}
+	mod := AbilityModifier(scores[ability])
+	if skill != "" && slices.Contains(c.SkillProficiencies, skill) {
+		mod += ProficiencyBonus(c.Level)
+		if slices.Contains(c.SkillExpertise, skill) {
+			mod += ProficiencyBonus(c.Level)
+		}
+	}
+	return mod
+}
+
+// diceFor is the d20 expression of a check mode.
+func diceFor(mode string) string {
+	switch mode {
+	case models.ModeAdvantage:
+		return "2d20kh1"
+	case models.ModeDisadvantage:
+		return "2d20kl1"
+	}
+	return "1d20"
+}
+
+func diceNeeded(mode string) int {
+	if mode == models.ModeNormal {
+		return 1
+	}
+	return 2
+}
+
+// rollViewer decides what of rolls a caller sees: the DM everything; others
+// the public results and those of seats they control, never a DC, and
+// success only when revealed.
+type rollViewer struct {
+	viewer
+}
+
+func (v rollViewer) seesResult(r models.RollResult) bool {
+	if v.dm || r.Visibility == models.VisibilityPublic {
+		return true
+	}
+	return (r.SubjectSeatID != nil && v.seats[*r.SubjectSeatID]) || v.seats[r.ActingSeatID]
+}
+
+func (v rollViewer) seesRequest(r models.RollRequest) bool {
+	return v.dm || v.seats[r.TargetSeatID] || r.Visibility == models.VisibilityPublic
+}
+
+func (v rollViewer) result(r models.RollResult, revealed bool) RollResultView {
+	out := RollResultView{ID: r.ID, RollRequestID: r.RollRequestID, ActingSeatID: r.ActingSeatID, SubjectSeatID: r.SubjectSeatID,
+		SubjectCharacterID: r.SubjectCharacterID, ExecutionMode: r.ExecutionMode, Source: r.Source, Formula: r.Formula,
+		Audit: json.RawMessage(r.Audit), RawDice: nonNilInts(r.RawDice), KeptDice: nonNilInts(r.KeptDice),
+		BaseModifier: r.BaseModifier, FlatAdjustment: r.FlatAdjustment, Total: r.Total, Visibility: r.Visibility, CreatedAt: r.CreatedAt}
+	if v.dm || revealed {
+		out.Success = r.Success
+	}
+	return out
+}
+
+func (v rollViewer) request(r models.RollRequest, label string, res *models.RollResult) RollRequestView {
+	out := RollRequestView{ID: r.ID, GroupID: r.RollGroupID, Label: label, TargetSeatID: r.TargetSeatID, TargetCharacterID: r.TargetCharacterID,
+		RequestType: r.RequestType, Ability: r.AbilityRef, Skill: r.SkillRef, Mode: r.ModifierMode, FlatAdjustment: r.FlatAdjustment,
+		RevealOutcome: r.RevealOutcome, Visibility: r.Visibility, Status: r.Status, DiceNeeded: diceNeeded(r.ModifierMode),
+		CreatedAt: r.CreatedAt, ResolvedAt: r.ResolvedAt}
+	if v.dm {
+		out.DC = r.DC
+	}
+	if res != nil && v.seesResult(*res) {
+		rv := v.result(*res, r.RevealOutcome)
+		out.Result = &rv
+	}
+	return out
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func requestLabel(r models.RollRequest) string {
+	if r.SkillRef != "" {
+		return r.SkillRef
+	}
+	return r.AbilityRef
+}
+
+// participantsBySeat maps the session's participant seats.
+func participantsBySeat(ps []models.SessionParticipant) map[int64]models.SessionParticipant {
+	out := map[int64]models.SessionParticipant{}
+	for _, p := range ps {
+		out[p.SeatID] = p
+	}
+	return out
+}
+
+// requireLiveDM: the current DM of an active session.
+func requireLiveDM(sc sessionScope) error {
+	if err := requireCurrentDM(sc); err != nil {
+		return err
+	}
+	if sc.session.Status != models.SessionActive {
+		return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+	}
+	return nil
+}
+
+// RequestCheck asks one or more participant seats for an ability or skill
+// check with a secret DC, in one transaction: a group, a request per seat,
+// an event per request (to the target and the DM, without the DC), and the
+// adjudicated pending action's move to waiting_for_roll. Only the current
+// DM may. Returns not_current_dm, session_not_active, check_invalid,
+// pending_action_invalid_transition, not_found.
+func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, in CheckRequestInput) (CheckRequests, error) {
+	ability, skill, err := validateCheck(&in)
+	if err != nil {
+		return CheckRequests{}, err
+	}
+	var out CheckRequests
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		sc, err := loadSession(ctx, tx, c, sessionID, true)
+		if err != nil {
+			return err
+		}
+		if err := requireLiveDM(sc); err != nil {
+			return err
+		}
+		participants, err := tx.FindParticipants(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		bySeat := participantsBySeat(participants)
+		seats := in.SeatIDs
+		if len(seats) == 0 {
+			for _, p := range participants {
+				seats = append(seats, p.SeatID)
+			}
+		}
+		if len(seats) == 0 {
+			return apperr.E(apperr.CheckInvalid, "Nobody is taking part in the session yet.")
+		}
+		var pending *models.PendingAction
+		if in.PendingActionID != nil {
+			if len(seats) != 1 {
+				return apperr.E(apperr.CheckInvalid, "A check for a pending action asks exactly one seat.").WithField("seat_ids", "exactly one seat")
+			}
+			pending, err = tx.FindPendingAction(ctx, *in.PendingActionID, true)
+			if err != nil || pending.SessionID != sessionID {
+				return notFound("pending action")
+			}
+			if !canTransition(pending.Status, models.PendingWaitingForRoll) {
+				return invalidTransition(pending.Status, models.PendingWaitingForRoll)
+			}
+		}
+		label := in.Label
+		if label == "" {
+			label = skill
+			if label == "" {
+				label = ability
+			}
+		}
+		dm := sc.session.DMSeatID
+		group := &models.RollGroup{SessionID: sessionID, Label: label, RequestedBySeatID: dm, CreatedAt: s.now()}
+		if err := tx.CreateRollGroup(ctx, group); err != nil {
+			return err
+		}
+		out.GroupID = group.ID
+		visibility := models.VisibilityPublic
+		if in.Private {
+			visibility = models.VisibilityActorAndDM
+		}
+		rv := rollViewer{sc.viewer()}
+		reqType := "ability"
+		if skill != "" {
+			reqType = "skill"
+		}
+		for _, seatID := range seats {
+			p, ok := bySeat[seatID]
+			if !ok {
+				return apperr.E(apperr.CheckInvalid, "Seat %d is not taking part in this session.", seatID).WithField("seat_ids", "participant seats only")
+			}
+			r := &models.RollRequest{SessionID: sessionID, RollGroupID: &group.ID, TargetSeatID: seatID, TargetCharacterID: p.CharacterID,
+				RequestType: reqType, AbilityRef: ability, SkillRef: skill, DC: in.DC, ModifierMode: in.Mode, FlatAdjustment: in.FlatAdjustment,
+				RevealOutcome: in.RevealOutcome, Visibility: visibility, Status: models.RollPending, RequestedBySeatID: dm, CreatedAt: s.now()}
+			if err := tx.CreateRollRequest(ctx, r); err != nil {
+				return err
+			}
+			seat := seatID
+			// The event carries no DC: whatever its audience, it is safe.
+			if _, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollRequested, acting: &dm, subject: &seat, character: p.CharacterID,
+				visibility: models.VisibilityActorAndDM, payload: map[string]any{"request_id": r.ID, "group_id": group.ID, "label": label,
+					"request_type": reqType, "ability": ability, "skill": skill, "mode": in.Mode, "flat_adjustment": in.FlatAdjustment,
+					"reveal_outcome": in.RevealOutcome}}); err != nil {
+				return err
+			}
+			if pending != nil {
+				if err := s.moveAction(ctx, tx, pending, models.PendingWaitingForRoll, &r.ID); err != nil {
+					return err
+				}
+			}
+			out.Requests = append(out.Requests, rv.request(*r, label, nil))
+		}
+		return nil
+	})
+	if err != nil {
+		return CheckRequests{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}
+
+// validateCheck normalises a check request: the skill implies the ability;
+// the DC is 1–40, the adjustment -20..20. Returns check_invalid.
+func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
+	skill = strings.ToLower(strings.TrimSpace(in.Skill))
+	ability = strings.ToLower(strings.TrimSpace(in.Ability))
+	bad := apperr.E(apperr.CheckInvalid, "The check request has invalid fields.")
+	if skill != "" {
+		a, ok := Skills[skill]
+		if !ok {
+			bad.WithField("skill", "a 5e SRD skill")
+		} else if ability == "" {
+			ability = a
+		}
+	}
+	if !slices.Contains(abilities, ability) {
+		bad.WithField("ability", "str, dex, con, int, wis or cha")
+	}
+	if in.Mode == "" {
+		in.Mode = models.ModeNormal
+	}
+	if in.Mode != models.ModeNormal && in.Mode != models.ModeAdvantage && in.Mode != models.ModeDisadvantage {
+		bad.WithField("mode", "normal, advantage or disadvantage")
+	}
+	if in.DC != nil && (*in.DC < 1 || *in.DC > 40) {
+		bad.WithField("dc", "1 to 40")
+	}
+	if in.FlatAdjustment < -20 || in.FlatAdjustment > 20 {
+		bad.WithField("flat_adjustment", "-20 to 20")
+	}
+	if len([]rune(in.Label)) > 120 {
+		bad.WithField("label", "at most 120 characters")
+	}
+	if len(bad.Fields) > 0 {
+		return "", "", bad
+	}
+	return ability, skill, nil
+}
+
+// ResolveRequest completes a pending check with a server roll (no faces) or
+// the player's physical dice (raw faces only; the server computes the
+// modifier and total). It is single and atomic: the request row is locked
+// and moved pending→resolved by compare-and-set, the one result is written
+// (a unique index backs this up), the events appended and a waiting pending
+// action moved on, in one transaction. A repeated idempotency key replays
+// the first answer. The target seat's controller may roll, or the current
+// DM for them. Returns not_roll_target, roll_request_already_resolved
+// (details.result_id), roll_request_not_pending, roll_faces_mismatch,
+// dice_face_invalid, session_not_active, not_found.
+func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64, in RollInput) (RollResultView, error) {
+	if len(in.IdempotencyKey) > 120 {
+		return RollResultView{}, apperr.E(apperr.InvalidRequest, "The idempotency key is at most 120 characters.")
+	}
+	var out RollResultView
+	var sessionID int64
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		req, err := tx.FindRollRequest(ctx, requestID, true)
+		if apperr.CodeOf(err) == apperr.NotFound {
+			return notFound("roll request")
+		}
+		if err != nil {
+			return err
+		}
+		sessionID = req.SessionID
+		sc, err := loadSession(ctx, tx, c, req.SessionID, false)
+		if err != nil {
+			if apperr.CodeOf(err) == apperr.NotFound {
+				return notFound("roll request")
+			}
+			return err
+		}
+		rv := rollViewer{sc.viewer()}
+		if !rv.dm && !rv.seats[req.TargetSeatID] {
+			if !rv.seesRequest(*req) {
+				return notFound("roll request")
+			}
+			return apperr.E(apperr.NotRollTarget, "Only the player this check is for, or the DM, can roll it.")
+		}
+		if in.IdempotencyKey != "" {
+			if prior, err := tx.FindResultByIdempotencyKey(ctx, req.SessionID, in.IdempotencyKey); err == nil {
+				if prior.RollRequestID == nil || *prior.RollRequestID != req.ID {
+					return apperr.E(apperr.Conflict, "This idempotency key was used for another roll.")
+				}
+				out = rv.result(*prior, req.RevealOutcome)
+				return nil
+			} else if apperr.CodeOf(err) != apperr.NotFound {
+				return err
+			}
+		}
+		switch req.Status {
+		case models.RollResolved:
+			e := apperr.E(apperr.RollRequestAlreadyResolved, "This check was already rolled.")
+			if prior, err := tx.FindResultOfRequest(ctx, req.ID); err == nil {
+				e.WithDetail("result_id", prior.ID)
+			}
+			return e
+		case models.RollCancelled:
+			return apperr.E(apperr.RollRequestNotPending, "The DM cancelled this check.")
+		}
+		if sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+		}
+		var ch *models.Character
+		if req.TargetCharacterID != nil {
+			if ch, err = tx.FindCharacterByID(ctx, *req.TargetCharacterID); err != nil {
+				return err
+			}
+		}
+		expr, err := dice.Parse(diceFor(req.ModifierMode), dice.DefaultLimits)
+		if err != nil {
+			return err
+		}
+		source, src := models.SourceServer, dice.Crypto
+		var faces *dice.FacesSource
+		if in.Faces != nil {
+			if len(in.Faces) != expr.DiceCount() {
+				return apperr.E(apperr.RollFacesMismatch, "This check needs %d d20 value(s).", expr.DiceCount()).WithDetail("dice_needed", expr.DiceCount())
+			}
+			faces = dice.Faces(in.Faces...)
+			source, src = models.SourcePhysical, faces
+		}
+		res, err := expr.Roll(src)
+		if err != nil {
+			return err
+		}
+		if faces != nil && faces.Remaining() != 0 {
+			return apperr.E(apperr.RollFacesMismatch, "Too many dice values for this check.").WithDetail("dice_needed", expr.DiceCount())
+		}
+		base := 0
+		if ch != nil {
+			base = checkModifier(ch, req.AbilityRef, req.SkillRef)
+		}
+		total := res.Total + base + req.FlatAdjustment
+		var success *bool
+		if req.DC != nil {
+			ok := total >= *req.DC
+			success = &ok
+		}
+		mode := models.ExecSelf
+		if rv.dm && !rv.seats[req.TargetSeatID] {
+			mode = models.ExecDMProxy
+		}
+		acting := req.TargetSeatID
+		if mode == models.ExecDMProxy {
+			acting = sc.session.DMSeatID
+		}
+		result, err := s.storeResult(ctx, tx, req.SessionID, res, resultFields{request: &req.ID, acting: acting, subject: &req.TargetSeatID,
+			character: req.TargetCharacterID, mode: mode, source: source, base: base, flat: req.FlatAdjustment, total: total,
+			success: success, visibility: req.Visibility, key: in.IdempotencyKey})
+		if err != nil {
+			if apperr.CodeOf(err) == apperr.Conflict {
+				return apperr.E(apperr.RollRequestAlreadyResolved, "This check was already rolled.")
+			}
+			return err
+		}
+		won, err := tx.ResolveRollRequest(ctx, req.ID, req.Version, models.RollResolved, s.now())
+		if err != nil {
+			return err
+		}
+		if !won {
+			return apperr.E(apperr.RollRequestAlreadyResolved, "This check was already rolled.")
+		}
+		public := rv.result(*result, req.RevealOutcome)
+		public.Success = nil
+		if req.RevealOutcome {
+			public.Success = success
+		}
+		subject := req.TargetSeatID
+		if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollResolved, acting: &acting, subject: &subject,
+			character: req.TargetCharacterID, mode: mode, visibility: req.Visibility,
+			payload: map[string]any{"request_id": req.ID, "result": public}}); err != nil {
+			return err
+		}
+		if req.DC != nil {
+			if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollOutcome, acting: &acting, subject: &subject,
+				mode: mode, visibility: models.VisibilityDMOnly,
+				payload: map[string]any{"request_id": req.ID, "result_id": result.ID, "dc": *req.DC, "success": *success}}); err != nil {
+				return err
+			}
+		}
+		if pending, err := tx.FindPendingActionByRollRequest(ctx, req.ID); err == nil && pending.Status == models.PendingWaitingForRoll {
+			if err := s.moveAction(ctx, tx, pending, models.PendingProcessing, nil); err != nil {
+				return err
+			}
+		} else if err != nil && apperr.CodeOf(err) != apperr.NotFound {
+			return err
+		}
+		out = rv.result(*result, req.RevealOutcome)
+		return nil
+	})
+	if err != nil {
+		return RollResultView{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}
+
+// resultFields are the columns of a result besides the dice audit.
+type resultFields struct {
+	request, subject, character *int64
+	acting                      int64
+	mode, source, visibility    string
+	base, flat, total           int
+	success                     *bool
+	key                         string
+}
+
+// storeResult writes a roll result with its audit.
+func (s *Service) storeResult(ctx context.Context, tx *models.Store, sessionID int64, res dice.Result, f resultFields) (*models.RollResult, error) {
+	audit, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	raw, kept := []int{}, []int{}
+	for _, g := range res.Groups {
+		for _, d := range g.Dice {
+			raw = append(raw, d.Value)
+			if d.Kept {
+				kept = append(kept, d.Value)
+			}
+		}
+	}
+	formula := res.Normalized
+	if f.base != 0 || f.flat != 0 {
+		formula = fmt.Sprintf("%s %s %s", res.Normalized, signed(f.base), signed(f.flat))
+	}
+	r := &models.RollResult{RollRequestID: f.request, SessionID: sessionID, ActingSeatID: f.acting, SubjectSeatID: f.subject,
+		SubjectCharacterID: f.character, ExecutionMode: f.mode, Source: f.source, Formula: formula, RawDice: raw, KeptDice: kept,
+		Audit: string(audit), BaseModifier: f.base, FlatAdjustment: f.flat, Total: f.total, Success: f.success,
+		Visibility: f.visibility, CreatedAt: s.now()}
+	if f.key != "" {
+		r.IdempotencyKey = &f.key
+	}
+	return r, tx.CreateRollResult(ctx, r)
+}
+
+func signed(n int) string {
+	if n < 0 {
+		return fmt.Sprintf("- %d", -n)
+	}
+	return fmt.Sprintf("+ %d", n)
+}
+
+// CancelRequest cancels a pending check (current DM). Returns
+// not_current_dm, roll_request_not_pending, not_found.
+func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) (RollRequestView, error) {
+	var out RollRequestView
+	var sessionID int64
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		req, err := tx.FindRollRequest(ctx, requestID, true)
+		if err != nil {
+			return notFound("roll request")
+		}
+		sessionID = req.SessionID
+		sc, err := loadSession(ctx, tx, c, req.SessionID, false)
+		if err != nil {
+			return err
+		}
+		if err := requireCurrentDM(sc); err != nil {
+			return err
+		}
+		if req.Status != models.RollPending {
+			return apperr.E(apperr.RollRequestNotPending, "Only a pending check can be cancelled.")
+		}
+		won, err := tx.ResolveRollRequest(ctx, req.ID, req.Version, models.RollCancelled, s.now())
+		if err != nil {
+			return err
+		}
+		if !won {
+			return apperr.E(apperr.RollRequestNotPending, "Only a pending check can be cancelled.")
+		}
+		dm, seat := sc.session.DMSeatID, req.TargetSeatID
+		if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollCancelled, acting: &dm, subject: &seat,
+			visibility: models.VisibilityActorAndDM, payload: map[string]any{"request_id": req.ID}}); err != nil {
+			return err
+		}
+		req, err = tx.FindRollRequest(ctx, requestID, false)
+		if err != nil {
+			return err
+		}
+		out = rollViewer{sc.viewer()}.request(*req, requestLabel(*req), nil)
+		return nil
+	})
+	if err != nil {
+		return RollRequestView{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}
+
+// QuickRoll rolls any expression for the caller (or, for the DM, for a
+// participant seat). It is recorded and shown to everyone, and never
+// completes a request. Returns dice_* codes, message_kind_not_allowed,
+// not_a_participant, proxy_target_invalid, session_not_active.
+func (s *Service) QuickRoll(ctx context.Context, c Caller, sessionID int64, in QuickRollInput) (RollResultView, error) {
+	expr, err := dice.Parse(in.Formula, dice.DefaultLimits)
+	if err != nil {
+		return RollResultView{}, err
+	}
+	var out RollResultView
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		sc, err := loadSession(ctx, tx, c, sessionID, true)
+		if err != nil {
+			return err
+		}
+		if in.IdempotencyKey != "" {
+			if prior, err := tx.FindResultByIdempotencyKey(ctx, sessionID, in.IdempotencyKey); err == nil {
+				out = rollViewer{sc.viewer()}.result(*prior, false)
+				return nil
+			}
+		}
+		if sc.session.Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
+		}
+		participants, err := tx.FindParticipants(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		// Who rolls for whom follows the posting rules; the DM may also roll
+		// for themself.
+		var p posting
+		if sc.isCurrentDM() && in.SubjectSeatID == nil {
+			dm := sc.session.DMSeatID
+			p = posting{acting: &dm, mode: models.ExecSelf}
+		} else if p, err = decidePosting(sc, participants, MessageInput{Kind: models.MessageAction, SubjectSeatID: in.SubjectSeatID}); err != nil {
+			return err
+		}
+		res, err := expr.Roll(dice.Crypto)
+		if err != nil {
+			return err
+		}
+		mode := p.mode
+		result, err := s.storeResult(ctx, tx, sessionID, res, resultFields{acting: *p.acting, subject: p.subject, character: p.character,
+			mode: mode, source: models.SourceQuick, total: res.Total, visibility: models.VisibilityPublic, key: in.IdempotencyKey})
+		if err != nil {
+			return err
+		}
+		out = rollViewer{sc.viewer()}.result(*result, false)
+		_, err = s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollQuick, acting: p.acting, subject: p.subject, character: p.character,
+			mode: mode, payload: map[string]any{"result": out}})
+		return err
+	})
+	if err != nil {
+		return RollResultView{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}

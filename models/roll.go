@@ -1,0 +1,144 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm/clause"
+)
+
+// Roll request statuses and modes.
+const (
+	RollPending   = "pending"
+	RollResolved  = "resolved"
+	RollCancelled = "cancelled"
+
+	ModeNormal       = "normal"
+	ModeAdvantage    = "advantage"
+	ModeDisadvantage = "disadvantage"
+
+	SourceServer   = "server"
+	SourcePhysical = "physical"
+	SourceQuick    = "quick"
+)
+
+// RollGroup gathers the requests the DM made in one go ("everyone roll
+// Perception").
+type RollGroup struct {
+	ID                int64     `gorm:"primaryKey"`
+	SessionID         int64     `gorm:"not null;index"`
+	Session           *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Label             string    `gorm:"size:120;not null"`
+	RequestedBySeatID int64     `gorm:"not null"`
+	CreatedAt         time.Time `gorm:"not null"`
+}
+
+// RollRequest asks one seat for a check. DC is secret: only projections
+// for the DM carry it.
+type RollRequest struct {
+	ID                int64      `gorm:"primaryKey"`
+	SessionID         int64      `gorm:"not null;index"`
+	Session           *Session   `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	RollGroupID       *int64     `gorm:"index"`
+	RollGroup         *RollGroup `gorm:"foreignKey:RollGroupID;constraint:OnDelete:RESTRICT"`
+	TargetSeatID      int64      `gorm:"not null;index"`
+	TargetCharacterID *int64
+	RequestType       string    `gorm:"size:16;not null;check:ck_roll_requests_type,request_type IN ('ability','skill')"`
+	AbilityRef        string    `gorm:"size:8;not null"`
+	SkillRef          string    `gorm:"size:32;not null;default:''"`
+	DC                *int      `gorm:"column:dc"`
+	ModifierMode      string    `gorm:"size:16;not null;check:ck_roll_requests_mode,modifier_mode IN ('normal','advantage','disadvantage')"`
+	FlatAdjustment    int       `gorm:"not null;default:0"`
+	RevealOutcome     bool      `gorm:"not null;default:false"`
+	Visibility        string    `gorm:"size:16;not null"`
+	Status            string    `gorm:"size:16;not null;check:ck_roll_requests_status,status IN ('pending','resolved','cancelled')"`
+	RequestedBySeatID int64     `gorm:"not null"`
+	CreatedAt         time.Time `gorm:"not null"`
+	ResolvedAt        *time.Time
+	Version           int64 `gorm:"not null;default:0"`
+}
+
+// RollResult is one roll: a formal request's single result, or quick dice.
+type RollResult struct {
+	ID                 int64        `gorm:"primaryKey"`
+	RollRequestID      *int64       `gorm:"uniqueIndex:uq_roll_results_request,where:roll_request_id IS NOT NULL"`
+	RollRequest        *RollRequest `gorm:"foreignKey:RollRequestID;constraint:OnDelete:RESTRICT"`
+	SessionID          int64        `gorm:"not null;index;uniqueIndex:uq_roll_results_idempotency,priority:1,where:idempotency_key IS NOT NULL"`
+	Session            *Session     `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	ActingSeatID       int64        `gorm:"not null"`
+	SubjectSeatID      *int64
+	SubjectCharacterID *int64
+	ExecutionMode      string `gorm:"size:16;not null;check:ck_roll_results_execution_mode,execution_mode IN ('self','dm_proxy')"`
+	Source             string `gorm:"size:16;not null;check:ck_roll_results_source,source IN ('server','physical','quick')"`
+	Formula            string `gorm:"size:240;not null"`
+	RawDice            []int  `gorm:"serializer:json;type:text;not null"`
+	KeptDice           []int  `gorm:"serializer:json;type:text;not null"`
+	Audit              string `gorm:"type:text;not null"`
+	BaseModifier       int    `gorm:"not null"`
+	FlatAdjustment     int    `gorm:"not null"`
+	Total              int    `gorm:"not null"`
+	Success            *bool
+	Visibility         string    `gorm:"size:16;not null"`
+	IdempotencyKey     *string   `gorm:"size:120;uniqueIndex:uq_roll_results_idempotency,priority:2"`
+	CreatedAt          time.Time `gorm:"not null"`
+}
+
+// CreateRollGroup inserts a group.
+func (s *Store) CreateRollGroup(ctx context.Context, g *RollGroup) error {
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(g).Error, "roll group")
+}
+
+// CreateRollRequest inserts a request.
+func (s *Store) CreateRollRequest(ctx context.Context, r *RollRequest) error {
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(r).Error, "roll request")
+}
+
+// FindRollRequest returns a request; forUpdate locks it.
+func (s *Store) FindRollRequest(ctx context.Context, id int64, forUpdate bool) (*RollRequest, error) {
+	var r RollRequest
+	return &r, translate(lockIf(s.db.WithContext(ctx), forUpdate).First(&r, id).Error, "roll request")
+}
+
+// ResolveRollRequest moves a request from pending to status, comparing the
+// version it read; it reports whether it won.
+func (s *Store) ResolveRollRequest(ctx context.Context, id, version int64, status string, at time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&RollRequest{}).Where("id = ? AND status = ? AND version = ?", id, RollPending, version).
+		Updates(map[string]any{"status": status, "resolved_at": at, "version": clauseExpr("version + 1")})
+	return res.RowsAffected == 1, translate(res.Error, "roll request")
+}
+
+// FindRollRequests returns a session's requests, newest first, at most limit.
+func (s *Store) FindRollRequests(ctx context.Context, sessionID int64, limit int) ([]RollRequest, error) {
+	var out []RollRequest
+	return out, translate(s.db.WithContext(ctx).Where("session_id = ?", sessionID).Order("id DESC").Limit(limit).Find(&out).Error, "roll requests")
+}
+
+// CreateRollResult inserts a result; a second result for a request is a conflict.
+func (s *Store) CreateRollResult(ctx context.Context, r *RollResult) error {
+	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(r).Error, "roll result")
+}
+
+// FindResultOfRequest returns the result of a request, or not_found.
+func (s *Store) FindResultOfRequest(ctx context.Context, requestID int64) (*RollResult, error) {
+	var r RollResult
+	return &r, translate(s.db.WithContext(ctx).Where("roll_request_id = ?", requestID).First(&r).Error, "roll result")
+}
+
+// FindResultByIdempotencyKey returns the result a key produced, or not_found.
+func (s *Store) FindResultByIdempotencyKey(ctx context.Context, sessionID int64, key string) (*RollResult, error) {
+	var r RollResult
+	return &r, translate(s.db.WithContext(ctx).Where("session_id = ? AND idempotency_key = ?", sessionID, key).First(&r).Error, "roll result")
+}
+
+// FindRollResults returns a session's results, newest first, at most limit.
+func (s *Store) FindRollResults(ctx context.Context, sessionID int64, limit int) ([]RollResult, error) {
+	var out []RollResult
+	return out, translate(s.db.WithContext(ctx).Where("session_id = ?", sessionID).Order("id DESC").Limit(limit).Find(&out).Error, "roll results")
+}
+
+// CountResultsOfRequest counts the results of a request (tests prove it is 1).
+func (s *Store) CountResultsOfRequest(ctx context.Context, requestID int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&RollResult{}).Where("roll_request_id = ?", requestID).Count(&n).Error
+	return n, translate(err, "roll results")
+}

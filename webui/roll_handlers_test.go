@@ -1,0 +1,76 @@
+package webui_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+)
+
+// TestSecretDCOverHTTP: after a hidden check, every route a player can read
+// answers without the DC and without pass/fail; the DM's answers have both.
+func TestSecretDCOverHTTP(t *testing.T) {
+	f := newFixture(t, withSecret)
+	tf := startedTable(t, f)
+	svc := f.services.Table
+	_, err := svc.AssignSeat(ctx, tf.Owner, tf.FreeSeatID, tf.UnseatedAccess)
+	tabletest.Must(t, err)
+	_, err = svc.SetSeatCharacter(ctx, tf.Unseated, tf.FreeSeatID, &tf.UnseatedCharacterID)
+	tabletest.Must(t, err)
+	_, err = svc.LateJoin(ctx, tf.Owner, tf.LobbyID, tf.FreeSeatID)
+	tabletest.Must(t, err)
+	h, p := f.handler, fmt.Sprintf
+
+	rec := call(t, h, tf.Owner, "POST", p("/api/sessions/%d/checks", tf.LobbyID), `{"skill":"perception","dc":15,"mode":"advantage"}`)
+	if rec.Code != 201 || !strings.Contains(rec.Body.String(), `"dc":15`) {
+		t.Fatalf("request check: %d %s", rec.Code, rec.Body)
+	}
+	var created table.CheckRequests
+	json.Unmarshal(rec.Body.Bytes(), &created)
+	for _, r := range created.Requests {
+		who, path, body := tf.Seated, p("/api/roll-requests/%d/roll", r.ID), `{}`
+		if r.TargetSeatID == tf.FreeSeatID {
+			who, path, body = tf.Unseated, p("/api/roll-requests/%d/physical", r.ID), `{"faces":[7,18]}`
+		}
+		if rec = call(t, h, who, "POST", path, body); rec.Code != 200 {
+			t.Fatalf("resolve %d: %d %s", r.ID, rec.Code, rec.Body)
+		}
+		if strings.Contains(rec.Body.String(), `"success"`) {
+			t.Fatalf("the roller learns the hidden outcome: %s", rec.Body)
+		}
+	}
+	readable := []string{
+		p("/api/sessions/%d/rolls", tf.LobbyID),
+		p("/api/sessions/%d/events?after=0&limit=200", tf.LobbyID),
+		p("/api/sessions/%d/events/wait?after=0&timeout=1", tf.LobbyID),
+		p("/api/sessions/%d", tf.LobbyID),
+		p("/api/rooms/%d", tf.RoomID),
+		"/api/characters",
+	}
+	for _, who := range []table.Caller{tf.Seated, tf.Unseated, tf.DMKey} {
+		for _, path := range readable {
+			rec := call(t, h, who, "GET", path, "")
+			if rec.Code != 200 {
+				t.Fatalf("GET %s: %d", path, rec.Code)
+			}
+			if body := rec.Body.String(); strings.Contains(body, `"dc"`) || strings.Contains(body, `"success"`) {
+				t.Fatalf("GET %s as user %d shows the DC or the outcome: %s", path, who.UserID, body)
+			}
+		}
+	}
+	rec = call(t, h, tf.Owner, "GET", p("/api/sessions/%d/rolls", tf.LobbyID), "")
+	if !strings.Contains(rec.Body.String(), `"dc":15`) || !strings.Contains(rec.Body.String(), `"success":true`) {
+		t.Fatalf("the DM's board lacks DC or outcome: %s", rec.Body)
+	}
+	bRequest := created.Requests[0].ID
+	if created.Requests[0].TargetSeatID != tf.FreeSeatID {
+		bRequest = created.Requests[1].ID
+	}
+	rec = call(t, h, tf.Unseated, "POST", p("/api/roll-requests/%d/physical", bRequest), `{"faces":[1,2]}`)
+	if rec.Code != 409 || !strings.Contains(rec.Body.String(), "roll_request_already_resolved") {
+		t.Fatalf("second resolution: %d %s", rec.Code, rec.Body)
+	}
+}

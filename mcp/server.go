@@ -18,19 +18,17 @@ import (
 // ProtocolVersion is the MCP revision this server is built for.
 const ProtocolVersion = "2026-07-28"
 
-// Principal is who a bearer token speaks for. Grants (seat-bound AI tokens)
-// fill it in; until they exist no token verifies.
+// Principal is who a bearer token speaks for: an AI controller grant. The
+// grant's authority over its seat is checked again by every gameplay call.
 type Principal struct {
-	GrantID    int64
-	Generation int64
+	GrantID int64
 }
 
-// TokenVerifier checks a bearer token. It returns an application error with
-// code unauthorized for a token that is unknown, revoked or expired.
+// TokenVerifier checks a bearer token. It returns an application error of
+// kind unauthorized for a token that is unknown, revoked or expired.
 type TokenVerifier func(ctx context.Context, token string) (Principal, error)
 
-// NoGrants is the verifier of a build without AI grants: every token is
-// refused, because no token can have been issued.
+// NoGrants refuses every token: the verifier used when none is configured.
 func NoGrants(context.Context, string) (Principal, error) {
 	return Principal{}, apperr.E(apperr.Unauthorized, "This token is not valid for this server.")
 }
@@ -103,7 +101,7 @@ func requireBearer(verify TokenVerifier, next http.Handler) http.Handler {
 		}
 		p, err := verify(r.Context(), token)
 		if err != nil {
-			if apperr.CodeOf(err) != apperr.Unauthorized {
+			if apperr.CodeOf(err).Kind() != apperr.KindUnauthorized {
 				// A failing database must not look like a bad token.
 				writeHTTPError(w, http.StatusServiceUnavailable, apperr.E(apperr.DatabaseUnavailable, "The token could not be checked; try again."))
 				return

@@ -23,7 +23,7 @@ const goodToken = "at_ai_test_0123456789abcdef0123456789abcdef"
 
 func acceptGood(_ context.Context, tok string) (Principal, error) {
 	if tok == goodToken {
-		return Principal{GrantID: 7, Generation: 3}, nil
+		return Principal{GrantID: 7}, nil
 	}
 	return NoGrants(context.Background(), tok)
 }

@@ -61,6 +61,9 @@ type SeatController struct {
 	Kind            string
 	AccessSessionID *int64
 	AIGrantID       *int64
+	// KeepCharacter keeps the seat's character: a handoff to an AI (and
+	// back) changes who plays, not what is played.
+	KeepCharacter bool
 }
 
 // CreateCampaign inserts a campaign and its DM seat.
@@ -138,16 +141,19 @@ func (s *Store) FindDMSeat(ctx context.Context, campaignID int64, forUpdate bool
 // SetSeatController replaces a seat's controller binding and increments
 // its controller epoch in the same statement. It is the only way a
 // controller changes, so no path can forget the epoch. The seat's character
-// is cleared too: characters belong to their controller. Returns the new
-// epoch.
+// is cleared too (characters belong to their controller) unless the change
+// keeps it. Returns the new epoch.
 func (s *Store) SetSeatController(ctx context.Context, seatID int64, c SeatController) (int64, error) {
-	err := s.db.WithContext(ctx).Model(&CampaignSeat{}).Where("id = ?", seatID).Updates(map[string]any{
+	changes := map[string]any{
 		"controller_kind":              c.Kind,
 		"controller_access_session_id": c.AccessSessionID,
 		"ai_controller_grant_id":       c.AIGrantID,
 		"controller_epoch":             clauseExpr("controller_epoch + 1"),
-		"character_id":                 nil,
-	}).Error
+	}
+	if !c.KeepCharacter {
+		changes["character_id"] = nil
+	}
+	err := s.db.WithContext(ctx).Model(&CampaignSeat{}).Where("id = ?", seatID).Updates(changes).Error
 	if err != nil {
 		return 0, translate(err, "seat")
 	}

@@ -25,6 +25,7 @@ var migrations = []Migration{
 	migrationV3TableGround,
 	migrationV4LiveTable,
 	migrationV5Rolls,
+	migrationV6AIGrants,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -50,6 +51,7 @@ var currentModels = []any{
 	&RollResult{},
 	&ActionWindow{},
 	&PendingAction{},
+	&AIControllerGrant{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -202,3 +202,24 @@ func (sc Schema) TableNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// DumpText returns every row of every table as text. Tests use it to prove
+// a secret was never written anywhere; it reads whole tables, so never call
+// it on a live server.
+func (s *Store) DumpText(ctx context.Context) (string, error) {
+	sc, err := s.DescribeSchema(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, table := range sc.TableNames() {
+		var rows []map[string]any
+		if err := s.db.WithContext(ctx).Table(table).Find(&rows).Error; err != nil {
+			return "", fmt.Errorf("dump %s: %w", table, err)
+		}
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s %v\n", table, r)
+		}
+	}
+	return b.String(), nil
+}

@@ -182,14 +182,18 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		host = "localhost"
 	}
 
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode})
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
-		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy})
+		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy,
+			Verify: func(ctx context.Context, token string) (mcp.Principal, error) {
+				c, err := services.Table.AuthenticateGrant(ctx, token)
+				return mcp.Principal{GrantID: c.GrantID}, err
+			}})
 	} else {
 		logger.Warn("MCP endpoint not mounted", slog.String("reason", why))
 	}
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode})
 	handler, err := webui.New(webui.Options{
 		Services:       services,
 		Version:        version,

@@ -26,21 +26,30 @@ const (
 	RoleSpectator = "spectator"
 )
 
-// Caller is who an edge authenticated: a browser user now, an AI grant when
-// grants arrive. It claims nothing about rooms or seats; those are resolved
-// from the database.
+// Caller is who an edge authenticated: a browser user, or an AI grant whose
+// token the edge checked. It claims nothing about rooms or seats; those are
+// resolved from the database on every call.
 type Caller struct {
-	UserID int64
+	UserID  int64
+	GrantID int64
 }
 
 // Human returns the caller for a browser user.
 func Human(userID int64) Caller { return Caller{UserID: userID} }
+
+// AI returns the caller for an authenticated AI grant.
+func AI(grantID int64) Caller { return Caller{GrantID: grantID} }
 
 // Actor is the resolved table identity (the seed's TableActorContext).
 type Actor struct {
 	Kind            string
 	UserID          int64
 	AccessSessionID int64
+	// GrantID and Generation identify an AI actor; GrantSessionID is the
+	// session its grant is bound to (nil for a pre-session DM grant).
+	GrantID        int64
+	Generation     int64
+	GrantSessionID *int64
 	// Authority is the human room-management right (owner, dm, member).
 	Authority  string
 	RoomID     int64
@@ -71,7 +80,7 @@ type Service struct {
 // New builds the service.
 func New(store *models.Store, now func() time.Time) *Service {
 	if now == nil {
-		now = time.Now
+		now = func() time.Time { return timeNow() }
 	}
 	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: NewNotifier()}
 }
@@ -92,6 +101,9 @@ func (s *Service) failpoint(point string) error {
 // same answer as for something that does not exist. Returns
 // room_access_revoked for a revoked access session.
 func roomActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string) (Actor, error) {
+	if c.GrantID != 0 {
+		return aiActor(ctx, tx, c, roomID, what)
+	}
 	if c.UserID == 0 {
 		return Actor{}, apperr.E(apperr.Unauthorized, "Sign in first.")
 	}
@@ -126,10 +138,17 @@ func (a Actor) withSeats(campaignID int64, seats []models.CampaignSeat) Actor {
 	return a
 }
 
-// controls reports whether the actor is the seat's current controller.
+// controls reports whether the actor is the seat's current controller: a
+// human by access session, an AI by grant id and the epoch it was minted at.
 func controls(a Actor, s models.CampaignSeat) bool {
-	return a.Kind == ActorHuman && s.ControllerKind == models.ControllerHuman &&
-		s.ControllerAccessSessionID != nil && *s.ControllerAccessSessionID == a.AccessSessionID
+	switch a.Kind {
+	case ActorHuman:
+		return s.ControllerKind == models.ControllerHuman && s.ControllerAccessSessionID != nil && *s.ControllerAccessSessionID == a.AccessSessionID
+	case ActorAI:
+		return s.ControllerKind == models.ControllerAI && s.AIControllerGrantID != nil && *s.AIControllerGrantID == a.GrantID &&
+			s.ControllerEpoch == a.Generation
+	}
+	return false
 }
 
 func notFound(what string) error {

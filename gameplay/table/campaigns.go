@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"time"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -84,6 +85,12 @@ func (s *Service) UpdateCampaign(ctx context.Context, c Caller, campaignID int64
 			switch *ch.Status {
 			case models.CampaignActive, models.CampaignCompleted, models.CampaignArchived:
 				u.Status = ch.Status
+				if *ch.Status != models.CampaignActive {
+					// A campaign that can no longer start leaves no dormant DM token.
+					if err := tx.RevokeUnboundCampaignGrants(ctx, campaignID, "campaign_"+*ch.Status, time.Now().UTC()); err != nil {
+						return Actor{}, err
+					}
+				}
 			default:
 				return Actor{}, apperr.E(apperr.InvalidRequest, "Status must be active, completed or archived.").WithField("status", "active, completed or archived")
 			}
@@ -140,6 +147,12 @@ func changeController(ctx context.Context, tx *models.Store, seat *models.Campai
 	same := seat.ControllerKind == to.Kind && eqID(seat.ControllerAccessSessionID, to.AccessSessionID) && eqID(seat.AIControllerGrantID, to.AIGrantID)
 	if same {
 		return nil
+	}
+	// Reassigning away from an AI revokes its grant in the same transaction.
+	if seat.ControllerKind == models.ControllerAI && seat.AIControllerGrantID != nil {
+		if err := tx.RevokeGrant(ctx, *seat.AIControllerGrantID, "reassigned", time.Now().UTC()); err != nil {
+			return err
+		}
 	}
 	_, err := tx.SetSeatController(ctx, seat.ID, to)
 	return err

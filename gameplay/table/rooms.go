@@ -189,6 +189,17 @@ func (s *Service) UpdateRoom(ctx context.Context, c Caller, roomID int64, ch Roo
 				id = &camp.ID
 			}
 			u.ActiveCampaignID = &id
+			// Switching the active campaign away revokes the old one's
+			// unbound DM grants: no dormant bearer stays behind.
+			room, err := tx.FindRoomByID(ctx, roomID)
+			if err != nil {
+				return Actor{}, err
+			}
+			if room.ActiveCampaignID != nil && !eqID(room.ActiveCampaignID, id) {
+				if err := tx.RevokeUnboundCampaignGrants(ctx, *room.ActiveCampaignID, "active_campaign_switched", s.now()); err != nil {
+					return Actor{}, err
+				}
+			}
 		}
 		if err := tx.UpdateRoom(ctx, roomID, u); err != nil {
 			return Actor{}, err

@@ -60,6 +60,11 @@ type MeView struct {
 	Authority string `json:"authority"`
 	SeatID    *int64 `json:"seat_id"`
 	Role      string `json:"role" jsonschema:"dm, player or spectator"`
+	// Controller is human or ai.
+	Controller string `json:"controller"`
+	// TemporaryInstruction is the handoff guidance for an AI holding a
+	// player seat, only while its grant is current.
+	TemporaryInstruction string `json:"temporary_instruction,omitempty"`
 }
 
 // Allowed says which lifecycle actions the caller may take now, decided by
@@ -134,6 +139,9 @@ func loadAudience(ctx context.Context, tx *models.Store, c Caller, sessionID int
 	if err != nil {
 		return sessionScope{}, err
 	}
+	if err := a.requireSessionScope(ctx, se); err != nil {
+		return sessionScope{}, err
+	}
 	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
 	if err != nil {
 		return sessionScope{}, err
@@ -161,6 +169,9 @@ func (sc sessionScope) isCurrentDM() bool {
 	}
 	if sc.session.Status == models.SessionLobby {
 		return true
+	}
+	if sc.actor.Kind == ActorAI {
+		return sc.session.DMControllerKind == models.ControllerAI && eqID(sc.session.DMControllerAIGrantID, &sc.actor.GrantID)
 	}
 	return sc.session.DMControllerKind == models.ControllerHuman && eqID(sc.session.DMControllerAccessSessionID, &sc.actor.AccessSessionID)
 }
@@ -234,7 +245,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 		Campaign:     CampaignRef{ID: sc.campaign.ID, Name: sc.campaign.Name, Status: sc.campaign.Status},
 		Seats:        seatViews(sc.seats, names, chars),
 		Participants: []ParticipantView{},
-		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role},
+		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role, Controller: sc.actor.Kind},
 		Can:          sc.allowed(),
 		Stage:        stageView(stage),
 		RecentEvents: sc.viewer().project(latest),
@@ -245,6 +256,13 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if sc.actor.SeatID != 0 {
 		id := sc.actor.SeatID
 		out.Me.SeatID = &id
+	}
+	if sc.actor.Kind == ActorAI {
+		g, err := tx.FindGrantByID(ctx, sc.actor.GrantID, false)
+		if err != nil {
+			return SessionResume{}, err
+		}
+		out.Me.TemporaryInstruction = g.TemporaryInstruction
 	}
 	for _, p := range participants {
 		pv := ParticipantView{ID: p.ID, SeatID: p.SeatID, JoinedAt: p.JoinedAt, Late: p.LateJoin, ControllerKind: p.ControllerKindAtJoin}
@@ -287,7 +305,13 @@ func (s *Service) mutateSession(ctx context.Context, c Caller, sessionID int64, 
 		if err := fn(tx, &sc); err != nil {
 			return err
 		}
-		if sc, err = loadSession(ctx, tx, c, sessionID, false); err != nil {
+		// Re-read what fn changed, but keep the actor authorised before it:
+		// ending a session revokes an AI DM's own grant, and the DM still
+		// gets the answer to the call it made.
+		if sc.session, err = tx.FindSessionByID(ctx, sessionID, false); err != nil {
+			return err
+		}
+		if sc.seats, err = tx.FindSeatsOfCampaigns(ctx, []int64{sc.session.CampaignID}); err != nil {
 			return err
 		}
 		out, err = resume(ctx, tx, sc)
@@ -373,6 +397,8 @@ func ready(seat models.CampaignSeat) bool {
 // in one transaction. Returns not_current_dm, session_not_lobby,
 // campaign_not_active, campaign_not_room_active, character_already_in_session.
 func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	// An AI DM's pre-session grant may do exactly this.
+	ctx = allowPreSession(ctx)
 	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
 		if err := requireCurrentDM(*sc); err != nil {
 			return err
@@ -405,8 +431,16 @@ func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (
 			}
 		}
 		active, now, kind := models.SessionActive, s.now(), dm.ControllerKind
-		if err := tx.UpdateSession(ctx, sc.session.ID, models.SessionUpdate{Status: &active, StartedAt: &now,
-			DMControllerKind: &kind, DMControllerAccessSessionID: dm.ControllerAccessSessionID}); err != nil {
+		upd := models.SessionUpdate{Status: &active, StartedAt: &now, DMControllerKind: &kind, DMControllerAccessSessionID: dm.ControllerAccessSessionID}
+		if kind == models.ControllerAI {
+			// An AI DM's pre-session grant becomes this session's fixed DM
+			// controller; the binding was re-checked by requireCurrentDM.
+			upd.DMControllerAIGrantID, upd.DMControllerGeneration = dm.AIControllerGrantID, &dm.ControllerEpoch
+			if err := tx.BindGrant(ctx, *dm.AIControllerGrantID, sc.session.ID, now); err != nil {
+				return err
+			}
+		}
+		if err := tx.UpdateSession(ctx, sc.session.ID, upd); err != nil {
 			return err
 		}
 		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventSessionStarted, acting: &dm.ID,
@@ -464,6 +498,10 @@ func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope
 		acting = &sc.session.DMSeatID
 	}
 	if _, err := s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: kind, acting: acting, mode: models.ExecSystem}); err != nil {
+		return err
+	}
+	// No window where the session is over and a token still works.
+	if err := tx.RevokeSessionGrants(ctx, sc.session.ID, "session_"+status, now); err != nil {
 		return err
 	}
 	return tx.DeleteLeasesOfSession(ctx, sc.session.ID)

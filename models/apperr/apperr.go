@@ -109,6 +109,17 @@ const (
 	CharacterStateInvalid          Code = "character_state_invalid"
 	CharacterStateForbidden        Code = "character_state_forbidden"
 	CharacterInSession             Code = "character_in_session"
+
+	// AI controller grants.
+	AITokenInvalid              Code = "ai_token_invalid"
+	AITokenRevoked              Code = "ai_token_revoked"
+	AITokenExpired              Code = "ai_token_expired"
+	AIGrantNotCurrentController Code = "ai_grant_not_current_controller"
+	AIGrantWrongSession         Code = "ai_grant_wrong_session"
+	AIGrantPreSessionOnly       Code = "ai_grant_pre_session_only"
+	AIGrantAlreadyBound         Code = "ai_grant_already_bound"
+	TakeBackOriginRequired      Code = "take_back_origin_required"
+	SeatNotAIControlled         Code = "seat_not_ai_controlled"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -178,6 +189,16 @@ var kinds = map[Code]Kind{
 	CharacterStateInvalid:          KindInvalid,
 	CharacterStateForbidden:        KindForbidden,
 	CharacterInSession:             KindConflict,
+
+	AITokenInvalid:              KindUnauthorized,
+	AITokenRevoked:              KindUnauthorized,
+	AITokenExpired:              KindUnauthorized,
+	AIGrantNotCurrentController: KindUnauthorized,
+	AIGrantWrongSession:         KindForbidden,
+	AIGrantPreSessionOnly:       KindForbidden,
+	AIGrantAlreadyBound:         KindConflict,
+	TakeBackOriginRequired:      KindForbidden,
+	SeatNotAIControlled:         KindConflict,
 }
 
 // Codes returns every declared code, sorted.

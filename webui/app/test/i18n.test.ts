@@ -70,6 +70,16 @@ const SERVER_ERROR_CODES = [
   'character_state_invalid',
   'character_state_forbidden',
   'character_in_session',
+  // AI controller grants
+  'ai_token_invalid',
+  'ai_token_revoked',
+  'ai_token_expired',
+  'ai_grant_not_current_controller',
+  'ai_grant_wrong_session',
+  'ai_grant_pre_session_only',
+  'ai_grant_already_bound',
+  'take_back_origin_required',
+  'seat_not_ai_controlled',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -1,0 +1,351 @@
+package table
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// PreSessionGrantTTL bounds a pre-session AI DM grant: it must start its
+// session within this time or be minted again. Never unlimited.
+const PreSessionGrantTTL = 12 * time.Hour
+
+// EventControllerChanged announces a seat's new controller (never with a
+// temporary instruction).
+const EventControllerChanged = "controller.changed"
+
+// MaxInstructionLength bounds a handoff's temporary instruction.
+const MaxInstructionLength = 2000
+
+// GrantView describes a grant without its secret.
+type GrantView struct {
+	ID                  int64      `json:"id"`
+	DisplayPrefix       string     `json:"display_prefix"`
+	SeatID              int64      `json:"seat_id"`
+	Role                string     `json:"role" jsonschema:"dm or player"`
+	SessionID           *int64     `json:"session_id"`
+	Status              string     `json:"status"`
+	PreSessionExpiresAt *time.Time `json:"pre_session_expires_at"`
+	CreatedAt           time.Time  `json:"created_at"`
+	LastSeenAt          *time.Time `json:"last_seen_at"`
+}
+
+// MintedGrant is a new grant with its token, shown this once and never again.
+type MintedGrant struct {
+	Token string    `json:"token" jsonschema:"the bearer token; shown once, store it now"`
+	Grant GrantView `json:"grant"`
+}
+
+// HandoffInput hands a player seat to an AI.
+type HandoffInput struct {
+	TemporaryInstruction string `json:"temporary_instruction,omitempty" jsonschema:"private guidance for the AI while it holds the seat"`
+}
+
+func grantView(g *models.AIControllerGrant) GrantView {
+	return GrantView{ID: g.ID, DisplayPrefix: g.DisplayPrefix, SeatID: g.SeatID, Role: g.Role, SessionID: g.SessionID, Status: g.Status,
+		PreSessionExpiresAt: g.PreSessionExpiresAt, CreatedAt: g.CreatedAt, LastSeenAt: g.LastSeenAt}
+}
+
+// AuthenticateGrant checks a bearer token: it names a grant whose secret
+// matches (constant time), which is active and, for a pre-session grant,
+// not expired. Whether the grant still controls its seat is checked again
+// by every call (aiActor), never cached. It also records presence. Returns
+// ai_token_invalid, ai_token_revoked, ai_token_expired.
+func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, error) {
+	publicID, secret, ok := auth.ParseGrantToken(token)
+	if !ok {
+		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	g, err := s.store.FindGrantByPublicID(ctx, publicID)
+	if apperr.CodeOf(err) == apperr.NotFound || (err == nil && !auth.GrantSecretMatches(g.SecretHash, secret)) {
+		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	if err != nil {
+		return Caller{}, err
+	}
+	if err := grantUsable(g, s.now()); err != nil {
+		return Caller{}, err
+	}
+	if err := s.store.TouchGrant(ctx, g.ID, s.now()); err != nil {
+		return Caller{}, err
+	}
+	return AI(g.ID), nil
+}
+
+// timeNow is the clock of the authority checks (tests move it forward).
+var timeNow = time.Now
+
+// grantUsable: active, and a pre-session grant not past its expiry (checked
+// here, at use, not by a cleanup job).
+func grantUsable(g *models.AIControllerGrant, now time.Time) error {
+	if g.Status != models.GrantActive {
+		return apperr.E(apperr.AITokenRevoked, "This token was revoked.")
+	}
+	if g.SessionID == nil && (g.PreSessionExpiresAt == nil || !now.Before(*g.PreSessionExpiresAt)) {
+		return apperr.E(apperr.AITokenExpired, "This pre-session token expired; ask the owner for a new one.")
+	}
+	return nil
+}
+
+// aiActor is the one current-authority check of every AI call (seed §8.3):
+// the grant is usable, belongs to this room, and its seat is controlled by
+// an AI through exactly this grant at exactly the epoch it was minted at.
+func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string) (Actor, error) {
+	g, err := tx.FindGrantByID(ctx, c.GrantID, false)
+	if err != nil {
+		return Actor{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	if err := grantUsable(g, timeNow().UTC()); err != nil {
+		return Actor{}, err
+	}
+	if g.RoomID != roomID {
+		return Actor{}, notFound(what)
+	}
+	seat, err := tx.FindSeatByID(ctx, g.SeatID, false)
+	if err != nil {
+		return Actor{}, err
+	}
+	if seat.ControllerKind != models.ControllerAI || seat.AIControllerGrantID == nil || *seat.AIControllerGrantID != g.ID ||
+		seat.ControllerEpoch != g.Generation {
+		return Actor{}, apperr.E(apperr.AIGrantNotCurrentController, "This token no longer controls its seat.")
+	}
+	role := RolePlayer
+	if g.Role == models.SeatDM {
+		role = RoleDM
+	}
+	return Actor{Kind: ActorAI, GrantID: g.ID, Generation: g.Generation, GrantSessionID: g.SessionID, RoomID: roomID,
+		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role}, nil
+}
+
+type preSessionKey struct{}
+
+// allowPreSession marks a call that an unbound pre-session DM grant may
+// make (starting its session, reading its readiness).
+func allowPreSession(ctx context.Context) context.Context {
+	return context.WithValue(ctx, preSessionKey{}, true)
+}
+
+// requireSessionScope keeps an AI grant inside its own session: a bound
+// grant only in the session it is bound to; an unbound pre-session grant
+// only where allowPreSession says, in its campaign's lobby.
+func (a Actor) requireSessionScope(ctx context.Context, se *models.Session) error {
+	if a.Kind != ActorAI {
+		return nil
+	}
+	if a.GrantSessionID == nil {
+		if ok, _ := ctx.Value(preSessionKey{}).(bool); ok && se.CampaignID == a.CampaignID && se.Status == models.SessionLobby {
+			return nil
+		}
+		return apperr.E(apperr.AIGrantPreSessionOnly, "Before its session starts, this token can only read its pre-session context and start the session.")
+	}
+	if *a.GrantSessionID != se.ID {
+		return apperr.E(apperr.AIGrantWrongSession, "This token belongs to another session.")
+	}
+	return nil
+}
+
+// mintGrant creates a grant for a seat whose controller epoch will be
+// `generation` once the caller binds the seat to it.
+func (s *Service) mintGrant(ctx context.Context, tx *models.Store, seat *models.CampaignSeat, camp *models.Campaign, g models.AIControllerGrant) (MintedGrant, *models.AIControllerGrant, error) {
+	publicID, secret, token := auth.NewGrantToken()
+	g.PublicID, g.SecretHash, g.DisplayPrefix = publicID, auth.HashGrantSecret(secret), auth.GrantDisplayPrefix(publicID)
+	g.RoomID, g.CampaignID, g.SeatID, g.Role = camp.RoomID, camp.ID, seat.ID, seat.Role
+	g.Generation, g.Status, g.CreatedAt = seat.ControllerEpoch+1, models.GrantActive, s.now()
+	if err := tx.CreateGrant(ctx, &g); err != nil {
+		return MintedGrant{}, nil, err
+	}
+	epoch, err := tx.SetSeatController(ctx, seat.ID, models.SeatController{Kind: models.ControllerAI, AIGrantID: &g.ID, KeepCharacter: true})
+	if err != nil {
+		return MintedGrant{}, nil, err
+	}
+	if epoch != g.Generation {
+		return MintedGrant{}, nil, apperr.E(apperr.Conflict, "The seat changed meanwhile; try again.")
+	}
+	return MintedGrant{Token: token, Grant: grantView(&g)}, &g, nil
+}
+
+// announceController appends the controller-changed event of a seat to the
+// campaign's open session, if there is one.
+func (s *Service) announceController(ctx context.Context, tx *models.Store, campaignID int64, seatID int64, kind string) error {
+	open, err := tx.FindOpenSessions(ctx, []int64{campaignID})
+	if err != nil || len(open) == 0 {
+		return err
+	}
+	_, err = s.appendNext(ctx, tx, open[0].ID, eventDraft{kind: EventControllerChanged, subject: &seatID, mode: models.ExecSystem,
+		payload: map[string]any{"seat_id": seatID, "controller_kind": kind}})
+	return err
+}
+
+// LetAIControl hands the caller's own player seat to an AI for the active
+// session: in one transaction the seat's epoch moves, a grant bound to the
+// session is minted (remembering the caller's access session as the only
+// one that may take it back, and the optional temporary instruction), the
+// seat points at it, and a controller-changed event is written (without
+// the instruction). Returns seat_controller_required, session_not_active,
+// message_text_invalid.
+func (s *Service) LetAIControl(ctx context.Context, c Caller, seatID int64, in HandoffInput) (MintedGrant, error) {
+	instruction := strings.TrimSpace(in.TemporaryInstruction)
+	if utf8.RuneCountInString(instruction) > MaxInstructionLength {
+		return MintedGrant{}, apperr.E(apperr.MessageTextInvalid, "The instruction is at most %d characters.", MaxInstructionLength).WithField("temporary_instruction", "at most 2000 characters")
+	}
+	var out MintedGrant
+	var sessionID int64
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return err
+		}
+		if a.Kind != ActorHuman || seat.Role != models.SeatPlayer || !controls(a, *seat) {
+			return apperr.E(apperr.SeatControllerRequired, "Only the player controlling this seat can hand it to an AI.")
+		}
+		open, err := tx.FindOpenSessions(ctx, []int64{camp.ID})
+		if err != nil {
+			return err
+		}
+		if len(open) == 0 || open[0].Status != models.SessionActive {
+			return apperr.E(apperr.SessionNotActive, "A seat is handed to an AI during an active session.")
+		}
+		sessionID = open[0].ID
+		out, _, err = s.mintGrant(ctx, tx, seat, camp, models.AIControllerGrant{SessionID: &sessionID,
+			HandoffReturnAccessSessionID: &a.AccessSessionID, TemporaryInstruction: instruction})
+		if err != nil {
+			return err
+		}
+		return s.announceController(ctx, tx, camp.ID, seat.ID, models.ControllerAI)
+	})
+	if err != nil {
+		return MintedGrant{}, err
+	}
+	s.notifier.Notify(sessionID)
+	return out, nil
+}
+
+// TakeBackControl returns an AI-held player seat to the human who handed
+// it over — only the access session recorded at handoff, not another one
+// with the same name. The grant is revoked, the epoch moves, the human is
+// bound again, in one transaction. Returns take_back_origin_required,
+// seat_not_ai_controlled.
+func (s *Service) TakeBackControl(ctx context.Context, c Caller, seatID int64) (RoomView, error) {
+	var sessionID int64
+	v, err := s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
+		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
+		if err != nil {
+			return Actor{}, err
+		}
+		if seat.ControllerKind != models.ControllerAI || seat.AIControllerGrantID == nil {
+			return Actor{}, apperr.E(apperr.SeatNotAIControlled, "No AI controls this seat.")
+		}
+		g, err := tx.FindGrantByID(ctx, *seat.AIControllerGrantID, true)
+		if err != nil {
+			return Actor{}, err
+		}
+		if a.Kind != ActorHuman || g.HandoffReturnAccessSessionID == nil || *g.HandoffReturnAccessSessionID != a.AccessSessionID {
+			return Actor{}, apperr.E(apperr.TakeBackOriginRequired, "Only the player who handed this seat to the AI can take it back.")
+		}
+		if err := tx.RevokeGrant(ctx, g.ID, "taken_back", s.now()); err != nil {
+			return Actor{}, err
+		}
+		if _, err := tx.SetSeatController(ctx, seat.ID, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID, KeepCharacter: true}); err != nil {
+			return Actor{}, err
+		}
+		if g.SessionID != nil {
+			sessionID = *g.SessionID
+		}
+		return a, s.announceController(ctx, tx, camp.ID, seat.ID, models.ControllerHuman)
+	})
+	if err == nil && sessionID != 0 {
+		s.notifier.Notify(sessionID)
+	}
+	return v, err
+}
+
+// SetDMSeatAI makes the campaign's DM seat AI-controlled before a session
+// starts: the owner gets a pre-session grant with a finite TTL that can
+// only read its pre-session context and start the session. Calling it
+// again rotates: the old grant is revoked and the epoch moves. Returns
+// room_owner_required, ai_grant_already_bound (a session is running with
+// an AI DM), session_not_active... (see RevokeSeatAI).
+func (s *Service) SetDMSeatAI(ctx context.Context, c Caller, campaignID int64) (MintedGrant, error) {
+	var out MintedGrant
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		camp, a, err := campaignActor(ctx, tx, c, campaignID)
+		if err != nil {
+			return err
+		}
+		if err := requireOwner(a); err != nil {
+			return err
+		}
+		dm, err := tx.FindDMSeat(ctx, campaignID, true)
+		if err != nil {
+			return err
+		}
+		open, err := tx.FindOpenSessions(ctx, []int64{campaignID})
+		if err != nil {
+			return err
+		}
+		if len(open) > 0 && open[0].Status == models.SessionActive {
+			return apperr.E(apperr.AIGrantAlreadyBound, "The DM seat's controller cannot change while a session is in play.")
+		}
+		if err := s.revokeSeatGrant(ctx, tx, dm, "rotated"); err != nil {
+			return err
+		}
+		expires := s.now().Add(PreSessionGrantTTL)
+		out, _, err = s.mintGrant(ctx, tx, dm, camp, models.AIControllerGrant{PreSessionExpiresAt: &expires})
+		return err
+	})
+	return out, err
+}
+
+// revokeSeatGrant revokes the grant a seat currently points at, if any.
+func (s *Service) revokeSeatGrant(ctx context.Context, tx *models.Store, seat *models.CampaignSeat, reason string) error {
+	if seat.ControllerKind == models.ControllerAI && seat.AIControllerGrantID != nil {
+		return tx.RevokeGrant(ctx, *seat.AIControllerGrantID, reason, s.now())
+	}
+	return nil
+}
+
+// PreSessionContext is all an unbound AI DM grant may read.
+type PreSessionContext struct {
+	CampaignID     int64      `json:"campaign_id"`
+	CampaignName   string     `json:"campaign_name"`
+	DMSeatID       int64      `json:"dm_seat_id"`
+	LobbySessionID *int64     `json:"lobby_session_id" jsonschema:"the lobby to start, if the owner opened one"`
+	ReadyToStart   bool       `json:"ready_to_start"`
+	ExpiresAt      *time.Time `json:"expires_at"`
+}
+
+// GetPreSessionContext returns an AI DM grant's minimal pre-session view.
+// Returns the token codes and ai_grant_not_current_controller.
+func (s *Service) GetPreSessionContext(ctx context.Context, c Caller) (PreSessionContext, error) {
+	g, err := s.store.FindGrantByID(ctx, c.GrantID, false)
+	if err != nil {
+		return PreSessionContext{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	a, err := aiActor(ctx, s.store, c, g.RoomID, "campaign")
+	if err != nil {
+		return PreSessionContext{}, err
+	}
+	camp, err := s.store.FindCampaignByID(ctx, a.CampaignID)
+	if err != nil {
+		return PreSessionContext{}, err
+	}
+	out := PreSessionContext{CampaignID: camp.ID, CampaignName: camp.Name, DMSeatID: a.SeatID, ExpiresAt: g.PreSessionExpiresAt}
+	open, err := s.store.FindOpenSessions(ctx, []int64{camp.ID})
+	if err != nil {
+		return PreSessionContext{}, err
+	}
+	if len(open) > 0 && open[0].Status == models.SessionLobby {
+		out.LobbySessionID = &open[0].ID
+		room, err := s.store.FindRoomByID(ctx, camp.RoomID)
+		if err != nil {
+			return PreSessionContext{}, err
+		}
+		out.ReadyToStart = a.GrantSessionID == nil && camp.Status == models.CampaignActive && eqID(room.ActiveCampaignID, &camp.ID)
+	}
+	return out, nil
+}

@@ -1,0 +1,286 @@
+package table_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// aiCaller authenticates a token the way the MCP edge does.
+func aiCaller(t *testing.T, svc *table.Service, token string) table.Caller {
+	t.Helper()
+	c, err := svc.AuthenticateGrant(ctx, token)
+	tabletest.Must(t, err)
+	return c
+}
+
+func TestHandoffAndTakeBack(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	svc := lt.svc
+	_, err := svc.LetAIControl(ctx, lt.Unseated, lt.PlayerSeatID, table.HandoffInput{})
+	wantCode(t, err, apperr.SeatControllerRequired)
+	before := seatEpoch(t, svc, lt.Owner, lt.RoomID, lt.PlayerSeatID)
+	minted, err := svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{TemporaryInstruction: "Play Mira as cautious; never open chests."})
+	tabletest.Must(t, err)
+	if !strings.HasPrefix(minted.Token, "at_ai_") || seatEpoch(t, svc, lt.Owner, lt.RoomID, lt.PlayerSeatID) != before+1 {
+		t.Fatalf("minted %+v, epoch %d", minted.Grant, seatEpoch(t, svc, lt.Owner, lt.RoomID, lt.PlayerSeatID))
+	}
+	ai := aiCaller(t, svc, minted.Token)
+
+	// The AI plays Mira through the same gameplay functions.
+	p, err := svc.PostMessage(ctx, ai, lt.LobbyID, table.MessageInput{Kind: "say", Text: "I stay back."})
+	tabletest.Must(t, err)
+	if *p.Event.ActingSeatID != lt.PlayerSeatID || *p.Event.SubjectCharacterID != lt.CharacterID {
+		t.Fatalf("AI post recorded as %+v", p.Event)
+	}
+	r, err := svc.Resume(ctx, ai, lt.LobbyID)
+	tabletest.Must(t, err)
+	if r.Me.Role != "player" || r.Me.Controller != "ai" || !strings.Contains(r.Me.TemporaryInstruction, "cautious") {
+		t.Fatalf("AI's own view %+v", r.Me)
+	}
+	// The instruction is the AI's alone: not in what others read.
+	for _, who := range []table.Caller{lt.Owner, lt.Unseated, lt.Seated} {
+		r, _ := svc.Resume(ctx, who, lt.LobbyID)
+		page, _ := svc.ListEvents(ctx, who, lt.LobbyID, 0, 200)
+		raw, _ := json.Marshal([]any{r, page})
+		if strings.Contains(string(raw), "cautious") {
+			t.Fatal("the temporary instruction leaked into a human's view")
+		}
+	}
+	ch, _ := svc.GetCharacter(ctx, lt.Seated, lt.CharacterID)
+	if raw, _ := json.Marshal(ch); strings.Contains(string(raw), "cautious") {
+		t.Fatal("the instruction reached the character")
+	}
+
+	// Someone else — even with the same display name — cannot take it back.
+	impostor := tabletest.NewUser(t, svc, "Seated")
+	_, err = svc.JoinRoom(ctx, impostor, lt.InviteCode)
+	tabletest.Must(t, err)
+	_, err = svc.TakeBackControl(ctx, impostor, lt.PlayerSeatID)
+	wantCode(t, err, apperr.TakeBackOriginRequired)
+	_, err = svc.TakeBackControl(ctx, lt.Owner, lt.PlayerSeatID)
+	wantCode(t, err, apperr.TakeBackOriginRequired)
+
+	v, err := svc.TakeBackControl(ctx, lt.Seated, lt.PlayerSeatID)
+	tabletest.Must(t, err)
+	for _, camp := range v.Campaigns {
+		for _, s := range camp.Seats {
+			if s.ID == lt.PlayerSeatID && (s.ControllerKind != "human" || s.Character == nil || s.Character.ID != lt.CharacterID) {
+				t.Fatalf("after take-back the seat is %+v", s)
+			}
+		}
+	}
+	_, err = svc.AuthenticateGrant(ctx, minted.Token)
+	wantCode(t, err, apperr.AITokenRevoked)
+	_, err = svc.PostMessage(ctx, ai, lt.LobbyID, table.MessageInput{Kind: "say", Text: "still here?"})
+	wantCode(t, err, apperr.AITokenRevoked)
+	// The human plays again.
+	_, err = svc.PostMessage(ctx, lt.Seated, lt.LobbyID, table.MessageInput{Kind: "say", Text: "I'm back."})
+	tabletest.Must(t, err)
+}
+
+// aiDMTable is a fixture whose DM seat the owner gave to an AI before the
+// session started.
+func aiDMTable(t *testing.T) (liveTable, table.MintedGrant) {
+	t.Helper()
+	svc, _ := newService(t)
+	f := tabletest.New(t, svc)
+	minted, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
+	tabletest.Must(t, err)
+	return liveTable{Fixture: f, svc: svc}, minted
+}
+
+func TestAIDMLifecycle(t *testing.T) {
+	lt, minted := aiDMTable(t)
+	svc := lt.svc
+	_, err := svc.SetDMSeatAI(ctx, lt.DMKey, lt.CampaignID)
+	wantCode(t, err, apperr.RoomOwnerRequired)
+	ai := aiCaller(t, svc, minted.Token)
+	if minted.Grant.PreSessionExpiresAt == nil || minted.Grant.SessionID != nil {
+		t.Fatalf("pre-session grant %+v", minted.Grant)
+	}
+	pre, err := svc.GetPreSessionContext(ctx, ai)
+	tabletest.Must(t, err)
+	if !pre.ReadyToStart || pre.LobbySessionID == nil || *pre.LobbySessionID != lt.LobbyID {
+		t.Fatalf("pre-session context %+v", pre)
+	}
+	// Before the start it can read nothing else and write nothing.
+	_, err = svc.Resume(ctx, ai, lt.LobbyID)
+	wantCode(t, err, apperr.AIGrantPreSessionOnly)
+	_, err = svc.ListEvents(ctx, ai, lt.LobbyID, 0, 10)
+	wantCode(t, err, apperr.AIGrantPreSessionOnly)
+	// The human owner is no longer the DM.
+	_, err = svc.StartSession(ctx, lt.Owner, lt.LobbyID)
+	wantCode(t, err, apperr.NotCurrentDM)
+
+	r, err := svc.StartSession(ctx, ai, lt.LobbyID)
+	tabletest.Must(t, err)
+	if r.Session.Status != "active" || r.Me.Role != "dm" {
+		t.Fatalf("AI DM start: %+v %+v", r.Session, r.Me)
+	}
+	_, err = svc.PostMessage(ctx, ai, lt.LobbyID, table.MessageInput{Kind: "narration", Text: "The gate creaks."})
+	tabletest.Must(t, err)
+	_, err = svc.SetDMSeatAI(ctx, lt.Owner, lt.CampaignID)
+	wantCode(t, err, apperr.AIGrantAlreadyBound)
+
+	_, err = svc.EndSession(ctx, ai, lt.LobbyID)
+	tabletest.Must(t, err)
+	_, err = svc.AuthenticateGrant(ctx, minted.Token)
+	wantCode(t, err, apperr.AITokenRevoked)
+}
+
+// TestStaleTokenMatrix: every way a token goes stale, against every kind
+// of call, is refused with its code.
+func TestStaleTokenMatrix(t *testing.T) {
+	type setup func(t *testing.T) (svc *table.Service, token string, sessionID int64)
+	handedOff := func(t *testing.T) (liveTable, table.MintedGrant) {
+		lt, _ := newLiveTable(t)
+		m, err := lt.svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{})
+		tabletest.Must(t, err)
+		return lt, m
+	}
+	cases := []struct {
+		name string
+		make setup
+		want apperr.Code
+	}{
+		{"RevokedByTakeBack", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := handedOff(t)
+			_, err := lt.svc.TakeBackControl(ctx, lt.Seated, lt.PlayerSeatID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"SeatReassignedToHuman", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := handedOff(t)
+			_, err := lt.svc.AssignSeat(ctx, lt.Owner, lt.PlayerSeatID, lt.UnseatedAccess)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"SessionEnded", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := handedOff(t)
+			_, err := lt.svc.EndSession(ctx, lt.Owner, lt.LobbyID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"SessionAbandonedByOwner", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := handedOff(t)
+			_, err := lt.svc.AbandonSession(ctx, lt.Owner, lt.LobbyID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"WrongSession", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := handedOff(t)
+			other, err := lt.svc.OpenSession(ctx, lt.Owner, lt.SpareCampaignID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, other.Session.ID
+		}, apperr.AIGrantWrongSession},
+		{"UnboundDMGrantPlaysGame", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AIGrantPreSessionOnly},
+		{"RotatedDMGrant", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			_, err := lt.svc.SetDMSeatAI(ctx, lt.Owner, lt.CampaignID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"CampaignArchived", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			archived := "archived"
+			_, err := lt.svc.UpdateCampaign(ctx, lt.Owner, lt.CampaignID, table.CampaignChange{Status: &archived})
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"ActiveCampaignSwitched", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			_, err := lt.svc.UpdateRoom(ctx, lt.Owner, lt.RoomID, table.RoomChange{ActiveCampaignID: &lt.SpareCampaignID})
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"ExpiredPreSession", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			restore := table.SetClock(func() time.Time { return time.Now().Add(table.PreSessionGrantTTL + time.Minute) })
+			t.Cleanup(restore)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenExpired},
+	}
+	calls := []struct {
+		name string
+		do   func(svc *table.Service, c table.Caller, sessionID int64) error
+	}{
+		{"resume", func(svc *table.Service, c table.Caller, id int64) error { _, err := svc.Resume(ctx, c, id); return err }},
+		{"list_events", func(svc *table.Service, c table.Caller, id int64) error {
+			_, err := svc.ListEvents(ctx, c, id, 0, 10)
+			return err
+		}},
+		{"post_dialogue", func(svc *table.Service, c table.Caller, id int64) error {
+			_, err := svc.PostMessage(ctx, c, id, table.MessageInput{Kind: "say", Text: "hello"})
+			return err
+		}},
+		{"quick_roll", func(svc *table.Service, c table.Caller, id int64) error {
+			_, err := svc.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: "1d20"})
+			return err
+		}},
+		{"board", func(svc *table.Service, c table.Caller, id int64) error { _, err := svc.Board(ctx, c, id); return err }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			svc, token, sessionID := tc.make(t)
+			// The edge's check refuses dead tokens outright...
+			c, err := svc.AuthenticateGrant(ctx, token)
+			if err != nil {
+				wantCode(t, err, tc.want)
+				// ...and a caller that slipped past it is refused inside
+				// every call too.
+				c = table.AI(grantIDOf(t, svc, token))
+			}
+			for _, call := range calls {
+				if got := apperr.CodeOf(call.do(svc, c, sessionID)); got != tc.want {
+					t.Errorf("%s: got %q, want %q", call.name, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// grantIDOf finds a grant's id even when its token no longer authenticates.
+func grantIDOf(t *testing.T, svc *table.Service, token string) int64 {
+	t.Helper()
+	id, err := svc.GrantIDOfToken(ctx, token)
+	tabletest.Must(t, err)
+	return id
+}
+
+var _ = models.GrantActive
+
+// TestTokenNeverStored mints tokens and finds neither the token nor its
+// secret anywhere in the database.
+func TestTokenNeverStored(t *testing.T) {
+	lt, store := newLiveTable(t)
+	m1, err := lt.svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{TemporaryInstruction: "x"})
+	tabletest.Must(t, err)
+	m2, err := lt.svc.SetDMSeatAI(ctx, lt.Owner, lt.SpareCampaignID)
+	tabletest.Must(t, err)
+	dump, err := store.DumpText(ctx)
+	tabletest.Must(t, err)
+	if !strings.Contains(dump, "ai_controller_grants") {
+		t.Fatal("the dump does not cover the grants table")
+	}
+	for _, tok := range []string{m1.Token, m2.Token} {
+		_, secret, _ := strings.Cut(strings.TrimPrefix(tok, "at_ai_"), "_")
+		if len(secret) < 43 {
+			t.Fatalf("token %q has no full secret", tok[:10])
+		}
+		for _, needle := range []string{tok, secret} {
+			if strings.Contains(dump, needle) {
+				t.Fatalf("the database holds a token or its secret (%q…)", needle[:8])
+			}
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -38,6 +39,8 @@ type Options struct {
 	Version string
 	Verify  TokenVerifier
 	Logger  *slog.Logger
+	// Table serves the tools; without it the server offers none.
+	Table *table.Service
 	// BehindLocalProxy disables go-sdk's DNS-rebinding guard. The guard
 	// refuses (403) any request that reaches a loopback listener with a
 	// non-loopback Host header, which is exactly what a reverse proxy on the
@@ -60,19 +63,28 @@ func NewHandler(opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	// The SDK logs every stateless request at INFO; keep only its warnings.
+	sdkLogger := slog.New(warnOnly{opts.Logger.Handler()})
 	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "adventure-table", Version: opts.Version}, &mcpsdk.ServerOptions{
 		Instructions: Instructions,
 		// Declared explicitly: with no capability set the SDK still answers
 		// prompts/list, and conformance checks then demand the capability.
-		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}},
-		Logger:       opts.Logger,
+		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}, Tools: &mcpsdk.ToolCapabilities{}},
+		Logger:       sdkLogger,
 	})
+	addPrompts(server)
+	if opts.Table != nil {
+		deps := toolDeps{table: opts.Table, logger: opts.Logger}
+		for _, t := range tools {
+			t.register(server, deps)
+		}
+	}
 	streamable := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, &mcpsdk.StreamableHTTPOptions{
 		// 2026-07-28 requires stateless servers; older clients still work
 		// because the SDK fakes the session per request.
 		Stateless:                  true,
 		DisableLocalhostProtection: opts.BehindLocalProxy,
-		Logger:                     opts.Logger,
+		Logger:                     sdkLogger,
 	})
 	origin := http.NewCrossOriginProtection()
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,3 +134,16 @@ func bearerToken(header string) (string, bool) {
 	token = strings.TrimSpace(token)
 	return token, token != ""
 }
+
+// warnOnly passes on records at warning level and above.
+type warnOnly struct{ slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnOnly) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnOnly{w.Handler.WithAttrs(attrs)}
+}
+
+func (w warnOnly) WithGroup(name string) slog.Handler { return warnOnly{w.Handler.WithGroup(name)} }

@@ -186,7 +186,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
-		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy,
+		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table,
 			Verify: func(ctx context.Context, token string) (mcp.Principal, error) {
 				c, err := services.Table.AuthenticateGrant(ctx, token)
 				return mcp.Principal{GrantID: c.GrantID}, err

@@ -349,3 +349,49 @@ func (s *Service) GetPreSessionContext(ctx context.Context, c Caller) (PreSessio
 	}
 	return out, nil
 }
+
+// GrantSession returns the session an AI caller's grant is bound to.
+// Returns ai_grant_pre_session_only for an unbound DM grant, and the token
+// codes.
+func (s *Service) GrantSession(ctx context.Context, c Caller) (int64, error) {
+	g, err := s.store.FindGrantByID(ctx, c.GrantID, false)
+	if err != nil {
+		return 0, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	if err := grantUsable(g, s.now()); err != nil {
+		return 0, err
+	}
+	if g.SessionID == nil {
+		return 0, apperr.E(apperr.AIGrantPreSessionOnly, "Before its session starts, this token can only read its pre-session context and start the session.")
+	}
+	return *g.SessionID, nil
+}
+
+// SeatCharacter returns the full sheet of a participant's character: a
+// player sees their own seat's, the current DM any participant's. Returns
+// proxy_target_invalid, not_found.
+func (s *Service) SeatCharacter(ctx context.Context, c Caller, sessionID, seatID int64) (CharacterView, error) {
+	sc, err := loadAudience(ctx, s.store, c, sessionID, false)
+	if err != nil {
+		return CharacterView{}, err
+	}
+	if seatID == 0 {
+		seatID = sc.actor.SeatID
+	}
+	participants, err := s.store.FindParticipants(ctx, sessionID)
+	if err != nil {
+		return CharacterView{}, err
+	}
+	p, ok := participantsBySeat(participants)[seatID]
+	if !ok || p.CharacterID == nil {
+		return CharacterView{}, apperr.E(apperr.ProxyTargetInvalid, "That seat has no character in this session.")
+	}
+	if !sc.isCurrentDM() && !sc.viewer().seats[seatID] {
+		return CharacterView{}, notFound("character")
+	}
+	ch, err := s.store.FindCharacterByID(ctx, *p.CharacterID)
+	if err != nil {
+		return CharacterView{}, err
+	}
+	return characterView(*ch), nil
+}

@@ -7,7 +7,9 @@ package mcp
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,7 +92,33 @@ func NewHandler(opts Options) http.Handler {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusForbidden, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
 	}))
-	return origin.Handler(requireBearer(opts.Verify, streamable))
+	inner := requireBearer(opts.Verify, streamable)
+	guarded := origin.Handler(inner)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A page served from this machine (any localhost origin) is not a
+		// cross-site attacker: MCP carries no cookies, only bearer tokens,
+		// and the spec expects local origins to be accepted. Every other
+		// foreign origin is refused.
+		if isLoopbackOrigin(r.Header.Get("Origin")) {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
+}
+
+// isLoopbackOrigin reports whether an Origin header names this machine.
+func isLoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 type principalKey struct{}

@@ -184,6 +184,17 @@ func TestForeignOriginForbidden(t *testing.T) {
 	if got := errorCode(t, resp); got != "origin_forbidden" {
 		t.Errorf("got code %q, want origin_forbidden", got)
 	}
+	// A page on this machine (another localhost port) is not foreign.
+	req = discoverRequest(t, srv.URL, goodToken)
+	req.Header.Set("Origin", "http://localhost:3000")
+	local, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local.Body.Close()
+	if local.StatusCode != http.StatusOK {
+		t.Fatalf("localhost origin: got %d, want 200", local.StatusCode)
+	}
 	// The same request from the server's own origin goes through.
 	req = discoverRequest(t, srv.URL, goodToken)
 	req.Header.Set("Origin", srv.URL)

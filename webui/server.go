@@ -99,7 +99,16 @@ func New(opts Options) (*Server, error) {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
 	}))
-	s.handler = origin.Handler(e)
+	guarded := origin.Handler(e)
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// /mcp carries bearer tokens, not cookies, and applies its own
+		// origin policy (local origins allowed, as the MCP spec expects).
+		if opts.MCP != nil && r.URL.Path == "/mcp" {
+			e.ServeHTTP(w, r)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
 	return s, nil
 }
 

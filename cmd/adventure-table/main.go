@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "version":
 		fmt.Fprintln(stdout, "adventure-table", version)
 		return 0
-	case "serve", "migrate", "certs":
+	case "serve", "migrate", "certs", "grant":
 	case "help":
 		usage(stdout)
 		return 0
@@ -58,6 +58,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "adventure-table: unknown command %q\n", cmd)
 		usage(stderr)
 		return 2
+	}
+	if cmd == "grant" {
+		seatID, rest, err := grantArgs(args)
+		if err != nil {
+			fmt.Fprintln(stderr, "adventure-table grant:", err)
+			return 2
+		}
+		return runGrantCommand(ctx, getenv, rest, seatID, stdout, stderr)
 	}
 	cfg, err := LoadConfig(getenv, args)
 	if err != nil {
@@ -87,6 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: adventure-table [serve|migrate|certs|version] [flags]")
+	fmt.Fprintln(w, "       adventure-table grant -seat <id> [flags]   (local mode: mint an AI token for a seat)")
 	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")
 	for _, v := range envVars {
 		fmt.Fprintf(w, "  %-20s [-%s] %s\n", v.env, v.flag, v.help)

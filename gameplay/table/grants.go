@@ -395,3 +395,50 @@ func (s *Service) SeatCharacter(ctx context.Context, c Caller, sessionID, seatID
 	}
 	return characterView(*ch), nil
 }
+
+// OperatorGrant mints a grant for a seat on behalf of the server's
+// operator (the `adventure-table grant` command in local mode, where the
+// operator owns the machine and the data). A DM seat gets a pre-session
+// grant when no session is in play; a player seat gets a grant bound to
+// its campaign's active session. Whatever controlled the seat before is
+// replaced, as in an administrative reassignment. Returns
+// session_not_active, ai_grant_already_bound, not_found.
+func (s *Service) OperatorGrant(ctx context.Context, seatID int64) (MintedGrant, error) {
+	var out MintedGrant
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		seat, err := tx.FindSeatByID(ctx, seatID, true)
+		if err != nil {
+			return err
+		}
+		camp, err := tx.FindCampaignByID(ctx, seat.CampaignID)
+		if err != nil {
+			return err
+		}
+		open, err := tx.FindOpenSessions(ctx, []int64{camp.ID})
+		if err != nil {
+			return err
+		}
+		active := len(open) > 0 && open[0].Status == models.SessionActive
+		g := models.AIControllerGrant{}
+		switch {
+		case seat.Role == models.SeatDM && active:
+			return apperr.E(apperr.AIGrantAlreadyBound, "The DM seat's controller cannot change while a session is in play.")
+		case seat.Role == models.SeatDM:
+			expires := s.now().Add(PreSessionGrantTTL)
+			g.PreSessionExpiresAt = &expires
+		case !active:
+			return apperr.E(apperr.SessionNotActive, "A player seat is given to an AI during an active session.")
+		default:
+			g.SessionID = &open[0].ID
+		}
+		if err := s.revokeSeatGrant(ctx, tx, seat, "operator_regrant"); err != nil {
+			return err
+		}
+		out, _, err = s.mintGrant(ctx, tx, seat, camp, g)
+		if err != nil {
+			return err
+		}
+		return s.announceController(ctx, tx, camp.ID, seat.ID, models.ControllerAI)
+	})
+	return out, err
+}

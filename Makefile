@@ -8,7 +8,7 @@ APP       := webui/app
 GOFLAGS_TEST ?= -race -count=1
 
 
-.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e lint certs migrate fuzz golden clean
+.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -33,7 +33,7 @@ migrate: ## Bring the database schema up to date
 certs: ## Create development TLS certificates in ./data/tls
 	go run ./cmd/adventure-table certs
 
-test: lint test-go test-postgres test-web test-e2e ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser
+test: lint test-go test-postgres test-web test-e2e test-mcp ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients
 	@echo "== all test suites passed =="
 
 test-go: ## Go tests on SQLite (no npm needed)
@@ -58,6 +58,16 @@ test-web: ui-deps ## Web unit tests (Vitest)
 test-e2e: build ## Browser end-to-end tests against the real binary (Chromium)
 	@echo "== Browser end-to-end tests =="
 	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) npm run e2e
+
+test-mcp: build ## External MCP clients (conformance suite, TypeScript SDK v2 scene) against the binary over HTTPS
+	@if [ ! -r ../shared/tools/mcp-external-check.sh ]; then \
+	  if [[ ",$${AT_TEST_REQUIRE:-}," == *,mcp,* ]]; then \
+	    echo "FAILED: external MCP tests required (AT_TEST_REQUIRE) but ../shared/tools/mcp-external-check.sh is missing" >&2; exit 1; \
+	  fi; \
+	  echo "SKIPPED: external MCP clients — ../shared/tools/mcp-external-check.sh not found"; \
+	else \
+	  echo "== External MCP clients =="; .ci/mcp-external; \
+	fi
 
 lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi

@@ -540,9 +540,13 @@ func (s *Service) storeResult(ctx context.Context, tx *models.Store, sessionID i
 			}
 		}
 	}
+	// The formula reads as rolled: dice, then the derived modifier, then the
+	// DM's adjustment, each only when it is not zero.
 	formula := res.Normalized
-	if f.base != 0 || f.flat != 0 {
-		formula = fmt.Sprintf("%s %s %s", res.Normalized, signed(f.base), signed(f.flat))
+	for _, n := range []int{f.base, f.flat} {
+		if n != 0 {
+			formula += " " + signed(n)
+		}
 	}
 	r := &models.RollResult{RollRequestID: f.request, SessionID: sessionID, ActingSeatID: f.acting, SubjectSeatID: f.subject,
 		SubjectCharacterID: f.character, ExecutionMode: f.mode, Source: f.source, Formula: formula, RawDice: raw, KeptDice: kept,

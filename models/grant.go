@@ -97,3 +97,12 @@ func (s *Store) BindGrant(ctx context.Context, id, sessionID int64, at time.Time
 func (s *Store) TouchGrant(ctx context.Context, id int64, at time.Time) error {
 	return translate(s.db.WithContext(ctx).Model(&AIControllerGrant{}).Where("id = ?", id).Update("last_seen_at", at).Error, "AI grant")
 }
+
+// FindGrantsByIDs returns the grants with the given ids in one query.
+func (s *Store) FindGrantsByIDs(ctx context.Context, ids []int64) ([]AIControllerGrant, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []AIControllerGrant
+	return out, translate(s.db.WithContext(ctx).Omit("secret_hash", "temporary_instruction").Where("id IN ?", ids).Find(&out).Error, "AI grants")
+}

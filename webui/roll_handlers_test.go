@@ -74,3 +74,40 @@ func TestSecretDCOverHTTP(t *testing.T) {
 		t.Fatalf("second resolution: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestHandoffOverHTTP: the token is shown once at handoff and appears in no
+// later answer and no log line; the origin takes the seat back.
+func TestHandoffOverHTTP(t *testing.T) {
+	f := newFixture(t, withSecret)
+	tf := startedTable(t, f)
+	h, p := f.handler, fmt.Sprintf
+	rec := call(t, h, tf.Seated, "POST", p("/api/seats/%d/handoff", tf.PlayerSeatID), `{"temporary_instruction":"be bold"}`)
+	if rec.Code != 201 {
+		t.Fatalf("handoff: %d %s", rec.Code, rec.Body)
+	}
+	var m table.MintedGrant
+	json.Unmarshal(rec.Body.Bytes(), &m)
+	if !strings.HasPrefix(m.Token, "at_ai_") {
+		t.Fatalf("no token in %s", rec.Body)
+	}
+	for _, path := range []string{p("/api/rooms/%d", tf.RoomID), p("/api/sessions/%d", tf.LobbyID), p("/api/sessions/%d/events?after=0", tf.LobbyID)} {
+		for _, who := range []table.Caller{tf.Owner, tf.Seated} {
+			body := call(t, h, who, "GET", path, "").Body.String()
+			if strings.Contains(body, m.Token[10:]) || strings.Contains(body, "be bold") {
+				t.Fatalf("GET %s shows the token or the instruction: %s", path, body)
+			}
+		}
+	}
+	if rec = call(t, h, tf.Unseated, "POST", p("/api/seats/%d/take-back", tf.PlayerSeatID), ""); rec.Code != 403 || !strings.Contains(rec.Body.String(), "take_back_origin_required") {
+		t.Fatalf("take-back by another member: %d %s", rec.Code, rec.Body)
+	}
+	if rec = call(t, h, tf.Seated, "POST", p("/api/seats/%d/take-back", tf.PlayerSeatID), ""); rec.Code != 200 {
+		t.Fatalf("take-back: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Contains(f.logs.String(), m.Token[10:]) {
+		t.Fatal("the token reached the logs")
+	}
+	if _, err := f.services.Table.AuthenticateGrant(ctx, m.Token); err == nil {
+		t.Fatal("the token still works after take-back")
+	}
+}

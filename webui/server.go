@@ -76,6 +76,7 @@ func New(opts Options) (*Server, error) {
 	s.tableRoutes()
 	s.liveRoutes()
 	s.rollRoutes()
+	s.grantRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

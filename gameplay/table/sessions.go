@@ -229,6 +229,10 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if err != nil {
 		return SessionResume{}, err
 	}
+	seen, err := aiPresence(ctx, tx, sc.seats)
+	if err != nil {
+		return SessionResume{}, err
+	}
 	stage, err := tx.FindStage(ctx, sc.session.ID)
 	if err != nil {
 		return SessionResume{}, err
@@ -243,7 +247,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 			CreatedAt: se.CreatedAt, StartedAt: se.StartedAt, EndedAt: se.EndedAt},
 		Room:         NamedRef{ID: sc.room.ID, Name: sc.room.Name},
 		Campaign:     CampaignRef{ID: sc.campaign.ID, Name: sc.campaign.Name, Status: sc.campaign.Status},
-		Seats:        seatViews(sc.seats, names, chars),
+		Seats:        seatViews(sc.seats, names, chars, seen),
 		Participants: []ParticipantView{},
 		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role, Controller: sc.actor.Kind},
 		Can:          sc.allowed(),

@@ -48,6 +48,9 @@ type SeatView struct {
 	ControllerDisplayName *string       `json:"controller_display_name"`
 	ControllerEpoch       int64         `json:"controller_epoch"`
 	Character             *CharacterRef `json:"character"`
+	// AILastSeenAt is when the AI controlling the seat last called (presence;
+	// being offline never revokes anything).
+	AILastSeenAt *time.Time `json:"ai_last_seen_at"`
 }
 
 // OpenSessionView points at a campaign's lobby or active session.
@@ -101,7 +104,7 @@ func accessView(a models.RoomAccessSession) AccessView {
 
 // seatViews turns seats into views, naming controllers from members and
 // characters from chars (both loaded in one query each by the caller).
-func seatViews(seats []models.CampaignSeat, names map[int64]string, chars map[int64]models.Character) []SeatView {
+func seatViews(seats []models.CampaignSeat, names map[int64]string, chars map[int64]models.Character, seen map[int64]*time.Time) []SeatView {
 	out := make([]SeatView, 0, len(seats))
 	for _, s := range seats {
 		v := SeatView{ID: s.ID, CampaignID: s.CampaignID, Role: s.Role, Label: s.Label, ControllerKind: s.ControllerKind,
@@ -115,6 +118,9 @@ func seatViews(seats []models.CampaignSeat, names map[int64]string, chars map[in
 			if c, ok := chars[*s.CharacterID]; ok {
 				v.Character = &CharacterRef{ID: c.ID, Name: c.Name, Level: c.Level}
 			}
+		}
+		if s.AIControllerGrantID != nil {
+			v.AILastSeenAt = seen[*s.AIControllerGrantID]
 		}
 		out = append(out, v)
 	}
@@ -175,6 +181,10 @@ func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) 
 	if err != nil {
 		return RoomView{}, err
 	}
+	seen, err := aiPresence(ctx, tx, seats)
+	if err != nil {
+		return RoomView{}, err
+	}
 	v := RoomView{ID: room.ID, Name: room.Name, OwnerUserID: room.OwnerUserID, AllowSelfClaim: room.AllowSelfClaim,
 		ActiveCampaignID: room.ActiveCampaignID, Members: []MemberView{}, Campaigns: []CampaignView{}}
 	if a.hasRoomAuthority() {
@@ -199,7 +209,7 @@ func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) 
 	}
 	for _, c := range campaigns {
 		v.Campaigns = append(v.Campaigns, CampaignView{ID: c.ID, Name: c.Name, Status: c.Status,
-			OpenSession: openBy[c.ID], Seats: seatViews(seatsBy[c.ID], names, chars)})
+			OpenSession: openBy[c.ID], Seats: seatViews(seatsBy[c.ID], names, chars, seen)})
 	}
 	return v, nil
 }
@@ -217,4 +227,23 @@ func (s *Service) mutateRoom(ctx context.Context, fn func(tx *models.Store) (Act
 		return err
 	})
 	return v, err
+}
+
+// aiPresence loads when each seat's AI grant was last seen, in one query.
+func aiPresence(ctx context.Context, tx *models.Store, seats []models.CampaignSeat) (map[int64]*time.Time, error) {
+	var ids []int64
+	for _, s := range seats {
+		if s.AIControllerGrantID != nil {
+			ids = append(ids, *s.AIControllerGrantID)
+		}
+	}
+	grants, err := tx.FindGrantsByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]*time.Time{}
+	for _, g := range grants {
+		out[g.ID] = g.LastSeenAt
+	}
+	return out, nil
 }

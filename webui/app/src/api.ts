@@ -28,13 +28,16 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields: Record<string, unknown>;
+  // details carries machine-readable facts about the error (e.g. a limit or a position)
+  readonly details: Record<string, unknown>;
 
-  constructor(code: string, status: number, fields: Record<string, unknown> = {}) {
+  constructor(code: string, status: number, fields: Record<string, unknown> = {}, details: Record<string, unknown> = {}) {
     super(`api error ${status}: ${code}`);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.fields = fields;
+    this.details = details;
   }
 }
 
@@ -77,10 +80,11 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
     parsed = null;
   }
   if (!res.ok) {
-    const err = (parsed as { error?: { code?: unknown; fields?: unknown } } | null)?.error;
+    const err = (parsed as { error?: { code?: unknown; fields?: unknown; details?: unknown } } | null)?.error;
     const code = typeof err?.code === 'string' ? err.code : '';
     const fields = err?.fields && typeof err.fields === 'object' ? (err.fields as Record<string, unknown>) : {};
-    throw new ApiError(code, res.status, fields);
+    const details = err?.details && typeof err.details === 'object' ? (err.details as Record<string, unknown>) : {};
+    throw new ApiError(code, res.status, fields, details);
   }
   if (parsed === null) throw new ApiError('', res.status);
   return parsed as T;

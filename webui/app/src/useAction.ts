@@ -6,6 +6,7 @@ export interface Action {
   // error is the stable code of the last failed action ('' = unknown); null when none.
   error: string | null;
   fields: Record<string, unknown>;
+  details: Record<string, unknown>;
   // run performs fn, records its error code, and resolves with fn's result (undefined on failure).
   run: <R>(fn: () => Promise<R>) => Promise<R | undefined>;
   clear: () => void;
@@ -16,6 +17,7 @@ export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, unknown>>({});
+  const [details, setDetails] = useState<Record<string, unknown>>({});
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -28,6 +30,7 @@ export function useAction(): Action {
     setBusy(true);
     setError(null);
     setFields({});
+    setDetails({});
     try {
       const r = await fn();
       return r;
@@ -35,6 +38,7 @@ export function useAction(): Action {
       if (mounted.current) {
         setError(e instanceof ApiError ? e.code : '');
         setFields(e instanceof ApiError ? e.fields : {});
+        setDetails(e instanceof ApiError ? e.details : {});
       }
       return undefined;
     } finally {
@@ -44,6 +48,7 @@ export function useAction(): Action {
   const clear = useCallback(() => {
     setError(null);
     setFields({});
+    setDetails({});
   }, []);
-  return { busy, error, fields, run, clear };
+  return { busy, error, fields, details, run, clear };
 }

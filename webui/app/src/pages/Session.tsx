@@ -11,16 +11,22 @@ import {
   lateJoin,
   startSession,
   type EventView,
+  type PendingActionView,
+  type RollResultView,
   type SessionResume,
   type StageUpdatedPayload,
   type StageView,
 } from '../table/api';
+import { ActionsPanel } from '../table/Actions';
+import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
+import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { ChatList, LogList } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { StagePanel } from '../table/Stage';
 import { useEventFeed } from '../table/useEventFeed';
+import { changesBoard, mergeResults, useRollBoard } from '../table/useRollBoard';
 import { useSideWidth } from '../table/useSideWidth';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
@@ -43,8 +49,22 @@ export function SessionPage() {
   return <LiveTable key={first.data.session.id} initial={first.data} />;
 }
 
-// A session event that changes the resume (status, participants, can.*).
-const changesResume = (e: EventView) => e.kind.startsWith('session.') || e.kind === 'participant.joined';
+// A session event that changes the resume (status, participants, can.*, HP and conditions).
+const changesResume = (e: EventView) =>
+  e.kind.startsWith('session.') || e.kind === 'participant.joined' || e.kind === 'character.changed';
+
+type SideTab = 'chat' | 'dice' | 'actions';
+const SIDE_TABS: { id: SideTab; label: MessageKey }[] = [
+  { id: 'chat', label: 'table.tab.chat' },
+  { id: 'dice', label: 'table.tab.dice' },
+  { id: 'actions', label: 'table.tab.actions' },
+];
+
+interface OwnResults {
+  // the answers to our own rolls, by request id
+  byRequest: Map<number, RollResultView>;
+  list: RollResultView[];
+}
 
 function stageFromEvent(e: EventView): StageView {
   const p = e.payload as unknown as StageUpdatedPayload;
@@ -91,17 +111,37 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     }
   }, [sessionId, applyStage]);
 
+  const rolls = useRollBoard(sessionId);
+  const reloadBoard = rolls.reload;
+  const [own, setOwn] = useState<OwnResults>(() => ({ byRequest: new Map(), list: [] }));
+  const [resourcesVersion, setResourcesVersion] = useState(0);
+  const [tab, setTab] = useState<SideTab>('chat');
+  const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
+  const tabsId = useId();
+
   const onNew = useCallback(
     (events: EventView[]) => {
       if (events.some(changesResume)) void refresh();
+      if (events.some(changesBoard)) reloadBoard();
+      if (events.some((e) => e.kind === 'character.changed')) setResourcesVersion((n) => n + 1);
       for (const e of events) if (e.kind === 'stage.updated') applyStage(stageFromEvent(e));
     },
-    [refresh, applyStage],
+    [refresh, applyStage, reloadBoard],
   );
+
+  const onResult = useCallback((r: RollResultView) => {
+    setOwn((cur) => {
+      const byRequest = new Map(cur.byRequest);
+      if (r.roll_request_id != null) byRequest.set(r.roll_request_id, r);
+      return { byRequest, list: [...cur.list.filter((x) => x.id !== r.id), r] };
+    });
+  }, []);
 
   const feed = useEventFeed(sessionId, { events: initial.recent_events ?? [], cursor: initial.cursor ?? 0 }, onNew);
   const names = useMemo(() => tableNames(data), [data]);
   const side = useSideWidth();
+  const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
+  const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
 
   const status = data.session.status;
   const isDM = data.me.role === 'dm';
@@ -118,6 +158,26 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     seatId: p.seat_id,
     name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id)),
   }));
+  const canAct = status === 'active' && (isDM || data.me.role === 'player');
+  const ctx: BoardCtx = {
+    sessionId,
+    board: rolls.board,
+    boardError: rolls.error,
+    reloadBoard,
+    names,
+    isDM,
+    mySeatId: data.me.seat_id,
+    canAct,
+    closedReason,
+    own: own.byRequest,
+    onResult,
+  };
+  const openWindow = [...(rolls.board?.windows ?? [])].filter((w) => w.status === 'open').sort((a, b) => b.id - a.id)[0];
+  const requestCheck = (draft: CheckDraft) => {
+    if (!isDM || !canAct) return;
+    const known = new Set(targets.map((x) => x.seatId));
+    setCheckDraft({ ...draft, seatIds: draft.seatIds === null ? null : draft.seatIds.filter((id) => known.has(id)) });
+  };
 
   return (
     <div className="table-page">
@@ -156,6 +216,8 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         canProxy={canProxy}
         proxySeatId={proxyP ? proxyP.seat_id : null}
         onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
+        onCharacterChanged={refresh}
+        resourcesVersion={resourcesVersion}
       />
 
       {proxyName !== null && (
@@ -184,10 +246,75 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         </div>
         <div className="divider" aria-label={t('table.resize')} data-testid="divider" {...side.separatorProps} />
         <aside className="side-pane" data-testid="side-panel">
-          <ChatList events={feed.events} names={names} />
-          <LogList events={feed.events} names={names} />
+          <div className="side-tabs" role="tablist" aria-label={t('table.side')}>
+            {SIDE_TABS.map((x) => (
+              <button
+                key={x.id}
+                type="button"
+                role="tab"
+                id={`${tabsId}-tab-${x.id}`}
+                aria-selected={tab === x.id}
+                aria-controls={`${tabsId}-panel-${x.id}`}
+                tabIndex={tab === x.id ? 0 : -1}
+                onClick={() => setTab(x.id)}
+                onKeyDown={(e) => {
+                  if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+                  const i = SIDE_TABS.findIndex((y) => y.id === tab);
+                  const next = SIDE_TABS[(i + (e.key === 'ArrowRight' ? 1 : SIDE_TABS.length - 1)) % SIDE_TABS.length]!;
+                  setTab(next.id);
+                  document.getElementById(`${tabsId}-tab-${next.id}`)?.focus();
+                }}
+              >
+                {t(x.label)}
+              </button>
+            ))}
+          </div>
+          <div
+            className="side-tab-panel"
+            role="tabpanel"
+            id={`${tabsId}-panel-chat`}
+            aria-labelledby={`${tabsId}-tab-chat`}
+            hidden={tab !== 'chat'}
+          >
+            <ChatList
+              events={feed.events}
+              names={names}
+              onRequestCheck={isDM && canAct ? (check, seatId) => requestCheck({ seatIds: seatId != null ? [seatId] : null, check }) : undefined}
+            />
+          </div>
+          <div
+            className="side-tab-panel"
+            role="tabpanel"
+            id={`${tabsId}-panel-dice`}
+            aria-labelledby={`${tabsId}-tab-dice`}
+            hidden={tab !== 'dice'}
+            data-testid="dice-panel"
+          >
+            <DicePanel
+              ctx={ctx}
+              results={results}
+              proxySeatId={proxyP ? proxyP.seat_id : null}
+              onRequestCheck={() => requestCheck({ seatIds: null })}
+            />
+          </div>
+          <div
+            className="side-tab-panel"
+            role="tabpanel"
+            id={`${tabsId}-panel-actions`}
+            aria-labelledby={`${tabsId}-tab-actions`}
+            hidden={tab !== 'actions'}
+            data-testid="actions-panel"
+          >
+            <ActionsPanel
+              ctx={ctx}
+              onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
+            />
+          </div>
+          <LogList events={feed.events} names={names} isDM={isDM} requests={requests} />
         </aside>
       </div>
+
+      <PromptBar ctx={ctx} />
 
       <InputBar
         sessionId={sessionId}
@@ -196,7 +323,22 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         targets={targets}
         closedReason={closedReason}
         onPosted={(e) => feed.add([e])}
+        windowId={openWindow ? openWindow.id : null}
+        onDeclared={reloadBoard}
       />
+
+      {checkDraft !== null && isDM && (
+        <CheckDialog
+          sessionId={sessionId}
+          seats={targets}
+          draft={checkDraft}
+          onClose={() => setCheckDraft(null)}
+          onDone={() => {
+            setCheckDraft(null);
+            reloadBoard();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,24 +1,30 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import {
-  ABILITIES,
-  SKILLS,
+  type ActionPayload,
+  type CharacterChangedPayload,
   type EventView,
   type MessagePayload,
   type ParticipantJoinedPayload,
+  type RollOutcomePayload,
+  type RollQuickPayload,
+  type RollRequestedPayload,
+  type RollRequestView,
+  type RollResolvedPayload,
+  type RollResultView,
+  type WindowPayload,
 } from './api';
+import { DiceView, Outcome, whoRolled } from './Dice';
+import { checkName, conditionName, requestName } from './labels';
 import type { TableNames } from './names';
 
 type T = (key: MessageKey) => string;
 
 export const isMessage = (e: EventView) => e.kind === 'message.posted';
 
-function checkName(check: string, t: T): string {
-  if ((SKILLS as readonly string[]).includes(check)) return t(`skill.${check}` as MessageKey);
-  if ((ABILITIES as readonly string[]).includes(check)) return t(`ability.${check}` as MessageKey);
-  return check;
-}
+// RequestCheckShortcut is the DM's "Request this check" on a player's /check line.
+export type RequestCheckShortcut = (check: string, seatId: number | null) => void;
 
 function timeOf(iso: string, lang: string): string {
   const d = new Date(iso);
@@ -41,7 +47,16 @@ function useStickToBottom(count: number) {
   return { ref, onScroll };
 }
 
-export function ChatList({ events, names }: { events: EventView[]; names: TableNames }) {
+export function ChatList({
+  events,
+  names,
+  onRequestCheck,
+}: {
+  events: EventView[];
+  names: TableNames;
+  // the DM's shortcut from a /check line to the "Request check" dialog
+  onRequestCheck?: RequestCheckShortcut;
+}) {
   const { t, lang } = useI18n();
   const lines = events.filter(isMessage);
   const stick = useStickToBottom(lines.length);
@@ -51,14 +66,26 @@ export function ChatList({ events, names }: { events: EventView[]; names: TableN
       {lines.length === 0 && <p className="hint">{t('table.chat.empty')}</p>}
       <ol className="feed-lines" data-testid="chat" ref={stick.ref} onScroll={stick.onScroll} aria-live="polite">
         {lines.map((e) => (
-          <ChatLine key={e.seq} e={e} names={names} t={t} lang={lang} />
+          <ChatLine key={e.seq} e={e} names={names} t={t} lang={lang} onRequestCheck={onRequestCheck} />
         ))}
       </ol>
     </section>
   );
 }
 
-function ChatLine({ e, names, t, lang }: { e: EventView; names: TableNames; t: T; lang: string }) {
+function ChatLine({
+  e,
+  names,
+  t,
+  lang,
+  onRequestCheck,
+}: {
+  e: EventView;
+  names: TableNames;
+  t: T;
+  lang: string;
+  onRequestCheck?: RequestCheckShortcut;
+}) {
   const p = e.payload as unknown as MessagePayload;
   const unknown = t('table.speaker.unknown');
   const fromDm = e.acting_seat_id != null && e.acting_seat_id === names.dmSeatId;
@@ -117,11 +144,50 @@ function ChatLine({ e, names, t, lang }: { e: EventView; names: TableNames; t: T
           {seenBy}
         </p>
       )}
+      {onRequestCheck && p.intent === 'check' && !fromDmVoice(e, names) && (
+        <button
+          type="button"
+          className="link-button request-this"
+          onClick={() => onRequestCheck(p.check ?? '', e.subject_seat_id ?? e.acting_seat_id)}
+        >
+          {t('check.requestThis')}
+        </button>
+      )}
     </li>
   );
 }
 
-function logText(e: EventView, names: TableNames, t: T): string | null {
+// fromDmVoice: a line the DM wrote in their own voice (not for a player seat).
+const fromDmVoice = (e: EventView, names: TableNames) =>
+  e.execution_mode !== 'dm_proxy' && e.acting_seat_id != null && e.acting_seat_id === names.dmSeatId && e.subject_seat_id == null;
+
+interface LogCtx {
+  names: TableNames;
+  t: T;
+  isDM: boolean;
+  requests: Map<number, RollRequestView>;
+}
+
+function diffList(before: string[] | undefined, after: string[] | undefined): { added: string[]; removed: string[] } {
+  const b = before ?? [];
+  const a = after ?? [];
+  return { added: a.filter((x) => !b.includes(x)), removed: b.filter((x) => !a.includes(x)) };
+}
+
+function RollSummary({ r, what, ctx }: { r: RollResultView; what: string | null; ctx: LogCtx }) {
+  const who = whoRolled(r, ctx.names, ctx.t);
+  return (
+    <>
+      {what === null ? format(ctx.t('log.rolledQuick'), { who }) : format(ctx.t('log.rolled'), { who, what })}{' '}
+      <code className="roll-formula">{r.formula}</code> <DiceView audit={r.audit} /> ={' '}
+      <strong className="roll-total">{r.total}</strong> <Outcome result={r} />
+    </>
+  );
+}
+
+function logContent(e: EventView, ctx: LogCtx): ReactNode | null {
+  const { names, t } = ctx;
+  const unknown = t('table.speaker.unknown');
   switch (e.kind) {
     case 'session.started':
       return t('table.event.started');
@@ -133,29 +199,123 @@ function logText(e: EventView, names: TableNames, t: T): string | null {
       return t('table.event.stage');
     case 'participant.joined': {
       const p = e.payload as unknown as ParticipantJoinedPayload;
-      const name = names.character(p.character_id, p.seat_id) ?? t('table.speaker.unknown');
+      const name = names.character(p.character_id, p.seat_id) ?? unknown;
       return format(t(p.late ? 'table.event.joinedLate' : 'table.event.joined'), { name });
+    }
+    case 'roll.requested': {
+      const p = e.payload as unknown as RollRequestedPayload;
+      const name = names.character(e.subject_character_id, e.subject_seat_id) ?? unknown;
+      const mode = p.mode && p.mode !== 'normal' ? ` (${t(`check.mode.${p.mode}`)})` : '';
+      return format(t('log.requested'), { name, check: requestName(p, t) }) + mode;
+    }
+    case 'roll.resolved': {
+      const p = e.payload as unknown as RollResolvedPayload;
+      if (!p.result) return null;
+      const req = ctx.requests.get(p.request_id);
+      return <RollSummary r={p.result} what={req ? requestName(req, t) : t('dice.check')} ctx={ctx} />;
+    }
+    case 'roll.outcome': {
+      // dm_only: the server never sends it to players; the page shows it to the DM only
+      if (!ctx.isDM) return null;
+      const p = e.payload as unknown as RollOutcomePayload;
+      const req = ctx.requests.get(p.request_id);
+      const name = names.character(e.subject_character_id, e.subject_seat_id ?? req?.target_seat_id) ?? unknown;
+      return (
+        <span data-testid="log-outcome">
+          {format(t('log.outcome'), { name, check: req ? requestName(req, t) : t('dice.check'), dc: p.dc })}{' '}
+          <span className={`outcome ${p.success ? 'is-pass' : 'is-fail'}`}>{t(p.success ? 'check.pass' : 'check.fail')}</span>
+        </span>
+      );
+    }
+    case 'roll.cancelled': {
+      const name = names.character(e.subject_character_id, e.subject_seat_id) ?? unknown;
+      return format(t('log.cancelled'), { name });
+    }
+    case 'roll.quick': {
+      const p = e.payload as unknown as RollQuickPayload;
+      if (!p.result) return null;
+      return <RollSummary r={p.result} what={null} ctx={ctx} />;
+    }
+    case 'action.declared':
+    case 'action.updated': {
+      const a = (e.payload as unknown as ActionPayload).action;
+      if (!a) return null;
+      const name = names.character(a.subject_character_id, a.subject_seat_id) ?? unknown;
+      const who = a.execution_mode === 'dm_proxy' ? format(t('table.speaker.dmFor'), { name }) : name;
+      return e.kind === 'action.declared'
+        ? format(t('log.declared'), { who, text: a.text })
+        : format(t('log.actionUpdated'), { who, status: t(`actions.status.${a.status}`) });
+    }
+    case 'window.opened':
+    case 'window.closed': {
+      const w = (e.payload as unknown as WindowPayload).window;
+      if (!w) return null;
+      return format(t(e.kind === 'window.opened' ? 'log.windowOpened' : 'log.windowClosed'), { prompt: w.prompt });
+    }
+    case 'character.changed': {
+      const p = e.payload as unknown as CharacterChangedPayload;
+      const name = names.character(p.character_id ?? e.subject_character_id, p.seat_id ?? e.subject_seat_id) ?? unknown;
+      const hp = p.after?.hp;
+      const hpText = hp ? `${hp.current}/${hp.max}` : '';
+      switch (p.op) {
+        case 'damage':
+          return format(t('log.damage'), { name, hp: hpText });
+        case 'heal':
+          return format(t('log.heal'), { name, hp: hpText });
+        case 'set_temp_hp':
+          return format(t('log.tempHp'), { name, n: hp?.temp ?? 0 });
+        case 'add_condition':
+        case 'remove_condition': {
+          const d = diffList(p.before?.conditions, p.after?.conditions);
+          const list = (p.op === 'add_condition' ? d.added : d.removed).map((c) => conditionName(c, t)).join(', ');
+          return format(t(p.op === 'add_condition' ? 'log.conditionAdded' : 'log.conditionRemoved'), { name, condition: list });
+        }
+        case 'spend_resource':
+        case 'restore_resource': {
+          const after = p.after?.resources ?? [];
+          const before = p.before?.resources ?? [];
+          const changed = after.find((r) => before.find((b) => b.name === r.name)?.current !== r.current) ?? after[0];
+          return format(t(p.op === 'spend_resource' ? 'log.resourceSpent' : 'log.resourceRestored'), {
+            name,
+            resource: changed ? `${changed.name} ${changed.current}/${changed.max}` : '',
+          });
+        }
+        default:
+          return format(t('log.characterChanged'), { name });
+      }
     }
     default:
       return null;
   }
 }
 
-export function LogList({ events, names }: { events: EventView[]; names: TableNames }) {
+export function LogList({
+  events,
+  names,
+  isDM = false,
+  requests,
+}: {
+  events: EventView[];
+  names: TableNames;
+  isDM?: boolean;
+  // the roll requests the reader may see (names the check of a result)
+  requests?: Map<number, RollRequestView>;
+}) {
   const { t, lang } = useI18n();
+  const ctx: LogCtx = { names, t, isDM, requests: requests ?? new Map() };
   const lines = events
     .filter((e) => !isMessage(e))
-    .map((e) => ({ e, text: logText(e, names, t) }))
-    .filter((x): x is { e: EventView; text: string } => x.text !== null);
+    .map((e) => ({ e, content: logContent(e, ctx) }))
+    .filter((x): x is { e: EventView; content: ReactNode } => x.content !== null && x.content !== undefined);
   const stick = useStickToBottom(lines.length);
   return (
     <section className="feed log" aria-labelledby="table-log">
       <h2 id="table-log">{t('table.log')}</h2>
       {lines.length === 0 && <p className="hint">{t('table.log.empty')}</p>}
       <ol className="feed-lines" data-testid="log" ref={stick.ref} onScroll={stick.onScroll}>
-        {lines.map(({ e, text }) => (
+        {lines.map(({ e, content }) => (
           <li key={e.seq} className="log-line" data-testid="log-line" data-seq={e.seq} data-kind={e.kind}>
-            <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time> {text}
+            <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time> {content}
           </li>
         ))}
       </ol>

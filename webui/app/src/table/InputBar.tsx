@@ -3,7 +3,16 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
-import { postInput, postMessage, type EventView, type MessageInput, type Posted, type TextInput } from './api';
+import {
+  declareAction,
+  postInput,
+  postMessage,
+  type EventView,
+  type MessageInput,
+  type PendingActionView,
+  type Posted,
+  type TextInput,
+} from './api';
 
 // Who is writing: a player for their own seat, the DM in their own voice,
 // or the DM acting for a player seat (DM proxy).
@@ -14,12 +23,15 @@ interface QuickAction {
   label: MessageKey;
   kind: MessageInput['kind'];
   intent?: 'search';
+  // declare a pending action for the DM to adjudicate (POST /pending-actions)
+  declare?: true;
 }
 
 const PLAYER_ACTIONS: QuickAction[] = [
   { id: 'say', label: 'table.input.say', kind: 'character_dialogue' },
   { id: 'act', label: 'table.input.act', kind: 'action' },
   { id: 'search', label: 'table.input.search', kind: 'action', intent: 'search' },
+  { id: 'declare', label: 'table.input.declare', kind: 'action', declare: true },
   { id: 'whisper', label: 'table.input.whisperDm', kind: 'whisper_dm' },
   { id: 'ooc', label: 'table.input.ooc', kind: 'ooc' },
 ];
@@ -36,6 +48,7 @@ const SLASH: { cmd: string; hint: MessageKey; modes: InputMode[] }[] = [
   { cmd: '/whisper', hint: 'table.slash.whisper', modes: ['player', 'dm'] },
   { cmd: '/ooc', hint: 'table.slash.ooc', modes: ['player', 'dm', 'proxy'] },
   { cmd: '/check', hint: 'table.slash.check', modes: ['player', 'proxy'] },
+  { cmd: '/check', hint: 'table.slash.checkDm', modes: ['dm'] },
 ];
 
 // newKey makes an idempotency key; randomUUID needs a secure context, so
@@ -62,6 +75,8 @@ export function InputBar({
   targets,
   closedReason,
   onPosted,
+  windowId = null,
+  onDeclared,
 }: {
   sessionId: number;
   mode: InputMode;
@@ -72,6 +87,9 @@ export function InputBar({
   // why nothing can be sent now (null: posting is open)
   closedReason: MessageKey | null;
   onPosted: (event: EventView) => void;
+  // the open action window a declared action answers
+  windowId?: number | null;
+  onDeclared?: (action: PendingActionView) => void;
 }) {
   const { t } = useI18n();
   const [text, setText] = useState('');
@@ -100,7 +118,16 @@ export function InputBar({
     if (posted) {
       pending.current = null;
       setText('');
-      onPosted(posted.event);
+      if (posted.event) onPosted(posted.event);
+    }
+  };
+
+  const declare = async () => {
+    const body = { text: trimmed, ...subject, ...(windowId !== null ? { window_id: windowId } : {}) };
+    const declared = await action.run(() => declareAction(sessionId, body));
+    if (declared) {
+      setText('');
+      onDeclared?.(declared);
     }
   };
 
@@ -113,6 +140,10 @@ export function InputBar({
 
   const quick = (a: QuickAction) => {
     if (closed || trimmed === '' || action.busy) return;
+    if (a.declare) {
+      void declare();
+      return;
+    }
     const body: Omit<MessageInput, 'idempotency_key'> = { kind: a.kind, text: trimmed, ...subject };
     if (a.intent) body.intent = a.intent;
     if (mode === 'dm' && a.kind === 'whisper_dm' && targetSeat !== null) body.to_seat_id = targetSeat;

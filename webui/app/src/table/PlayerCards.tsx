@@ -1,6 +1,7 @@
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
-import { CONDITIONS, type Condition, type Participant, type Seat, type SessionResume } from './api';
+import type { Participant, Seat, SessionResume } from './api';
+import { CardControls, ConditionChips, HpBar } from './CharacterState';
 
 type T = ReturnType<typeof useI18n>['t'];
 
@@ -10,28 +11,32 @@ function controllerName(kind: Seat['controller_kind'], name: string | null, t: T
   return name ?? t('room.seat.unassigned');
 }
 
-export function conditionName(c: string, t: T) {
-  return (CONDITIONS as readonly string[]).includes(c) ? t(`condition.${c as Condition}`) : c;
-}
-
 // The name a participant seat goes by at the table: its character, else the seat label.
 export function seatDisplayName(p: Participant | undefined, seat: Seat | undefined): string {
   return p?.character?.name ?? seat?.character?.name ?? seat?.label ?? '';
 }
 
 // PlayerCards: the DM seat, then one card per participant seat (character,
-// level, HP, conditions, who plays it), then player seats not at the table.
-// The current DM gets "Act as …" on participant cards (DM proxy).
+// level, HP bar and temporary HP, conditions, who plays it), then player
+// seats not at the table. The current DM gets "Act as …" (DM proxy) and
+// damage / heal / condition controls on participant cards; a player gets
+// heal, temporary HP and resources on their own card.
 export function PlayerCards({
   data,
   canProxy,
   proxySeatId,
   onActAs,
+  onCharacterChanged,
+  resourcesVersion = 0,
 }: {
   data: SessionResume;
   canProxy: boolean;
   proxySeatId: number | null;
   onActAs: (seatId: number) => void;
+  // after a state change (damage, heal, conditions, resources) went through
+  onCharacterChanged?: () => void;
+  // bumped when a character changed at the table (the own card rereads its resources)
+  resourcesVersion?: number;
 }) {
   const { t } = useI18n();
   const dmSeat = data.seats.find((s) => s.id === data.session.dm_seat_id) ?? data.seats.find((s) => s.role === 'dm');
@@ -39,6 +44,8 @@ export function PlayerCards({
   const participantSeats = data.participants.map((p) => ({ p, seat: data.seats.find((s) => s.id === p.seat_id) }));
   const others = data.seats.filter((s) => s.role === 'player' && !bySeat.has(s.id));
   const you = (seatId: number) => (seatId === data.me.seat_id ? <span className="hint"> {t('common.you')}</span> : null);
+  const active = data.session.status === 'active';
+  const isDM = data.me.role === 'dm';
 
   return (
     <section className="player-cards" aria-label={t('table.cards')} data-testid="player-cards">
@@ -72,14 +79,26 @@ export function PlayerCards({
             </p>
             {c ? (
               <>
-                <p data-testid="card-hp">
-                  {t('session.hp')} {c.hp.current}/{c.hp.max}
-                  {c.hp.temp > 0 ? ` (+${c.hp.temp})` : ''}
-                </p>
-                <p>
-                  {t('session.conditions')}:{' '}
-                  {c.conditions.length === 0 ? t('session.noConditions') : c.conditions.map((x) => conditionName(x, t)).join(', ')}
-                </p>
+                <HpBar hp={c.hp} />
+                <ConditionChips
+                  sessionId={data.session.id}
+                  seatId={p.seat_id}
+                  conditions={c.conditions}
+                  canRemove={isDM && active}
+                  onChanged={onCharacterChanged}
+                />
+                {active && (isDM || p.seat_id === data.me.seat_id) && (
+                  <CardControls
+                    sessionId={data.session.id}
+                    seatId={p.seat_id}
+                    characterId={c.id}
+                    name={name}
+                    asDm={isDM}
+                    conditions={c.conditions}
+                    resourcesVersion={resourcesVersion}
+                    onChanged={onCharacterChanged}
+                  />
+                )}
               </>
             ) : (
               <p className="hint">{t('session.noCharacter')}</p>

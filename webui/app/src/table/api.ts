@@ -368,3 +368,233 @@ export const setStage = (id: number, stage: { text: string; image_id: number | n
   apiSend<StageView>('PUT', `/api/sessions/${id}/stage`, stage);
 export const uploadStageImage = (id: number, file: Blob) =>
   apiUpload<StageImage>(`/api/sessions/${id}/stage/images`, file);
+
+// ---- rolls, checks, pending actions, character state -------------------------
+
+export type RollMode = 'normal' | 'advantage' | 'disadvantage';
+export const ROLL_MODES: readonly RollMode[] = ['normal', 'advantage', 'disadvantage'];
+export type RollSource = 'server' | 'physical' | 'quick';
+
+export interface DieView {
+  value: number;
+  kept: boolean;
+  // dropped by keep/drop (omitted when false)
+  dropped?: boolean;
+  exploded?: boolean;
+  // replaced by the die that follows; never kept
+  rerolled?: boolean;
+}
+
+export interface DiceGroup {
+  notation: string;
+  sides: number;
+  fudge?: boolean;
+  dice: DieView[];
+  subtotal: number;
+}
+
+export interface DiceAudit {
+  formula: string;
+  normalized: string;
+  groups: DiceGroup[];
+  total: number;
+  min: number;
+  max: number;
+}
+
+export interface RollResultView {
+  id: number;
+  roll_request_id: number | null;
+  acting_seat_id: number;
+  subject_seat_id: number | null;
+  subject_character_id: number | null;
+  execution_mode: 'self' | 'dm_proxy';
+  source: RollSource;
+  formula: string;
+  audit: DiceAudit;
+  raw_dice: number[];
+  kept_dice: number[];
+  base_modifier: number;
+  flat_adjustment: number;
+  total: number;
+  // present only for the DM, or for everyone when the DM chose to reveal the outcome
+  success?: boolean;
+  visibility: 'public' | 'actor_and_dm';
+  created_at: string;
+}
+
+export type RollRequestStatus = 'pending' | 'resolved' | 'cancelled';
+
+export interface RollRequestView {
+  id: number;
+  group_id: number | null;
+  label: string;
+  target_seat_id: number;
+  target_character_id: number | null;
+  request_type: 'ability' | 'skill';
+  ability: string;
+  skill: string;
+  // present only for the DM: never sent to players
+  dc?: number;
+  mode: RollMode;
+  flat_adjustment: number;
+  reveal_outcome: boolean;
+  visibility: 'public' | 'actor_and_dm';
+  status: RollRequestStatus;
+  // how many d20 faces "enter my dice" sends
+  dice_needed: number;
+  created_at: string;
+  resolved_at: string | null;
+  result: RollResultView | null;
+}
+
+export type PendingActionStatus = 'pending' | 'processing' | 'waiting_for_roll' | 'resolved' | 'cancelled';
+export const PENDING_ACTION_STATUSES: readonly PendingActionStatus[] = [
+  'pending',
+  'processing',
+  'waiting_for_roll',
+  'resolved',
+  'cancelled',
+];
+
+export interface PendingActionView {
+  id: number;
+  acting_seat_id: number;
+  subject_seat_id: number;
+  subject_character_id: number | null;
+  execution_mode: 'self' | 'dm_proxy';
+  text: string;
+  intent: MessageIntent;
+  status: PendingActionStatus;
+  roll_request_id: number | null;
+  window_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ActionWindowView {
+  id: number;
+  prompt: string;
+  status: 'open' | 'closed';
+  created_at: string;
+}
+
+export interface RollBoard {
+  requests: RollRequestView[];
+  results: RollResultView[];
+  pending_actions: PendingActionView[];
+  windows: ActionWindowView[];
+}
+
+export interface CharacterSnapshot {
+  hp: HP;
+  conditions: string[];
+  resources: Resource[];
+}
+
+export type CharacterStateOp =
+  | 'damage'
+  | 'heal'
+  | 'set_temp_hp'
+  | 'add_condition'
+  | 'remove_condition'
+  | 'spend_resource'
+  | 'restore_resource';
+
+export interface CharacterStateView {
+  character_id: number;
+  seat_id: number;
+  op: CharacterStateOp;
+  before: CharacterSnapshot;
+  after: CharacterSnapshot;
+}
+
+export interface CharacterStateInput {
+  subject_seat_id: number;
+  op: CharacterStateOp;
+  amount?: number;
+  condition?: string;
+  resource?: string;
+}
+
+export interface CheckInput {
+  // omitted: every participant seat
+  seat_ids?: number[];
+  ability?: string;
+  skill?: string;
+  dc?: number;
+  mode: RollMode;
+  flat_adjustment: number;
+  reveal_outcome: boolean;
+  private: boolean;
+  label?: string;
+  pending_action_id?: number;
+}
+
+export interface PendingActionInput {
+  text: string;
+  intent?: MessageIntent;
+  subject_seat_id?: number;
+  window_id?: number;
+}
+
+// Payloads (version 1) of the roll, action and character events.
+export interface RollRequestedPayload {
+  version: number;
+  request_id: number;
+  group_id: number | null;
+  label: string;
+  request_type: 'ability' | 'skill';
+  ability: string;
+  skill: string;
+  mode: RollMode;
+  flat_adjustment: number;
+  reveal_outcome: boolean;
+}
+export interface RollResolvedPayload {
+  version: number;
+  request_id: number;
+  result: RollResultView;
+}
+export interface RollOutcomePayload {
+  version: number;
+  request_id: number;
+  result_id: number;
+  dc: number;
+  success: boolean;
+}
+export interface RollQuickPayload {
+  version: number;
+  result: RollResultView;
+}
+export interface ActionPayload {
+  version: number;
+  action: PendingActionView;
+}
+export interface WindowPayload {
+  version: number;
+  window: ActionWindowView;
+}
+export type CharacterChangedPayload = CharacterStateView & { version: number };
+
+export const getRolls = (id: number, signal?: AbortSignal) => apiGet<RollBoard>(`/api/sessions/${id}/rolls`, signal);
+export const requestChecks = (id: number, input: CheckInput) =>
+  apiSend<{ group_id: number; requests: RollRequestView[] }>('POST', `/api/sessions/${id}/checks`, input);
+export const rollRequest = (requestId: number, idempotency_key: string) =>
+  apiSend<RollResultView>('POST', `/api/roll-requests/${requestId}/roll`, { idempotency_key });
+export const rollPhysical = (requestId: number, faces: number[], idempotency_key: string) =>
+  apiSend<RollResultView>('POST', `/api/roll-requests/${requestId}/physical`, { faces, idempotency_key });
+export const cancelRollRequest = (requestId: number) =>
+  apiSend<RollRequestView>('POST', `/api/roll-requests/${requestId}/cancel`);
+export const quickRoll = (id: number, input: { formula: string; subject_seat_id?: number; idempotency_key?: string }) =>
+  apiSend<RollResultView>('POST', `/api/sessions/${id}/quick-roll`, input);
+export const declareAction = (id: number, input: PendingActionInput) =>
+  apiSend<PendingActionView>('POST', `/api/sessions/${id}/pending-actions`, input);
+export const transitionAction = (actionId: number, to: PendingActionStatus) =>
+  apiSend<PendingActionView>('POST', `/api/pending-actions/${actionId}/transition`, { to });
+export const openActionWindow = (id: number, prompt: string) =>
+  apiSend<ActionWindowView>('POST', `/api/sessions/${id}/action-windows`, { prompt });
+export const closeActionWindow = (windowId: number) =>
+  apiSend<ActionWindowView>('POST', `/api/action-windows/${windowId}/close`);
+export const changeCharacterState = (id: number, input: CharacterStateInput) =>
+  apiSend<CharacterStateView>('POST', `/api/sessions/${id}/character-state`, input);

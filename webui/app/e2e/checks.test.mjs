@@ -1,0 +1,377 @@
+// Checks, rolls, pending actions and character state, end to end: the DM
+// and two players (three browser contexts, three guests) on the real server
+// binary. The DM asks both players for a hidden Perception check with
+// advantage at DC 15; Ann lets the server roll, Bob enters his own dice; both
+// see their totals, only the DM sees the DC and pass / fail. Then a roll
+// by the DM for a player, a player's /check turned into a request and
+// cancelled, HP, conditions, resources, action windows, declared actions
+// (with an illegal move refused) and quick rolls, all live
+// (long-poll), with no reloads and no fixed sleeps.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import {
+  browserRequired,
+  chromiumArgs,
+  chromiumAvailable,
+  chromiumMissingMessage,
+  chromiumPath,
+  skipLine,
+  startServer,
+} from './harness.mjs';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
+if (!haveChromium) console.log(skipLine());
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// dcFree removes from a page's HTML what carries numbers that are not game
+// values: scripts and stylesheets (hashed asset names), <time> elements and
+// datetime attributes (clock times), event sequence numbers (data-seq) and
+// React's generated element ids (id / for / aria-* references). What is left
+// is everything the page shows or keeps in its DOM about the game.
+function dcFree(html) {
+  return html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<link\b[^>]*>/g, '')
+    .replace(/<time\b[\s\S]*?<\/time>/g, '')
+    .replace(/\s(id|for|aria-labelledby|aria-controls|aria-describedby|data-seq|datetime)="[^"]*"/g, '');
+}
+
+// hasDcKey finds a "dc" key anywhere in a JSON value.
+function hasDcKey(value) {
+  if (Array.isArray(value)) return value.some(hasDcKey);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => k === 'dc' || hasDcKey(v));
+  }
+  return false;
+}
+
+describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
+  let server;
+  let browser;
+  const contexts = [];
+  const pageErrors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    if (server) {
+      const { code, signal } = await server.stop();
+      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
+    }
+  });
+
+  const url = (path) => new URL(path, server.url).href;
+  const at = (page, path) => page.goto(url(path));
+
+  async function person(name) {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+    await at(page, 'tables');
+    await page.getByTestId('tables-empty').waitFor();
+    return page;
+  }
+
+  // api calls the server with the page's own cookies (page.request shares the context's jar).
+  async function api(page, method, path, data) {
+    const res = await page.request.fetch(url(path), { method, ...(data !== undefined ? { data } : {}) });
+    const text = await res.text();
+    assert.ok(res.ok(), `${method} ${path} -> ${res.status()} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  // Brom: Wisdom 10 and no Perception proficiency → modifier 0, so his
+  // entered dice (7 and 18, advantage) total 18: no 15 anywhere on his page.
+  const character = (name, wis, perception) => ({
+    name,
+    level: 3,
+    abilities: { str: 12, dex: 14, con: 13, int: 10, wis, cha: 9 },
+    skill_proficiencies: perception ? ['perception'] : [],
+    skill_expertise: [],
+    hp: { max: 24, current: 24, temp: 0 },
+    conditions: [],
+    resources: [{ name: 'Ki', current: 2, max: 2 }],
+    biography: '',
+    roleplay_guidance: '',
+  });
+
+  const waitText = (locator, text) =>
+    locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
+  const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+  const tab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
+  const card = (page, name) => page.getByTestId('participant').filter({ has: page.getByRole('heading', { name }) });
+  const myRequest = (page) => page.getByTestId('prompt-bar').getByTestId('my-request');
+
+  test('the DM asks for a hidden Perception check; Ann rolls, Bob enters dice; only the DM sees DC and outcome', async () => {
+    const dana = await person('Dana');
+    const ann = await person('Ann');
+    const bob = await person('Bob');
+    for (const [page, name] of [
+      [dana, 'Dana'],
+      [ann, 'Ann'],
+      [bob, 'Bob'],
+    ]) {
+      await api(page, 'PATCH', '/api/me', { display_name: name });
+    }
+
+    // --- room, campaign, seats, characters and a running session, through the API
+    let room = await api(dana, 'POST', '/api/rooms', { name: 'Dice room' });
+    room = await api(dana, 'POST', `/api/rooms/${room.id}/campaigns`, { name: 'Tomb of Echoes' });
+    const campaignId = room.campaigns[0].id;
+    await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat A' });
+    room = await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat B' });
+    const seats = Object.fromEntries(room.campaigns[0].seats.map((s) => [s.label, s.id]));
+    const annRoom = await api(ann, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
+    const bobRoom = await api(bob, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
+    await api(dana, 'POST', `/api/seats/${seats.DM}/assign`, { access_id: room.my_access.id });
+    await api(dana, 'POST', `/api/seats/${seats['Seat A']}/assign`, { access_id: annRoom.my_access.id });
+    await api(dana, 'POST', `/api/seats/${seats['Seat B']}/assign`, { access_id: bobRoom.my_access.id });
+    const aria = await api(ann, 'POST', '/api/characters', character('Aria', 14, true));
+    await api(ann, 'PUT', `/api/seats/${seats['Seat A']}/character`, { character_id: aria.id });
+    const brom = await api(bob, 'POST', '/api/characters', character('Brom', 10, false));
+    await api(bob, 'PUT', `/api/seats/${seats['Seat B']}/character`, { character_id: brom.id });
+    const lobby = await api(dana, 'POST', `/api/campaigns/${campaignId}/sessions`);
+    const sessionId = lobby.session.id;
+    await api(dana, 'POST', `/api/sessions/${sessionId}/start`);
+
+    for (const page of [dana, ann, bob]) {
+      await at(page, `sessions/${sessionId}`);
+      await waitText(page.getByTestId('session-status'), 'Active');
+      await card(page, 'Brom').getByTestId('card-hp').filter({ hasText: 'HP 24/24' }).waitFor();
+    }
+
+    // --- the DM's "Request check": both players, Perception, DC 15, advantage, hidden
+    await tab(dana, 'Dice');
+    await button(dana, 'Request check').click();
+    const dialog = dana.getByRole('dialog');
+    await dialog.getByLabel('Everyone at the table').uncheck();
+    await dialog.getByLabel('Aria', { exact: true }).check();
+    await dialog.getByLabel('Brom', { exact: true }).check();
+    await dialog.getByLabel('Skill or ability').selectOption('skill:perception');
+    await dialog.getByLabel('DC (optional)').fill('15');
+    await dialog.getByLabel('Advantage', { exact: true }).check();
+    assert.equal(await dialog.getByLabel('Reveal pass / fail to the players').isChecked(), false);
+    await button(dialog, 'Request check').click();
+    await dialog.waitFor({ state: 'detached' });
+    for (const name of ['Aria', 'Brom']) {
+      const row = dana.locator(`[data-testid="dm-request"][data-target="${name}"]`);
+      await row.filter({ hasText: 'Perception' }).waitFor();
+      await waitText(row.getByTestId('request-dc'), 'DC 15');
+      assert.equal(await row.getAttribute('data-status'), 'pending');
+    }
+
+    // --- both players get the request card, live, with no DC
+    for (const page of [ann, bob]) {
+      const req = myRequest(page);
+      await req.filter({ hasText: 'The DM asks for a check: Perception' }).waitFor();
+      await req.filter({ hasText: 'Advantage' }).waitFor();
+      await button(req, 'Roll').waitFor();
+      await button(req, 'Enter my dice').waitFor();
+      assert.equal(await page.getByTestId('request-dc').count(), 0);
+    }
+
+    // --- Bob enters his own dice: 7 and 18 (advantage keeps 18; modifier 0)
+    const bobReq = myRequest(bob);
+    await button(bobReq, 'Enter my dice').click();
+    assert.equal(await bobReq.getByRole('spinbutton').count(), 2, 'dice_needed = 2 inputs');
+    await bobReq.getByLabel('Die 1').fill('7');
+    await bobReq.getByLabel('Die 2').fill('18');
+    await button(bobReq, 'Submit dice').click();
+    await waitText(bobReq.getByTestId('request-total'), '18');
+    await bobReq.filter({ hasText: 'Your total' }).waitFor();
+    // the dice: 7 struck through, 18 kept
+    await bobReq.locator('[data-testid="die"][data-dropped="true"] s').filter({ hasText: /^7$/ }).waitFor();
+    await bobReq.locator('[data-testid="die"][data-kept="true"] strong').filter({ hasText: /^18$/ }).waitFor();
+    // hidden outcome: no pass / fail for Bob
+    assert.equal(await bob.getByTestId('check-outcome').count(), 0, 'a hidden outcome shows no pass / fail to the player');
+
+    // the DM sees Bob pass (18 ≥ 15), live
+    const bromRow = dana.locator('[data-testid="dm-request"][data-target="Brom"]');
+    await waitText(bromRow.getByTestId('request-total'), '18');
+    await waitText(bromRow.getByTestId('check-outcome'), 'Pass');
+    await waitText(bromRow.getByTestId('request-dc'), 'DC 15');
+
+    // --- the DC is nowhere in Bob's page: not as text, not in any attribute
+    {
+      const html = await bob.content();
+      assert.doesNotMatch(html, /\bDC\b/, 'no "DC" on a player page');
+      assert.equal(await bob.getByText(/DC\s*15/).count(), 0);
+      const cleaned = dcFree(html);
+      assert.ok(cleaned.includes('Your total'), 'the check card is in what is inspected');
+      assert.doesNotMatch(cleaned, /(?<!\d)15(?!\d)/, `"15" appears in B's page:\n${(cleaned.match(/.{0,80}(?<!\d)15(?!\d).{0,80}/g) ?? []).join('\n')}`);
+      assert.match(cleaned, /(?<!\d)18(?!\d)/, 'B’s total is in the page');
+    }
+
+    // --- Ann lets the server roll
+    const annReq = myRequest(ann);
+    await button(annReq, 'Roll').click();
+    await annReq.getByTestId('request-total').waitFor();
+    const annTotal = Number(await annReq.getByTestId('request-total').textContent());
+    const annBoard = await api(ann, 'GET', `/api/sessions/${sessionId}/rolls`);
+    const annResult = annBoard.requests.find((r) => r.target_seat_id === seats['Seat A']).result;
+    assert.equal(annResult.total, annTotal, 'Ann sees her own total');
+    assert.equal(annResult.source, 'server');
+    assert.equal(annResult.audit.groups[0].dice.length, 2, 'advantage rolls two d20s');
+    assert.equal(await ann.getByTestId('check-outcome').count(), 0, 'a hidden outcome shows no pass / fail to Ann');
+    assert.doesNotMatch(await ann.content(), /\bDC\b/, 'no "DC" on Ann’s page');
+    assert.equal(await ann.getByTestId('request-dc').count(), 0);
+
+    // the DM sees Ann's total and her pass / fail against DC 15
+    const ariaRow = dana.locator('[data-testid="dm-request"][data-target="Aria"]');
+    await waitText(ariaRow.getByTestId('request-total'), String(annTotal));
+    await waitText(ariaRow.getByTestId('check-outcome'), annTotal >= 15 ? 'Pass' : 'Fail');
+    // and the outcome lines in the DM's log
+    await dana.getByTestId('log-outcome').filter({ hasText: 'Brom — Perception against DC 15' }).filter({ hasText: 'Pass' }).waitFor();
+    await dana.getByTestId('log-outcome').filter({ hasText: 'Aria — Perception against DC 15' }).waitFor();
+
+    // --- what the players can read from the server carries no DC and no outcome
+    await bob.getByTestId('log-line').filter({ hasText: 'Aria rolled' }).first().waitFor();
+    for (const [page, who] of [
+      [ann, 'Ann'],
+      [bob, 'Bob'],
+    ]) {
+      const rolls = await api(page, 'GET', `/api/sessions/${sessionId}/rolls`);
+      const events = await api(page, 'GET', `/api/sessions/${sessionId}/events?after=0`);
+      assert.ok(rolls.requests.length >= 1, `${who} sees their request`);
+      assert.ok(!hasDcKey(rolls), `${who}'s GET /rolls has no "dc" key`);
+      assert.ok(!hasDcKey(events), `${who}'s events have no "dc" key`);
+      assert.ok(!JSON.stringify(rolls).includes('"success"'), `${who}'s results carry no hidden outcome`);
+      assert.ok(!events.events.some((e) => e.kind === 'roll.outcome'), `${who} gets no roll.outcome`);
+    }
+    const danaRolls = await api(dana, 'GET', `/api/sessions/${sessionId}/rolls`);
+    assert.ok(danaRolls.requests.every((r) => r.dc === 15), 'the DM reads the DC');
+
+    // both players see each other's result in the dice history (public, not private)
+    await tab(bob, 'Dice');
+    await bob.getByTestId('roll-history').getByTestId('roll-result').filter({ hasText: 'Aria' }).waitFor();
+    await bob.getByTestId('roll-history').getByTestId('roll-result').filter({ hasText: 'Brom' }).waitFor();
+
+    // --- the DM rolls for Ann: "DM for Aria"
+    await button(dana, 'Request check').click();
+    await dana.getByRole('dialog').getByLabel('Everyone at the table').uncheck();
+    await dana.getByRole('dialog').getByLabel('Aria', { exact: true }).check();
+    await dana.getByRole('dialog').getByLabel('Skill or ability').selectOption('ability:str');
+    await button(dana.getByRole('dialog'), 'Request check').click();
+    await dana.getByRole('dialog').waitFor({ state: 'detached' });
+    await button(dana, 'Roll for Aria').click();
+    await tab(ann, 'Dice');
+    const proxied = ann.getByTestId('roll-history').getByTestId('roll-result').filter({ hasText: 'Strength' });
+    await waitText(proxied.getByTestId('roll-who'), 'DM for Aria');
+
+    // --- Bob asks for a check with /check: the DM's shortcut pre-fills the dialog; then the DM cancels it
+    await bob.getByLabel('Message', { exact: true }).fill('/check stealth sneaking past');
+    await bob.getByLabel('Message', { exact: true }).press('Enter');
+    await tab(dana, 'Chat');
+    const intent = dana.getByTestId('chat-line').filter({ hasText: 'sneaking past' });
+    await button(intent, 'Request this check').click();
+    const pre = dana.getByRole('dialog');
+    assert.equal(await pre.getByLabel('Everyone at the table').isChecked(), false);
+    assert.equal(await pre.getByLabel('Brom', { exact: true }).isChecked(), true);
+    assert.equal(await pre.getByLabel('Aria', { exact: true }).isChecked(), false);
+    assert.equal(await pre.getByLabel('Skill or ability').inputValue(), 'skill:stealth');
+    await button(pre, 'Request check').click();
+    await pre.waitFor({ state: 'detached' });
+    await myRequest(bob).filter({ hasText: 'Stealth' }).waitFor();
+    await tab(dana, 'Dice');
+    const stealthRow = dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="pending"]').filter({ hasText: 'Stealth' });
+    await button(stealthRow, 'Cancel request').click();
+    await myRequest(bob).filter({ hasText: 'Stealth' }).waitFor({ state: 'detached' });
+    await bob.getByTestId('log-line').filter({ hasText: 'A check for Brom was cancelled.' }).waitFor();
+    await dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="cancelled"]').filter({ hasText: 'Stealth' }).waitFor();
+
+    // --- character state: the DM damages Brom and poisons him; everyone sees it live
+    await card(dana, 'Brom').getByLabel('Amount for Brom').fill('5');
+    await button(card(dana, 'Brom'), 'Damage').click();
+    for (const page of [dana, ann, bob]) {
+      await waitText(card(page, 'Brom').getByTestId('card-hp'), 'HP 19/24');
+      assert.equal(await card(page, 'Brom').getByTestId('hp-bar').getAttribute('aria-valuenow'), '19');
+    }
+    await card(dana, 'Brom').getByLabel('Condition for Brom').selectOption('poisoned');
+    await button(card(dana, 'Brom'), 'Add').click();
+    await card(bob, 'Brom').getByTestId('condition').filter({ hasText: 'Poisoned' }).waitFor();
+    await bob.getByTestId('log-line').filter({ hasText: 'Brom is now Poisoned' }).waitFor();
+    // a player has no damage or condition controls, and none on others' cards
+    assert.equal(await button(card(bob, 'Brom'), 'Damage').count(), 0);
+    assert.equal(await card(bob, 'Aria').getByTestId('card-controls').count(), 0);
+    // Bob heals himself and takes temporary HP
+    await card(bob, 'Brom').getByLabel('Amount for Brom').fill('3');
+    await button(card(bob, 'Brom'), 'Heal').click();
+    await waitText(card(ann, 'Brom').getByTestId('card-hp'), 'HP 22/24');
+    await card(bob, 'Brom').getByLabel('Amount for Brom').fill('4');
+    await button(card(bob, 'Brom'), 'Temp HP').click();
+    await waitText(card(dana, 'Brom').getByTestId('card-temp'), 'Temp HP 4');
+    // spends a resource on his own card
+    await card(bob, 'Brom').locator('summary').filter({ hasText: 'Resources' }).click();
+    const ki = card(bob, 'Brom').getByTestId('resource').filter({ hasText: 'Ki' });
+    await ki.filter({ hasText: 'Ki 2/2' }).waitFor();
+    await ki.getByRole('button', { name: 'Spend one Ki' }).click();
+    await ki.filter({ hasText: 'Ki 1/2' }).waitFor();
+    // the DM takes the poison away
+    await card(dana, 'Brom').getByRole('button', { name: 'Remove Poisoned' }).click();
+    await card(ann, 'Brom').getByTestId('card-conditions').filter({ hasText: 'none' }).waitFor();
+
+    // --- "What does everyone do?": a window, declared actions, the DM adjudicates
+    await tab(dana, 'Actions');
+    await button(dana, 'What does everyone do?').click();
+    for (const page of [ann, bob]) {
+      await page.getByTestId('prompt-bar').getByTestId('window-prompt').filter({ hasText: 'What does everyone do?' }).waitFor();
+    }
+    await bob.getByLabel('Message', { exact: true }).fill('I search the altar');
+    await button(bob, 'Declare action').click();
+    await bob.waitForFunction(() => document.querySelector('input.message-input')?.value === '');
+    const action = dana.getByTestId('pending-action').filter({ hasText: 'I search the altar' });
+    await action.filter({ hasText: 'Answer to: What does everyone do?' }).waitFor();
+    await waitText(action.getByTestId('action-status'), 'Pending');
+    // pending → resolved is not a legal move: the server refuses, the page says why
+    await button(action, 'Mark resolved').click();
+    await action.getByRole('alert').filter({ hasText: 'The action cannot move to that state from where it is now.' }).waitFor();
+    await button(action, 'Take it up').click();
+    await waitText(action.getByTestId('action-status'), 'DM is on it');
+    await tab(bob, 'Actions');
+    await waitText(bob.getByTestId('pending-action').filter({ hasText: 'I search the altar' }).getByTestId('action-status'), 'DM is on it');
+    // "Request check" from the action: the action waits for the roll, then goes back to the DM
+    await button(action, 'Request check').click();
+    await dana.getByRole('dialog').getByLabel('Brom', { exact: true }).isChecked().then((on) => assert.ok(on, 'the action’s seat is chosen'));
+    await dana.getByRole('dialog').getByLabel('Skill or ability').selectOption('skill:investigation');
+    await button(dana.getByRole('dialog'), 'Request check').click();
+    await waitText(action.getByTestId('action-status'), 'Waiting for a roll');
+    const inv = myRequest(bob).filter({ hasText: 'Investigation' });
+    await button(inv, 'Roll').click();
+    await inv.getByTestId('request-total').waitFor();
+    await waitText(action.getByTestId('action-status'), 'DM is on it');
+    await button(action, 'Mark resolved').click();
+    await waitText(action.getByTestId('action-status'), 'Resolved');
+    await waitText(bob.getByTestId('pending-action').filter({ hasText: 'I search the altar' }).getByTestId('action-status'), 'Resolved');
+    await button(dana, 'Close the question').click();
+    await bob.getByTestId('window-prompt').waitFor({ state: 'detached' });
+
+    // --- a quick roll: 4d6 drop the lowest; one die struck through; everyone sees it
+    await tab(ann, 'Dice');
+    await ann.getByLabel('Dice formula').fill('4d6dl1');
+    await button(ann, 'Roll dice').click();
+    await tab(dana, 'Dice');
+    for (const page of [ann, dana]) {
+      const line = page.getByTestId('roll-history').getByTestId('roll-result').filter({ hasText: 'Quick roll' }).first();
+      await waitText(line.getByTestId('roll-formula'), '4d6dl1');
+      assert.equal(await line.getByTestId('die').count(), 4);
+      assert.equal(await line.locator('[data-testid="die"][data-dropped="true"] s').count(), 1);
+    }
+    // a bad formula: the translated error
+    await ann.getByLabel('Dice formula').fill('4d6x');
+    await button(ann, 'Roll dice').click();
+    await ann.getByTestId('dice-panel').getByRole('alert').filter({ hasText: 'That dice formula cannot be read.' }).waitFor();
+
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
+  });
+});

@@ -1,0 +1,372 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { format, type MessageKey } from '../i18n/messages';
+import { useAction } from '../useAction';
+import {
+  ABILITIES,
+  cancelRollRequest,
+  requestChecks,
+  rollPhysical,
+  rollRequest,
+  ROLL_MODES,
+  SKILLS,
+  type CheckInput,
+  type RollMode,
+  type RollRequestView,
+  type RollResultView,
+} from './api';
+import { DiceView, Outcome } from './Dice';
+import { newKey } from './InputBar';
+import { isAbility, isSkill, requestName, signed } from './labels';
+
+export interface SeatChoice {
+  seatId: number;
+  name: string;
+}
+
+// What the "Request check" dialog starts with.
+export interface CheckDraft {
+  // null: everyone
+  seatIds: number[] | null;
+  // a skill or ability name
+  check?: string;
+  pendingActionId?: number;
+}
+
+const modeKey = (m: RollMode): MessageKey => `check.mode.${m}`;
+
+// CheckDialog is the DM's "Request check" form → POST /checks.
+export function CheckDialog({
+  sessionId,
+  seats,
+  draft,
+  onClose,
+  onDone,
+}: {
+  sessionId: number;
+  seats: SeatChoice[];
+  draft: CheckDraft;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useI18n();
+  const action = useAction();
+  const titleId = useId();
+  const [everyone, setEveryone] = useState(draft.seatIds === null);
+  const [chosen, setChosen] = useState<Set<number>>(() => new Set(draft.seatIds ?? []));
+  const [check, setCheck] = useState(() => {
+    const c = draft.check ?? '';
+    if (isSkill(c)) return `skill:${c}`;
+    if (isAbility(c)) return `ability:${c}`;
+    return 'skill:perception';
+  });
+  const [dc, setDc] = useState('');
+  const [mode, setMode] = useState<RollMode>('normal');
+  const [flat, setFlat] = useState('0');
+  const [reveal, setReveal] = useState(false);
+  const [priv, setPriv] = useState(false);
+  const first = useRef<HTMLSelectElement>(null);
+
+  useEffect(() => {
+    first.current?.focus();
+  }, []);
+
+  const dcValue = dc.trim() === '' ? null : Number(dc);
+  const flatValue = flat.trim() === '' ? 0 : Number(flat);
+  const dcOk = dcValue === null || Number.isInteger(dcValue);
+  const flatOk = Number.isInteger(flatValue);
+  const seatsOk = everyone || chosen.size > 0;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!dcOk || !flatOk || !seatsOk || action.busy) return;
+    const [kind, name] = check.split(':') as ['skill' | 'ability', string];
+    const body: CheckInput = {
+      ...(everyone ? {} : { seat_ids: seats.map((s) => s.seatId).filter((id) => chosen.has(id)) }),
+      ...(kind === 'skill' ? { skill: name } : { ability: name }),
+      ...(dcValue !== null ? { dc: dcValue } : {}),
+      mode,
+      flat_adjustment: flatValue,
+      reveal_outcome: reveal,
+      private: priv,
+      ...(draft.pendingActionId !== undefined ? { pending_action_id: draft.pendingActionId } : {}),
+    };
+    const r = await action.run(() => requestChecks(sessionId, body));
+    if (r) onDone();
+  };
+
+  const toggle = (id: number, on: boolean) =>
+    setChosen((cur) => {
+      const next = new Set(cur);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  return (
+    <div className="dialog-backdrop">
+      <section
+        className="dialog check-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="check-dialog"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onClose();
+        }}
+      >
+        <h2 id={titleId}>{t('check.dialog.title')}</h2>
+        <form onSubmit={submit} noValidate>
+          <fieldset>
+            <legend>{t('check.dialog.who')}</legend>
+            <label className="check-row">
+              <input type="checkbox" checked={everyone} onChange={(e) => setEveryone(e.target.checked)} />{' '}
+              {t('check.dialog.everyone')}
+            </label>
+            {seats.map((s) => (
+              <label key={s.seatId} className="check-row">
+                <input
+                  type="checkbox"
+                  checked={everyone || chosen.has(s.seatId)}
+                  disabled={everyone}
+                  onChange={(e) => toggle(s.seatId, e.target.checked)}
+                />{' '}
+                {s.name}
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor={`${titleId}-check`}>{t('check.dialog.check')}</label>
+            <select id={`${titleId}-check`} ref={first} value={check} onChange={(e) => setCheck(e.target.value)}>
+              <optgroup label={t('character.skills')}>
+                {SKILLS.map((s) => (
+                  <option key={s} value={`skill:${s}`}>
+                    {t(`skill.${s}`)}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t('character.abilities')}>
+                {ABILITIES.map((a) => (
+                  <option key={a} value={`ability:${a}`}>
+                    {t(`ability.${a}`)}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${titleId}-dc`}>{t('check.dialog.dc')}</label>
+            <input
+              id={`${titleId}-dc`}
+              type="number"
+              min={1}
+              inputMode="numeric"
+              value={dc}
+              onChange={(e) => setDc(e.target.value)}
+            />
+          </div>
+          <fieldset>
+            <legend>{t('check.dialog.mode')}</legend>
+            {ROLL_MODES.map((m) => (
+              <label key={m} className="check-row">
+                <input type="radio" name="check-mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {t(modeKey(m))}
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor={`${titleId}-flat`}>{t('check.dialog.flat')}</label>
+            <input id={`${titleId}-flat`} type="number" inputMode="numeric" value={flat} onChange={(e) => setFlat(e.target.value)} />
+          </div>
+          <label className="check-row">
+            <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> {t('check.dialog.reveal')}
+          </label>
+          <label className="check-row">
+            <input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> {t('check.dialog.private')}
+          </label>
+          {!seatsOk && <p className="hint">{t('check.dialog.noSeats')}</p>}
+          {action.error !== null && <ErrorNotice code={action.error} />}
+          <div className="inline-form">
+            <button type="submit" disabled={!dcOk || !flatOk || !seatsOk || action.busy}>
+              {t('check.dialog.send')}
+            </button>
+            <button type="button" onClick={onClose}>
+              {t('check.dialog.cancel')}
+            </button>
+          </div>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+// RequestCard is one check request: for its player ("Roll", "Enter my
+// dice"), or a row of the DM's list (DC, outcome, cancel, roll for them).
+// A DC is rendered only on the DM's card.
+export function RequestCard({
+  request,
+  result,
+  name,
+  asDm,
+  canAct,
+  onResult,
+  onChanged,
+  onDismiss,
+}: {
+  request: RollRequestView;
+  // the result, from the board or from our own answer
+  result: RollResultView | null;
+  // the target's name
+  name: string;
+  asDm: boolean;
+  // the session is running and the reader may roll for this seat
+  canAct: boolean;
+  onResult: (r: RollResultView) => void;
+  onChanged: () => void;
+  onDismiss?: () => void;
+}) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [entering, setEntering] = useState(false);
+  const needed = Math.max(1, request.dice_needed || 1);
+  const [faces, setFaces] = useState<string[]>(() => Array.from({ length: needed }, () => ''));
+  const keys = useRef<Record<string, { sig: string; key: string }>>({});
+  const idBase = useId();
+
+  const keyFor = (what: string, sig: string) => {
+    const cur = keys.current[what];
+    if (cur?.sig === sig) return cur.key;
+    const k = { sig, key: newKey() };
+    keys.current[what] = k;
+    return k.key;
+  };
+
+  const status = result ? 'resolved' : request.status;
+  const what = requestName(request, t);
+
+  const roll = async () => {
+    const key = keyFor('roll', 'roll');
+    const r = await action.run(() => rollRequest(request.id, key));
+    if (r) onResult(r);
+  };
+  const faceValues = faces.map((f) => Number(f));
+  const facesOk = faceValues.every((n, i) => faces[i]!.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 20);
+  const sendFaces = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!facesOk || action.busy) return;
+    const key = keyFor('physical', JSON.stringify(faceValues));
+    const r = await action.run(() => rollPhysical(request.id, faceValues, key));
+    if (r) onResult(r);
+  };
+  const cancel = async () => {
+    if (await action.run(() => cancelRollRequest(request.id))) onChanged();
+  };
+
+  return (
+    <article
+      className={`request-card status-${status}`}
+      data-testid={asDm ? 'dm-request' : 'my-request'}
+      data-status={status}
+      data-target={name}
+    >
+      <h4>
+        {asDm ? (
+          <>
+            <span className="speaker">{name}</span> · {what}
+          </>
+        ) : (
+          format(t('check.card.title'), { check: what })
+        )}
+      </h4>
+      <p className="request-facts">
+        {request.mode !== 'normal' && <span className="tag">{t(modeKey(request.mode))}</span>}
+        {request.flat_adjustment !== 0 && (
+          <span className="tag">{format(t('check.flat'), { n: signed(request.flat_adjustment) })}</span>
+        )}
+        {asDm && request.dc !== undefined && request.dc !== null && (
+          <span className="tag dc" data-testid="request-dc">
+            {format(t('check.dc'), { dc: request.dc })}
+          </span>
+        )}
+        {asDm && <span className="tag">{t(request.reveal_outcome ? 'check.revealed' : 'check.hidden')}</span>}
+        {request.visibility !== 'public' && <span className="tag">{t('dice.private')}</span>}
+        {status !== 'pending' && (
+          <span className="tag" data-testid="request-status">
+            {t(`check.status.${status}`)}
+          </span>
+        )}
+      </p>
+
+      {status === 'resolved' && result && (
+        <div className="request-result">
+          <p>
+            <span>{t(asDm ? 'check.total' : 'check.myTotal')}</span>{' '}
+            <strong className="roll-total" data-testid="request-total">
+              {result.total}
+            </strong>{' '}
+            <Outcome result={result} />
+          </p>
+          <p className="roll-body">
+            <code className="roll-formula">{result.formula}</code> <DiceView audit={result.audit} />
+            {result.execution_mode === 'dm_proxy' && (
+              <span className="tag">{format(t('table.speaker.dmFor'), { name })}</span>
+            )}
+          </p>
+          {onDismiss && (
+            <button type="button" onClick={onDismiss}>
+              {t('check.card.dismiss')}
+            </button>
+          )}
+        </div>
+      )}
+
+      {status === 'pending' && (
+        <>
+          {!asDm && <p className="hint">{t('check.card.hint')}</p>}
+          <div className="inline-form">
+            <button type="button" disabled={!canAct || action.busy} onClick={roll}>
+              {asDm ? format(t('check.rollFor'), { name }) : t('check.roll')}
+            </button>
+            <button
+              type="button"
+              aria-expanded={entering}
+              disabled={!canAct}
+              onClick={() => setEntering((x) => !x)}
+            >
+              {asDm ? format(t('check.enterFor'), { name }) : t('check.enter')}
+            </button>
+            {asDm && (
+              <button type="button" disabled={action.busy} onClick={cancel}>
+                {t('check.cancelRequest')}
+              </button>
+            )}
+          </div>
+          {entering && (
+            <form className="faces-form inline-form" onSubmit={sendFaces}>
+              <span className="hint">{format(t(needed === 1 ? 'check.faces.one' : 'check.faces.many'), { n: needed })}</span>
+              {faces.map((f, i) => (
+                <label key={i} htmlFor={`${idBase}-${i}`}>
+                  <span>{format(t('check.face'), { n: i + 1 })}</span>{' '}
+                  <input
+                    id={`${idBase}-${i}`}
+                    type="number"
+                    min={1}
+                    max={20}
+                    inputMode="numeric"
+                    className="face-input"
+                    value={f}
+                    onChange={(e) => setFaces((cur) => cur.map((x, j) => (j === i ? e.target.value : x)))}
+                  />
+                </label>
+              ))}
+              <button type="submit" disabled={!canAct || !facesOk || action.busy}>
+                {t('check.faces.send')}
+              </button>
+            </form>
+          )}
+        </>
+      )}
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </article>
+  );
+}

@@ -1,0 +1,267 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { format, type MessageKey } from '../i18n/messages';
+import { useAction } from '../useAction';
+import { quickRoll, type DiceAudit, type DieView, type RollRequestView, type RollResultView } from './api';
+import { newKey } from './InputBar';
+import { requestName } from './labels';
+import type { TableNames } from './names';
+
+type T = (key: MessageKey) => string;
+
+function faceText(d: DieView, fudge: boolean): string {
+  if (!fudge) return String(d.value);
+  return d.value > 0 ? '+' : d.value < 0 ? '−' : '0';
+}
+
+// Die shows one die: kept dice bold, dropped dice struck through, exploded
+// and rerolled dice marked.
+function Die({ d, fudge, t }: { d: DieView; fudge: boolean; t: T }) {
+  const face = faceText(d, fudge);
+  const marks: string[] = [];
+  if (d.dropped) marks.push(t('dice.dropped'));
+  else if (d.kept) marks.push(t('dice.kept'));
+  if (d.exploded) marks.push(t('dice.exploded'));
+  if (d.rerolled) marks.push(t('dice.rerolled'));
+  const cls = `die${d.kept && !d.dropped ? ' is-kept' : ''}${d.dropped ? ' is-dropped' : ''}${d.exploded ? ' is-exploded' : ''}${d.rerolled ? ' is-rerolled' : ''}`;
+  return (
+    <span
+      className={cls}
+      data-testid="die"
+      data-kept={d.kept && !d.dropped ? 'true' : 'false'}
+      data-dropped={d.dropped ? 'true' : 'false'}
+      data-exploded={d.exploded ? 'true' : undefined}
+      data-rerolled={d.rerolled ? 'true' : undefined}
+      title={marks.join(', ')}
+    >
+      {/* not kept (dropped, or rerolled and replaced): struck through */}
+      {d.kept && !d.dropped ? <strong>{face}</strong> : <s>{face}</s>}
+      {d.exploded && (
+        <span className="die-mark" aria-label={t('dice.exploded')}>
+          !
+        </span>
+      )}
+      {d.rerolled && (
+        <span className="die-mark" aria-label={t('dice.rerolled')}>
+          ↻
+        </span>
+      )}
+    </span>
+  );
+}
+
+// DiceView shows the dice of a roll, group by group.
+export function DiceView({ audit }: { audit: DiceAudit | null | undefined }) {
+  const { t } = useI18n();
+  const groups = audit?.groups ?? [];
+  if (groups.length === 0) return null;
+  return (
+    <span className="dice" data-testid="dice">
+      {groups.map((g, gi) => (
+        <span key={gi} className="dice-group" title={g.notation}>
+          {groups.length > 1 && (
+            <>
+              <span className="dice-notation">{g.notation}</span>{' '}
+            </>
+          )}
+          <span className="dice-faces">
+            {g.dice.map((d, di) => (
+              <span key={di}>
+                {di > 0 && ' '}
+                <Die d={d} fudge={!!g.fudge} t={t} />
+              </span>
+            ))}
+          </span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+// Outcome shows pass / fail, only when the result carries it (the server
+// sends success to the DM, and to players only when the DM revealed it).
+export function Outcome({ result }: { result: RollResultView }) {
+  const { t } = useI18n();
+  if (typeof result.success !== 'boolean') return null;
+  return (
+    <span className={`outcome ${result.success ? 'is-pass' : 'is-fail'}`} data-testid="check-outcome" data-success={String(result.success)}>
+      {t(result.success ? 'check.pass' : 'check.fail')}
+    </span>
+  );
+}
+
+// whoRolled names who a roll is for: the character, "DM for X" when the DM
+// rolled for a player seat, or the DM.
+export function whoRolled(r: RollResultView, names: TableNames, t: T): string {
+  const unknown = t('table.speaker.unknown');
+  if (r.execution_mode === 'dm_proxy') {
+    return format(t('table.speaker.dmFor'), { name: names.character(r.subject_character_id, r.subject_seat_id) ?? unknown });
+  }
+  if (r.subject_seat_id == null && r.acting_seat_id === names.dmSeatId) return t('table.speaker.dm');
+  return names.character(r.subject_character_id, r.subject_seat_id ?? r.acting_seat_id) ?? unknown;
+}
+
+// RollResultLine: who, what, the formula, the dice and the total.
+export function RollResultLine({
+  r,
+  names,
+  request,
+}: {
+  r: RollResultView;
+  names: TableNames;
+  request: RollRequestView | undefined;
+}) {
+  const { t } = useI18n();
+  const what = request ? requestName(request, t) : r.source === 'quick' ? t('dice.quick') : t('dice.check');
+  return (
+    <li
+      className={`roll-line${r.execution_mode === 'dm_proxy' ? ' is-proxy' : ''}`}
+      data-testid="roll-result"
+      data-source={r.source}
+      data-mode={r.execution_mode}
+    >
+      <div className="roll-head">
+        <span className="speaker" data-testid="roll-who">
+          {whoRolled(r, names, t)}
+        </span>
+        <span className="roll-what">{what}</span>
+        {r.source === 'physical' && <span className="tag">{t('dice.physical')}</span>}
+        {r.visibility !== 'public' && <span className="tag">{t('dice.private')}</span>}
+      </div>
+      <div className="roll-body">
+        <code className="roll-formula" data-testid="roll-formula">
+          {r.formula}
+        </code>{' '}
+        <DiceView audit={r.audit} /> <span className="roll-eq">=</span>{' '}
+        <strong className="roll-total" data-testid="roll-total">
+          {r.total}
+        </strong>{' '}
+        <Outcome result={r} />
+      </div>
+    </li>
+  );
+}
+
+const NOTATION: { ex: string; key: MessageKey }[] = [
+  { ex: '2d6', key: 'dice.help.ndm' },
+  { ex: 'd%', key: 'dice.help.percent' },
+  { ex: '4dF', key: 'dice.help.fudge' },
+  { ex: '2d20kh1', key: 'dice.help.keep' },
+  { ex: '4d6dl1', key: 'dice.help.drop' },
+  { ex: '3d6!', key: 'dice.help.explode' },
+  { ex: '1d20r1', key: 'dice.help.reroll' },
+  { ex: '(1d4 + 2) * 3 / 2', key: 'dice.help.math' },
+];
+
+// QuickRoll rolls any formula at the table (public). It never completes a
+// check request.
+export function QuickRoll({
+  sessionId,
+  subjectSeatId,
+  disabledReason,
+  onRolled,
+}: {
+  sessionId: number;
+  // the DM rolling for a player seat (DM proxy)
+  subjectSeatId: number | null;
+  disabledReason: MessageKey | null;
+  onRolled: (r: RollResultView) => void;
+}) {
+  const { t } = useI18n();
+  const [formula, setFormula] = useState('');
+  const action = useAction();
+  const pending = useRef<{ sig: string; key: string } | null>(null);
+  const inputId = useId();
+  const trimmed = formula.trim();
+  const closed = disabledReason !== null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (closed || trimmed === '' || action.busy) return;
+    const body = { formula: trimmed, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) };
+    const sig = JSON.stringify(body);
+    if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
+    const key = pending.current.key;
+    const r = await action.run(() => quickRoll(sessionId, { ...body, idempotency_key: key }));
+    if (r) {
+      pending.current = null;
+      onRolled(r);
+    }
+  };
+
+  // details.position is a 0-based byte offset into the formula
+  const position = typeof action.details.position === 'number' ? action.details.position + 1 : null;
+  const limit = typeof action.details.limit === 'number' ? action.details.limit : null;
+
+  return (
+    <section className="quick-roll" aria-labelledby={`${inputId}-title`}>
+      <h3 id={`${inputId}-title`}>{t('dice.quickRoll')}</h3>
+      {closed && <p className="hint">{t(disabledReason)}</p>}
+      <form className="input-row" onSubmit={submit}>
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('dice.formula')}
+        </label>
+        <input
+          id={inputId}
+          className="formula-input"
+          value={formula}
+          maxLength={200}
+          autoComplete="off"
+          spellCheck={false}
+          disabled={closed}
+          placeholder={t('dice.formula.placeholder')}
+          onChange={(e) => setFormula(e.target.value)}
+        />
+        <button type="submit" disabled={closed || trimmed === '' || action.busy}>
+          {t('dice.roll')}
+        </button>
+      </form>
+      {action.error !== null && (
+        <>
+          <ErrorNotice code={action.error} />
+          {position !== null && <p className="hint">{format(t('dice.error.position'), { n: position })}</p>}
+          {limit !== null && <p className="hint">{format(t('dice.error.limit'), { n: limit })}</p>}
+        </>
+      )}
+      <details className="dice-help">
+        <summary>{t('dice.help')}</summary>
+        <ul>
+          {NOTATION.map((n) => (
+            <li key={n.ex}>
+              <button type="button" className="link-button" onClick={() => setFormula(n.ex)}>
+                {n.ex}
+              </button>{' '}
+              <span className="hint">{t(n.key)}</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </section>
+  );
+}
+
+// RollHistory lists the results the reader may see, newest first.
+export function RollHistory({
+  results,
+  names,
+  requests,
+}: {
+  results: RollResultView[];
+  names: TableNames;
+  requests: Map<number, RollRequestView>;
+}) {
+  const { t } = useI18n();
+  const shown = results.slice(0, 60);
+  return (
+    <section className="roll-history" aria-labelledby="roll-history-title">
+      <h3 id="roll-history-title">{t('dice.history')}</h3>
+      {shown.length === 0 && <p className="hint">{t('dice.history.empty')}</p>}
+      <ol className="roll-lines" data-testid="roll-history">
+        {shown.map((r) => (
+          <RollResultLine key={r.id} r={r} names={names} request={r.roll_request_id != null ? requests.get(r.roll_request_id) : undefined} />
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+// Shared wording for checks and rolls: skill / ability names, request labels.
+import type { MessageKey } from '../i18n/messages';
+import { ABILITIES, CONDITIONS, SKILLS, type RollRequestView } from './api';
+
+type T = (key: MessageKey) => string;
+
+export const isSkill = (x: string) => (SKILLS as readonly string[]).includes(x);
+export const isAbility = (x: string) => (ABILITIES as readonly string[]).includes(x);
+
+// checkName translates a skill or ability name ("perception", "wis").
+export function checkName(check: string, t: T): string {
+  if (isSkill(check)) return t(`skill.${check}` as MessageKey);
+  if (isAbility(check)) return t(`ability.${check}` as MessageKey);
+  return check;
+}
+
+// requestName is what a roll request asks for, in the reader's language.
+export function requestName(r: Pick<RollRequestView, 'request_type' | 'skill' | 'ability' | 'label'>, t: T): string {
+  if (r.request_type === 'skill' && r.skill && isSkill(r.skill)) return t(`skill.${r.skill}` as MessageKey);
+  if (r.ability && isAbility(r.ability)) return t(`ability.${r.ability}` as MessageKey);
+  return r.label;
+}
+
+// signed writes a modifier with its sign: +2, −1 (0 as +0).
+export const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
+
+// conditionName translates a condition ("poisoned").
+export function conditionName(c: string, t: T): string {
+  return (CONDITIONS as readonly string[]).includes(c) ? t(`condition.${c}` as MessageKey) : c;
+}

@@ -1,0 +1,837 @@
+// Rolls, checks, pending actions and character state on the session page.
+// fetch is faked at the boundary; the long-poll is answered by hand.
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppShell } from '../src/App';
+import { en } from '../src/i18n/en';
+import errorsEn from '../src/i18n/errors.en.json';
+import errorsZhTW from '../src/i18n/errors.zh-TW.json';
+import { I18nProvider } from '../src/i18n/I18nProvider';
+import { zhTW } from '../src/i18n/zh-TW';
+import { resetIdentity } from '../src/identity';
+import type {
+  DiceAudit,
+  EventView,
+  PendingActionView,
+  RollBoard,
+  RollRequestView,
+  RollResultView,
+  Seat,
+  SessionResume,
+} from '../src/table/api';
+
+// ---- a fake server -------------------------------------------------------
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const apiError = (status: number, code: string, details?: Record<string, unknown>) =>
+  json(status, { error: { code, message: `SERVER TEXT ${code}`, ...(details ? { details } : {}) } });
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+type Handler = (body: unknown, call: Call) => Response | Promise<Response>;
+interface PendingWait {
+  answer: (page: { events: EventView[]; cursor: number }) => void;
+}
+
+let calls: Call[] = [];
+let waits: PendingWait[] = [];
+
+function stubServer(routes: Record<string, Handler>) {
+  calls = [];
+  waits = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://x');
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
+      const call: Call = { method, path: url.pathname, body };
+      calls.push(call);
+      if (method === 'GET' && url.pathname.endsWith('/events/wait')) {
+        return new Promise<Response>((resolve, reject) => {
+          waits.push({ answer: (page) => resolve(json(200, { has_more: false, ...page })) });
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        });
+      }
+      if (method === 'GET' && url.pathname === '/api/me') return json(200, { id: 1, display_name: 'Ann' });
+      const route = routes[`${method} ${url.pathname}`];
+      return route ? route(body, call) : apiError(404, 'route_not_found');
+    }),
+  );
+}
+
+const callsTo = (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path);
+async function nextWait(count: number): Promise<PendingWait> {
+  await vi.waitFor(() => expect(waits.length).toBeGreaterThanOrEqual(count), { timeout: 3000 });
+  return waits[count - 1]!;
+}
+
+function renderApp(path = '/sessions/12') {
+  return render(
+    <I18nProvider>
+      <MemoryRouter initialEntries={[path]}>
+        <AppShell />
+      </MemoryRouter>
+    </I18nProvider>,
+  );
+}
+
+// ---- fixtures ------------------------------------------------------------
+
+const T0 = '2025-01-01T10:00:00Z';
+
+const seat = (over: Partial<Seat>): Seat => ({
+  id: 0,
+  campaign_id: 4,
+  role: 'player',
+  label: '',
+  controller_kind: 'human',
+  controller_access_id: null,
+  controller_display_name: null,
+  controller_epoch: 0,
+  character: null,
+  ...over,
+});
+
+const participant = (id: number, seatId: number, who: string, charId: number, name: string) => ({
+  id,
+  seat_id: seatId,
+  joined_at: T0,
+  late: false,
+  controller_kind: 'human' as const,
+  controller_display_name: who,
+  character: { id: charId, name, level: 3, hp: { max: 20, current: 14, temp: 0 }, conditions: ['prone'] },
+});
+
+function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume {
+  return {
+    session: { id: 12, campaign_id: 4, room_id: 2, status: 'active', dm_seat_id: 8, created_at: T0, started_at: T0, ended_at: null },
+    room: { id: 2, name: 'Friday group' },
+    campaign: { id: 4, name: 'Lost Mine', status: 'active' },
+    seats: [
+      seat({ id: 8, role: 'dm', label: 'DM', controller_access_id: 5, controller_display_name: 'Dana' }),
+      seat({ id: 9, label: 'Seat A', controller_access_id: 6, controller_display_name: 'Bob', character: { id: 3, name: 'Mira', level: 3 } }),
+      seat({ id: 10, label: 'Seat B', controller_access_id: 7, controller_display_name: 'Cid', character: { id: 4, name: 'Nox', level: 3 } }),
+    ],
+    participants: [participant(1, 9, 'Bob', 3, 'Mira'), participant(2, 10, 'Cid', 4, 'Nox')],
+    me:
+      role === 'dm'
+        ? { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' }
+        : { access_id: 6, authority: 'member', seat_id: 9, role: 'player' },
+    can: { start: false, late_join: false, end: role === 'dm', abandon: role === 'dm' },
+    stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
+    cursor: 1,
+    recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })],
+    ...over,
+  };
+}
+
+function ev(seq: number, kind: string, over: Partial<EventView> = {}): EventView {
+  return {
+    seq,
+    kind,
+    created_at: T0,
+    acting_seat_id: null,
+    subject_seat_id: null,
+    subject_character_id: null,
+    execution_mode: 'system',
+    visibility: 'public',
+    payload: { version: 1 },
+    ...over,
+  };
+}
+
+// advantage: 7 dropped, 18 kept
+const ADV_AUDIT: DiceAudit = {
+  formula: '2d20kh1',
+  normalized: '2d20kh1',
+  groups: [
+    {
+      notation: '2d20kh1',
+      sides: 20,
+      dice: [
+        { value: 7, kept: false, dropped: true },
+        { value: 18, kept: true, dropped: false },
+      ],
+      subtotal: 18,
+    },
+  ],
+  total: 18,
+  min: 1,
+  max: 20,
+};
+
+function result(over: Partial<RollResultView> = {}): RollResultView {
+  return {
+    id: 50,
+    roll_request_id: 31,
+    acting_seat_id: 9,
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    execution_mode: 'self',
+    source: 'physical',
+    formula: '2d20kh1 + 3',
+    audit: ADV_AUDIT,
+    raw_dice: [7, 18],
+    kept_dice: [18],
+    base_modifier: 3,
+    flat_adjustment: 0,
+    total: 21,
+    visibility: 'public',
+    created_at: T0,
+    ...over,
+  };
+}
+
+function request(over: Partial<RollRequestView> = {}): RollRequestView {
+  return {
+    id: 31,
+    group_id: 4,
+    label: 'Perception',
+    target_seat_id: 9,
+    target_character_id: 3,
+    request_type: 'skill',
+    ability: 'wis',
+    skill: 'perception',
+    mode: 'advantage',
+    flat_adjustment: 0,
+    reveal_outcome: false,
+    visibility: 'public',
+    status: 'pending',
+    dice_needed: 2,
+    created_at: T0,
+    resolved_at: null,
+    result: null,
+    ...over,
+  };
+}
+
+function action(over: Partial<PendingActionView> = {}): PendingActionView {
+  return {
+    id: 2,
+    acting_seat_id: 9,
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    execution_mode: 'self',
+    text: 'I try the door',
+    intent: '',
+    status: 'pending',
+    roll_request_id: null,
+    window_id: null,
+    created_at: T0,
+    updated_at: T0,
+    ...over,
+  };
+}
+
+const board = (over: Partial<RollBoard> = {}): RollBoard => ({ requests: [], results: [], pending_actions: [], windows: [], ...over });
+
+const click = (el: HTMLElement) => act(async () => fireEvent.click(el));
+const tab = (name: string) => click(screen.getByRole('tab', { name }));
+const byTestId = (root: HTMLElement, id: string) => within(root).getByTestId(id);
+const card = (name: string) => screen.getAllByTestId('participant').find((c) => within(c).getByRole('heading').textContent?.includes(name))!;
+
+beforeEach(() => {
+  localStorage.clear();
+  resetIdentity();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+// ---- the DM's "Request check" ---------------------------------------------
+
+describe('request check dialog', () => {
+  it('sends the chosen seats, skill, DC, mode, bonus, reveal and private flags', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'POST /api/sessions/12/checks': () => json(201, { group_id: 4, requests: [] }),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    await click(screen.getByRole('button', { name: en['check.request'] }));
+    const dialog = screen.getByRole('dialog');
+    // everyone by default: the seats are ticked and locked
+    expect((within(dialog).getByLabelText(en['check.dialog.everyone']) as HTMLInputElement).checked).toBe(true);
+    expect((within(dialog).getByLabelText('Mira') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(within(dialog).getByLabelText(en['check.dialog.everyone']));
+    fireEvent.click(within(dialog).getByLabelText('Nox'));
+    fireEvent.change(within(dialog).getByLabelText(en['check.dialog.check']), { target: { value: 'skill:stealth' } });
+    fireEvent.change(within(dialog).getByLabelText(en['check.dialog.dc']), { target: { value: '15' } });
+    fireEvent.click(within(dialog).getByLabelText(en['check.mode.advantage']));
+    fireEvent.change(within(dialog).getByLabelText(en['check.dialog.flat']), { target: { value: '2' } });
+    fireEvent.click(within(dialog).getByLabelText(en['check.dialog.reveal']));
+    await click(within(dialog).getByRole('button', { name: en['check.dialog.send'] }));
+    expect(callsTo('POST', '/api/sessions/12/checks')[0]!.body).toEqual({
+      seat_ids: [10],
+      skill: 'stealth',
+      dc: 15,
+      mode: 'advantage',
+      flat_adjustment: 2,
+      reveal_outcome: true,
+      private: false,
+    });
+    // the dialog closes and the board is read again
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12/rolls').length).toBeGreaterThanOrEqual(2));
+
+    // everyone, an ability, no DC, private
+    await click(screen.getByRole('button', { name: en['check.request'] }));
+    const again = screen.getByRole('dialog');
+    fireEvent.change(within(again).getByLabelText(en['check.dialog.check']), { target: { value: 'ability:wis' } });
+    fireEvent.click(within(again).getByLabelText(en['check.dialog.private']));
+    await click(within(again).getByRole('button', { name: en['check.dialog.send'] }));
+    expect(callsTo('POST', '/api/sessions/12/checks')[1]!.body).toEqual({
+      ability: 'wis',
+      mode: 'normal',
+      flat_adjustment: 0,
+      reveal_outcome: false,
+      private: true,
+    });
+  });
+
+  it('a player’s /check line gives the DM a pre-filled "Request this check"; check_invalid is translated', async () => {
+    const line = ev(2, 'message.posted', {
+      acting_seat_id: 10,
+      subject_seat_id: 10,
+      subject_character_id: 4,
+      execution_mode: 'self',
+      payload: { version: 1, message_id: 2, kind: 'action', intent: 'check', check: 'stealth', text: 'I sneak', recipient_seat_ids: [] },
+    });
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm', { recent_events: [line], cursor: 2 })),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'POST /api/sessions/12/checks': () => apiError(422, 'check_invalid'),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await click(screen.getByRole('button', { name: en['check.requestThis'] }));
+    const dialog = screen.getByRole('dialog');
+    expect((within(dialog).getByLabelText(en['check.dialog.everyone']) as HTMLInputElement).checked).toBe(false);
+    expect((within(dialog).getByLabelText('Nox') as HTMLInputElement).checked).toBe(true);
+    expect((within(dialog).getByLabelText('Mira') as HTMLInputElement).checked).toBe(false);
+    expect((within(dialog).getByLabelText(en['check.dialog.check']) as HTMLSelectElement).value).toBe('skill:stealth');
+    await click(within(dialog).getByRole('button', { name: en['check.dialog.send'] }));
+    expect(callsTo('POST', '/api/sessions/12/checks')[0]!.body).toMatchObject({ seat_ids: [10], skill: 'stealth' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(errorsEn.check_invalid);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
+    expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toContain(errorsZhTW.check_invalid);
+  });
+
+  it('players get no "Request this check" and no "Request check"', async () => {
+    const line = ev(2, 'message.posted', {
+      acting_seat_id: 10,
+      subject_seat_id: 10,
+      subject_character_id: 4,
+      execution_mode: 'self',
+      payload: { version: 1, message_id: 2, kind: 'action', intent: 'check', check: 'stealth', text: 'I sneak', recipient_seat_ids: [] },
+    });
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player', { recent_events: [line], cursor: 2 })),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12/rolls')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: en['check.requestThis'] })).toBeNull();
+    await tab(en['table.tab.dice']);
+    expect(screen.queryByRole('button', { name: en['check.request'] })).toBeNull();
+  });
+});
+
+// ---- the player's pending request -----------------------------------------
+
+describe('player pending check', () => {
+  it('offers Roll and Enter my dice; sends dice_needed faces with a kept idempotency key; shows my total, no outcome when absent', async () => {
+    let fail = true;
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request()] })),
+      'POST /api/roll-requests/31/physical': (body) => {
+        if (fail) {
+          fail = false;
+          return apiError(422, 'dice_face_invalid');
+        }
+        const faces = (body as { faces: number[] }).faces;
+        return json(200, result({ raw_dice: faces, total: 21 }));
+      },
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    const mine = byTestId(bar, 'my-request');
+    expect(mine.textContent).toContain('The DM asks for a check: Perception');
+    expect(mine.textContent).toContain(en['check.mode.advantage']);
+    expect(within(mine).getByRole('button', { name: en['check.roll'] })).toBeTruthy();
+    await click(within(mine).getByRole('button', { name: en['check.enter'] }));
+    // dice_needed = 2 → two d20 inputs
+    const inputs = within(mine).getAllByRole('spinbutton');
+    expect(inputs).toHaveLength(2);
+    fireEvent.change(within(mine).getByLabelText('Die 1'), { target: { value: '7' } });
+    fireEvent.change(within(mine).getByLabelText('Die 2'), { target: { value: '18' } });
+    await click(within(mine).getByRole('button', { name: en['check.faces.send'] }));
+    expect((await within(mine).findByRole('alert')).textContent).toContain(errorsEn.dice_face_invalid);
+    await click(within(mine).getByRole('button', { name: en['check.faces.send'] }));
+    const sent = callsTo('POST', '/api/roll-requests/31/physical').map((c) => c.body as { faces: number[]; idempotency_key: string });
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.faces).toEqual([7, 18]);
+    expect(sent[1]!.faces).toEqual([7, 18]);
+    expect(sent[1]!.idempotency_key).toBe(sent[0]!.idempotency_key);
+    expect(sent[0]!.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    await vi.waitFor(() => expect(byTestId(screen.getByTestId('prompt-bar'), 'request-total').textContent).toBe('21'));
+    const done = byTestId(screen.getByTestId('prompt-bar'), 'my-request');
+    expect(done.textContent).toContain(en['check.myTotal']);
+    // the result carries no success: no pass / fail
+    expect(within(done).queryByTestId('check-outcome')).toBeNull();
+    expect(within(done).queryByRole('button', { name: en['check.roll'] })).toBeNull();
+  });
+
+  it('Roll asks the server; a revealed outcome shows pass / fail', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request({ id: 32, mode: 'normal', dice_needed: 1, reveal_outcome: true })] })),
+      'POST /api/roll-requests/32/roll': () => json(200, result({ id: 51, roll_request_id: 32, source: 'server', total: 9, success: false })),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    await click(within(bar).getByRole('button', { name: en['check.roll'] }));
+    expect(callsTo('POST', '/api/roll-requests/32/roll')[0]!.body).toEqual({ idempotency_key: expect.any(String) });
+    await vi.waitFor(() => expect(byTestId(screen.getByTestId('prompt-bar'), 'check-outcome').textContent).toBe(en['check.fail']));
+    expect(byTestId(screen.getByTestId('prompt-bar'), 'request-total').textContent).toBe('9');
+  });
+
+  it('one d20 needed → one input; roll_faces_mismatch is translated', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request({ mode: 'normal', dice_needed: 1 })] })),
+      'POST /api/roll-requests/31/physical': () => apiError(422, 'roll_faces_mismatch'),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    await click(within(bar).getByRole('button', { name: en['check.enter'] }));
+    expect(within(bar).getAllByRole('spinbutton')).toHaveLength(1);
+    fireEvent.change(within(bar).getByLabelText('Die 1'), { target: { value: '12' } });
+    await click(within(bar).getByRole('button', { name: en['check.faces.send'] }));
+    expect(callsTo('POST', '/api/roll-requests/31/physical')[0]!.body).toMatchObject({ faces: [12] });
+    expect((await within(bar).findByRole('alert')).textContent).toContain(errorsEn.roll_faces_mismatch);
+  });
+});
+
+// ---- results --------------------------------------------------------------
+
+describe('roll results', () => {
+  it('mark kept, dropped, exploded and rerolled dice; show formula, total and "DM for X"', async () => {
+    const quick: RollResultView = result({
+      id: 60,
+      roll_request_id: null,
+      source: 'quick',
+      formula: '3d6!',
+      audit: {
+        formula: '3d6!',
+        normalized: '3d6!',
+        groups: [
+          {
+            notation: '3d6!',
+            sides: 6,
+            dice: [
+              { value: 6, kept: true, dropped: false, exploded: true },
+              { value: 2, kept: true, dropped: false },
+              { value: 1, kept: false, dropped: true, rerolled: true },
+            ],
+            subtotal: 8,
+          },
+        ],
+        total: 8,
+        min: 3,
+        max: 18,
+      },
+      total: 8,
+    });
+    const proxied = result({ id: 61, roll_request_id: 31, acting_seat_id: 8, execution_mode: 'dm_proxy', source: 'server', total: 21 });
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ results: [quick, proxied], requests: [request({ status: 'resolved', result: proxied })] })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    const history = await screen.findByTestId('roll-history');
+    await vi.waitFor(() => expect(within(history).getAllByTestId('roll-result')).toHaveLength(2));
+    const [first, second] = within(history).getAllByTestId('roll-result') as [HTMLElement, HTMLElement];
+    // newest first: the DM rolled for Mira
+    expect(byTestId(first, 'roll-who').textContent).toBe('DM for Mira');
+    expect(first.textContent).toContain('Perception');
+    expect(byTestId(first, 'roll-formula').textContent).toBe('2d20kh1 + 3');
+    expect(byTestId(first, 'roll-total').textContent).toBe('21');
+    const [d7, d18] = within(first).getAllByTestId('die') as [HTMLElement, HTMLElement];
+    expect(d7.getAttribute('data-dropped')).toBe('true');
+    expect(d7.querySelector('s')?.textContent).toBe('7');
+    expect(d7.querySelector('strong')).toBeNull();
+    expect(d18.getAttribute('data-kept')).toBe('true');
+    expect(d18.querySelector('strong')?.textContent).toBe('18');
+    expect(d18.querySelector('s')).toBeNull();
+
+    expect(byTestId(second, 'roll-who').textContent).toBe('Mira');
+    expect(second.textContent).toContain(en['dice.quick']);
+    const [six, two, one] = within(second).getAllByTestId('die') as [HTMLElement, HTMLElement, HTMLElement];
+    expect(six.getAttribute('data-exploded')).toBe('true');
+    expect(within(six).getByLabelText(en['dice.exploded']).textContent).toBe('!');
+    expect(two.getAttribute('data-exploded')).toBeNull();
+    expect(one.getAttribute('data-rerolled')).toBe('true');
+    expect(one.querySelector('s')?.textContent).toBe('1');
+    expect(within(one).getByLabelText(en['dice.rerolled'])).toBeTruthy();
+  });
+
+  it('shows pass / fail only when the result carries success; roll.quick and roll.resolved events arrive live', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({
+        events: [
+          ev(2, 'roll.resolved', { visibility: 'public', payload: { version: 1, request_id: 31, result: result({ id: 70, total: 21 }) } }),
+          ev(3, 'roll.resolved', {
+            visibility: 'public',
+            payload: { version: 1, request_id: 33, result: result({ id: 71, roll_request_id: 33, subject_seat_id: 10, subject_character_id: 4, total: 4, success: false }) },
+          }),
+          ev(4, 'roll.quick', { payload: { version: 1, result: result({ id: 72, roll_request_id: null, source: 'quick', formula: '1d20', total: 11 }) } }),
+        ],
+        cursor: 4,
+      }),
+    );
+    const history = screen.getByTestId('roll-history');
+    await vi.waitFor(() => expect(within(history).getAllByTestId('roll-result')).toHaveLength(3));
+    const lines = within(history).getAllByTestId('roll-result');
+    const totals = lines.map((l) => byTestId(l, 'roll-total').textContent);
+    expect(totals).toEqual(['11', '4', '21']);
+    expect(within(lines[0]!).queryByTestId('check-outcome')).toBeNull();
+    expect(byTestId(lines[1]!, 'check-outcome').textContent).toBe(en['check.fail']);
+    expect(byTestId(lines[1]!, 'roll-who').textContent).toBe('Nox');
+    expect(within(lines[2]!).queryByTestId('check-outcome')).toBeNull();
+    // the events made the page read the board again
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12/rolls').length).toBeGreaterThanOrEqual(2));
+    // and the log lists them with their dice
+    const log = screen.getAllByTestId('log-line').filter((l) => l.getAttribute('data-kind')?.startsWith('roll.'));
+    expect(log).toHaveLength(3);
+    expect(within(log[0]!).getAllByTestId('die').map((d) => d.getAttribute('data-dropped'))).toEqual(['true', 'false']);
+  });
+
+  it('quick roll posts the formula with a key; dice errors are translated with their position', async () => {
+    let n = 0;
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'POST /api/sessions/12/quick-roll': (body) =>
+        ++n === 1
+          ? apiError(400, 'dice_invalid_expression', { position: 4 })
+          : json(201, result({ id: 80, roll_request_id: null, source: 'quick', formula: (body as { formula: string }).formula, total: 13 })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    fireEvent.change(screen.getByLabelText(en['dice.formula']), { target: { value: '4d6x' } });
+    await click(screen.getByRole('button', { name: en['dice.roll'] }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(errorsEn.dice_invalid_expression);
+    expect(screen.getByText('The problem is at character 5.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(en['dice.formula']), { target: { value: '4d6dl1' } });
+    await click(screen.getByRole('button', { name: en['dice.roll'] }));
+    const sent = callsTo('POST', '/api/sessions/12/quick-roll').map((c) => c.body as { formula: string; idempotency_key: string });
+    expect(sent[1]).toEqual({ formula: '4d6dl1', idempotency_key: expect.any(String) });
+    expect(sent[1]!.idempotency_key).not.toBe(sent[0]!.idempotency_key);
+    await vi.waitFor(() => expect(within(screen.getByTestId('roll-history')).getAllByTestId('roll-total')[0]!.textContent).toBe('13'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    // the notation help is there
+    expect(screen.getByText(en['dice.help.math'])).toBeTruthy();
+  });
+});
+
+// ---- the DC is the DM's alone ------------------------------------------------
+
+describe('DC', () => {
+  it('the DM sees each request’s DC and pass / fail; can cancel a pending request', async () => {
+    const done = result({ id: 90, roll_request_id: 40, subject_seat_id: 10, subject_character_id: 4, total: 17, success: true });
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12/rolls': () =>
+        json(
+          200,
+          board({
+            requests: [
+              request({ id: 41, dc: 15 }),
+              request({ id: 40, target_seat_id: 10, target_character_id: 4, dc: 15, status: 'resolved', result: done }),
+            ],
+            results: [done],
+          }),
+        ),
+      'POST /api/roll-requests/41/cancel': () => json(200, request({ id: 41, dc: 15, status: 'cancelled' })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    await vi.waitFor(() => expect(screen.getAllByTestId('dm-request')).toHaveLength(2));
+    const [pending, resolved] = screen.getAllByTestId('dm-request') as [HTMLElement, HTMLElement];
+    expect(pending.getAttribute('data-target')).toBe('Mira');
+    expect(byTestId(pending, 'request-dc').textContent).toBe('DC 15');
+    expect(byTestId(resolved, 'request-dc').textContent).toBe('DC 15');
+    expect(byTestId(resolved, 'request-total').textContent).toBe('17');
+    expect(byTestId(resolved, 'check-outcome').textContent).toBe(en['check.pass']);
+    expect(within(pending).getByRole('button', { name: 'Roll for Mira' })).toBeTruthy();
+    await click(within(pending).getByRole('button', { name: en['check.cancelRequest'] }));
+    expect(callsTo('POST', '/api/roll-requests/41/cancel')).toHaveLength(1);
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12/rolls').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('a player page never renders a DC, even if one slipped into the data', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      // the server never sends dc to players; the page must not show it even so
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request({ dc: 15 })] })),
+    });
+    renderApp();
+    await screen.findByTestId('prompt-bar');
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({
+        events: [ev(2, 'roll.outcome', { visibility: 'dm_only', subject_seat_id: 9, payload: { version: 1, request_id: 31, result_id: 5, dc: 15, success: true } })],
+        cursor: 2,
+      }),
+    );
+    await nextWait(2);
+    for (const name of [en['table.tab.dice'], en['table.tab.actions'], en['table.tab.chat']]) {
+      await tab(name);
+      expect(screen.queryByTestId('request-dc')).toBeNull();
+      expect(document.body.innerHTML).not.toMatch(/\bDC\b/);
+      expect(document.body.innerHTML).not.toMatch(/(^|[^0-9])15([^0-9]|$)/);
+    }
+  });
+});
+
+// ---- character state ---------------------------------------------------------
+
+describe('character state', () => {
+  it('HP bar, temp HP and conditions come from the resume and follow character.changed', async () => {
+    let reads = 0;
+    const first = resume('player');
+    first.participants[0]!.character!.hp = { max: 20, current: 5, temp: 3 };
+    const later = resume('player');
+    later.participants[0]!.character!.hp = { max: 20, current: 12, temp: 0 };
+    later.participants[0]!.character!.conditions = ['poisoned'];
+    stubServer({
+      'GET /api/sessions/12': () => json(200, ++reads === 1 ? first : later),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const mira = card('Mira');
+    expect(byTestId(mira, 'card-hp').textContent).toBe('HP 5/20');
+    const bar = byTestId(mira, 'hp-bar');
+    expect(bar.getAttribute('aria-valuenow')).toBe('5');
+    expect(bar.getAttribute('aria-valuemax')).toBe('20');
+    expect((bar.querySelector('.hp-fill') as HTMLElement).style.width).toBe('25%');
+    expect((bar.querySelector('.hp-temp') as HTMLElement).style.width).toBe('15%');
+    expect(byTestId(mira, 'card-temp').textContent).toBe('Temp HP 3');
+    expect(byTestId(mira, 'card-conditions').textContent).toContain(en['condition.prone']);
+
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({
+        events: [
+          ev(2, 'character.changed', {
+            subject_seat_id: 9,
+            subject_character_id: 3,
+            payload: {
+              version: 1,
+              character_id: 3,
+              seat_id: 9,
+              op: 'heal',
+              before: { hp: { max: 20, current: 5, temp: 3 }, conditions: ['prone'], resources: [] },
+              after: { hp: { max: 20, current: 12, temp: 0 }, conditions: ['poisoned'], resources: [] },
+            },
+          }),
+        ],
+        cursor: 2,
+      }),
+    );
+    await vi.waitFor(() => expect(byTestId(card('Mira'), 'card-hp').textContent).toBe('HP 12/20'));
+    expect(reads).toBe(2);
+    expect(within(card('Mira')).queryByTestId('card-temp')).toBeNull();
+    expect(byTestId(card('Mira'), 'card-conditions').textContent).toContain(en['condition.poisoned']);
+    expect(screen.getAllByTestId('log-line').some((l) => l.textContent?.includes('Mira is healed: HP 12/20'))).toBe(true);
+  });
+
+  it('the DM damages, heals and changes conditions on any card', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'POST /api/sessions/12/character-state': (body) => {
+        const b = body as { op: string };
+        if (b.op === 'heal') return apiError(422, 'character_state_invalid');
+        return json(200, { character_id: 4, seat_id: 10, op: b.op, before: {}, after: {} });
+      },
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const nox = card('Nox');
+    fireEvent.change(within(nox).getByLabelText('Amount for Nox'), { target: { value: '4' } });
+    await click(within(nox).getByRole('button', { name: en['card.damage'] }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[0]!.body).toEqual({ subject_seat_id: 10, op: 'damage', amount: 4 });
+    // the card reads the resume again
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12').length).toBeGreaterThanOrEqual(2));
+    fireEvent.change(within(card('Nox')).getByLabelText('Condition for Nox'), { target: { value: 'poisoned' } });
+    await click(within(card('Nox')).getByRole('button', { name: en['card.addCondition'] }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[1]!.body).toEqual({ subject_seat_id: 10, op: 'add_condition', condition: 'poisoned' });
+    await click(within(card('Nox')).getByRole('button', { name: 'Remove Prone' }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[2]!.body).toEqual({ subject_seat_id: 10, op: 'remove_condition', condition: 'prone' });
+    fireEvent.change(within(card('Nox')).getByLabelText('Amount for Nox'), { target: { value: '2' } });
+    await click(within(card('Nox')).getByRole('button', { name: en['card.heal'] }));
+    expect((await within(card('Nox')).findByRole('alert')).textContent).toContain(errorsEn.character_state_invalid);
+  });
+
+  it('a player heals, sets temp HP and spends resources on their own card only; refusals are translated', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'GET /api/characters/3': () => json(200, { id: 3, name: 'Mira', resources: [{ name: 'Ki', current: 2, max: 3 }] }),
+      'POST /api/sessions/12/character-state': (body) => {
+        const b = body as { op: string };
+        if (b.op === 'set_temp_hp') return apiError(403, 'character_state_forbidden');
+        return json(200, {
+          character_id: 3,
+          seat_id: 9,
+          op: b.op,
+          before: { hp: { max: 20, current: 14, temp: 0 }, conditions: [], resources: [{ name: 'Ki', current: 2, max: 3 }] },
+          after: { hp: { max: 20, current: 14, temp: 0 }, conditions: [], resources: [{ name: 'Ki', current: 1, max: 3 }] },
+        });
+      },
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    expect(within(card('Nox')).queryByTestId('card-controls')).toBeNull();
+    const mira = card('Mira');
+    expect(within(mira).queryByRole('button', { name: en['card.damage'] })).toBeNull();
+    expect(within(mira).queryByRole('button', { name: 'Remove Prone' })).toBeNull();
+    fireEvent.change(within(mira).getByLabelText('Amount for Mira'), { target: { value: '3' } });
+    await click(within(mira).getByRole('button', { name: en['card.heal'] }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[0]!.body).toEqual({ subject_seat_id: 9, op: 'heal', amount: 3 });
+    fireEvent.change(within(card('Mira')).getByLabelText('Amount for Mira'), { target: { value: '5' } });
+    await click(within(card('Mira')).getByRole('button', { name: en['card.setTemp'] }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[1]!.body).toEqual({ subject_seat_id: 9, op: 'set_temp_hp', amount: 5 });
+    expect((await within(card('Mira')).findByRole('alert')).textContent).toContain(errorsEn.character_state_forbidden);
+
+    // resources: read from the own character when opened
+    const details = card('Mira').querySelector('details')!;
+    await act(async () => {
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+    });
+    const ki = await within(card('Mira')).findByTestId('resource');
+    expect(ki.textContent).toContain('Ki 2/3');
+    await click(within(ki).getByRole('button', { name: 'Spend one Ki' }));
+    expect(callsTo('POST', '/api/sessions/12/character-state')[2]!.body).toEqual({ subject_seat_id: 9, op: 'spend_resource', resource: 'Ki', amount: 1 });
+    await vi.waitFor(() => expect(within(card('Mira')).getByTestId('resource').textContent).toContain('Ki 1/3'));
+  });
+});
+
+// ---- pending actions -----------------------------------------------------------
+
+describe('pending actions', () => {
+  it('a player declares an action into the open window; can withdraw their own', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () =>
+        json(200, board({ windows: [{ id: 1, prompt: 'What does everyone do?', status: 'open', created_at: T0 }], pending_actions: [action({ window_id: 1 })] })),
+      'POST /api/sessions/12/pending-actions': () => json(201, action({ id: 3, text: 'I guard the rear', window_id: 1 })),
+      'POST /api/pending-actions/2/transition': () => json(200, action({ status: 'cancelled' })),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    expect(byTestId(bar, 'window-prompt').textContent).toContain('What does everyone do?');
+    fireEvent.change(screen.getByLabelText(en['table.input.message']), { target: { value: 'I guard the rear' } });
+    await click(screen.getByRole('button', { name: en['table.input.declare'] }));
+    expect(callsTo('POST', '/api/sessions/12/pending-actions')[0]!.body).toEqual({ text: 'I guard the rear', window_id: 1 });
+    expect((screen.getByLabelText(en['table.input.message']) as HTMLInputElement).value).toBe('');
+    await tab(en['table.tab.actions']);
+    const line = screen.getByTestId('pending-action');
+    expect(byTestId(line, 'action-status').textContent).toBe(en['actions.status.pending']);
+    expect(within(line).queryByRole('button', { name: en['actions.move.processing'] })).toBeNull();
+    await click(within(line).getByRole('button', { name: en['actions.move.cancelMine'] }));
+    expect(callsTo('POST', '/api/pending-actions/2/transition')[0]!.body).toEqual({ to: 'cancelled' });
+  });
+
+  it('the DM moves actions; an illegal move shows the translated error; "Request check" links the action', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ pending_actions: [action({ subject_seat_id: 10, subject_character_id: 4 })] })),
+      'POST /api/pending-actions/2/transition': (body) =>
+        (body as { to: string }).to === 'resolved'
+          ? apiError(409, 'pending_action_invalid_transition')
+          : json(200, action({ status: 'processing' })),
+      'POST /api/sessions/12/checks': () => json(201, { group_id: 5, requests: [] }),
+      'POST /api/sessions/12/action-windows': () => json(201, { id: 1, prompt: 'What does everyone do?', status: 'open', created_at: T0 }),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.actions']);
+    await vi.waitFor(() => expect(screen.getAllByTestId('pending-action')).toHaveLength(1));
+    const line = () => screen.getByTestId('pending-action');
+    expect(line().textContent).toContain('Nox');
+    await click(within(line()).getByRole('button', { name: en['actions.move.resolved'] }));
+    expect(callsTo('POST', '/api/pending-actions/2/transition')[0]!.body).toEqual({ to: 'resolved' });
+    expect((await within(line()).findByRole('alert')).textContent).toContain(errorsEn.pending_action_invalid_transition);
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
+    expect(within(line()).getByRole('alert').textContent).toContain(errorsZhTW.pending_action_invalid_transition);
+    fireEvent.change(screen.getByLabelText(zhTW['lang.label']), { target: { value: 'en' } });
+    await click(within(line()).getByRole('button', { name: en['actions.move.processing'] }));
+    expect(callsTo('POST', '/api/pending-actions/2/transition')[1]!.body).toEqual({ to: 'processing' });
+
+    await click(within(line()).getByRole('button', { name: en['check.request'] }));
+    const dialog = screen.getByRole('dialog');
+    expect((within(dialog).getByLabelText('Nox') as HTMLInputElement).checked).toBe(true);
+    expect((within(dialog).getByLabelText('Mira') as HTMLInputElement).checked).toBe(false);
+    await click(within(dialog).getByRole('button', { name: en['check.dialog.send'] }));
+    expect(callsTo('POST', '/api/sessions/12/checks')[0]!.body).toEqual({
+      seat_ids: [10],
+      skill: 'perception',
+      mode: 'normal',
+      flat_adjustment: 0,
+      reveal_outcome: false,
+      private: false,
+      pending_action_id: 2,
+    });
+
+    // "What does everyone do?" opens an action window
+    await click(screen.getByRole('button', { name: en['actions.window.open'] }));
+    expect(callsTo('POST', '/api/sessions/12/action-windows')[0]!.body).toEqual({ prompt: en['actions.window.open'] });
+  });
+});
+
+describe('zh-TW', () => {
+  it('the dice panel and the player card speak Chinese', async () => {
+    localStorage.setItem('adventure-table.language', 'zh-TW');
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request()] })),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    expect(within(bar).getByRole('button', { name: zhTW['check.roll'] })).toBeTruthy();
+    expect(within(bar).getByRole('button', { name: zhTW['check.enter'] })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: zhTW['table.tab.dice'] })).toBeTruthy();
+  });
+});

@@ -295,3 +295,35 @@ func TestErrorResult(t *testing.T) {
 		t.Fatal("internal error was not logged")
 	}
 }
+
+// TestWireFormat2026: the server speaks 2026-07-28 strictly — headers must
+// match the body, none may be missing — and discover needs no prior state.
+func TestWireFormat2026(t *testing.T) {
+	srv := newTestServer(t, Options{Version: "test", Verify: acceptGood})
+	tests := []struct {
+		name   string
+		mutate func(r *http.Request)
+		want   int
+	}{
+		{"OKDiscoverWithoutState", func(r *http.Request) {}, http.StatusOK},
+		{"ErrVersionHeaderMismatch", func(r *http.Request) { r.Header.Set("MCP-Protocol-Version", "2025-11-25") }, http.StatusBadRequest},
+		{"ErrMissingVersionHeader", func(r *http.Request) { r.Header.Del("MCP-Protocol-Version") }, http.StatusBadRequest},
+		{"ErrMissingMethodHeader", func(r *http.Request) { r.Header.Del("Mcp-Method") }, http.StatusBadRequest},
+		{"ErrMethodHeaderMismatch", func(r *http.Request) { r.Header.Set("Mcp-Method", "tools/list") }, http.StatusBadRequest},
+		{"ErrUnknownVersion", func(r *http.Request) { r.Header.Set("MCP-Protocol-Version", "1999-01-01") }, http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := discoverRequest(t, srv.URL, goodToken)
+			tt.mutate(req)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Fatalf("got %d, want %d", resp.StatusCode, tt.want)
+			}
+		})
+	}
+}

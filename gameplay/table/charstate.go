@@ -151,14 +151,7 @@ func (in StateChangeInput) apply(c *models.Character) error {
 func (s *Service) ChangeCharacterState(ctx context.Context, c Caller, sessionID int64, in StateChangeInput) (CharacterStateView, error) {
 	var out CharacterStateView
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
-		sc, err := loadSession(ctx, tx, c, sessionID, true)
-		if err != nil {
-			return err
-		}
-		if sc.session.Status != models.SessionActive {
-			return apperr.E(apperr.SessionNotActive, "The session is not in play.")
-		}
-		participants, err := tx.FindParticipants(ctx, sessionID)
+		sc, participants, err := loadLive(ctx, tx, c, sessionID)
 		if err != nil {
 			return err
 		}

@@ -538,3 +538,20 @@ func (s *Service) AbandonSession(ctx context.Context, c Caller, sessionID int64)
 		return s.finish(ctx, tx, sc, models.SessionAbandoned)
 	})
 }
+
+// loadLive reads a session for a gameplay write: locked, in play, with its
+// participants. Returns session_not_active and loadSession's codes.
+func loadLive(ctx context.Context, tx *models.Store, c Caller, sessionID int64) (sessionScope, []models.SessionParticipant, error) {
+	sc, err := loadSession(ctx, tx, c, sessionID, true)
+	if err != nil {
+		return sessionScope{}, nil, err
+	}
+	if sc.session.Status != models.SessionActive {
+		return sessionScope{}, nil, apperr.E(apperr.SessionNotActive, "The session is not in play.")
+	}
+	participants, err := tx.FindParticipants(ctx, sessionID)
+	if err != nil {
+		return sessionScope{}, nil, err
+	}
+	return sc, participants, nil
+}

@@ -14,15 +14,18 @@ import {
   revokeMember,
   rotateInvite,
   setMemberAuthority,
+  setDmSeatAI,
   setSeatCharacter,
   unassignSeat,
   updateRoom,
   type Campaign,
   type Character,
   type Member,
+  type MintedGrant,
   type RoomView,
   type Seat,
 } from '../table/api';
+import { AIPresenceBadge, TokenDialog } from '../table/ai';
 import { useAction, type Action } from '../useAction';
 import { useApi } from '../useApi';
 import { usePolled } from '../usePolled';
@@ -98,7 +101,7 @@ export function RoomPage() {
       {data.invite_code && <InvitePanel room={data} viewer={viewer} onRoom={room.set} />}
       {viewer.isOwner && <SelfClaimToggle room={data} act={act} busy={action.busy} />}
       <MembersPanel room={data} viewer={viewer} act={act} busy={action.busy} />
-      <CampaignsPanel room={data} viewer={viewer} act={act} action={action} />
+      <CampaignsPanel room={data} viewer={viewer} act={act} action={action} onRoom={room.set} />
     </>
   );
 }
@@ -242,7 +245,19 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
   );
 }
 
-function CampaignsPanel({ room, viewer, act, action }: { room: RoomView; viewer: Viewer; act: Act; action: Action }) {
+function CampaignsPanel({
+  room,
+  viewer,
+  act,
+  action,
+  onRoom,
+}: {
+  room: RoomView;
+  viewer: Viewer;
+  act: Act;
+  action: Action;
+  onRoom: (r: RoomView) => void;
+}) {
   const { t } = useI18n();
   const [name, setName] = useState('');
   // My characters, for the seats I control (loaded once per visit).
@@ -261,7 +276,16 @@ function CampaignsPanel({ room, viewer, act, action }: { room: RoomView; viewer:
       )}
       {controlsASeat && chars.state === 'error' && <ErrorNotice code={chars.code} onRetry={reloadChars} />}
       {room.campaigns.map((c) => (
-        <CampaignCard key={c.id} room={room} campaign={c} viewer={viewer} act={act} action={action} characters={characters} />
+        <CampaignCard
+          key={c.id}
+          room={room}
+          campaign={c}
+          viewer={viewer}
+          act={act}
+          action={action}
+          characters={characters}
+          onRoom={onRoom}
+        />
       ))}
       {viewer.isManager && (
         <form className="inline-form" onSubmit={submit}>
@@ -287,6 +311,7 @@ function CampaignCard({
   act,
   action,
   characters,
+  onRoom,
 }: {
   room: RoomView;
   campaign: Campaign;
@@ -294,6 +319,7 @@ function CampaignCard({
   act: Act;
   action: Action;
   characters: Character[] | null;
+  onRoom: (r: RoomView) => void;
 }) {
   const { t } = useI18n();
   const navigate = useNavigate();
@@ -373,6 +399,8 @@ function CampaignCard({
         </form>
       )}
 
+      {viewer.isOwner && dmSeat && <DmAIBox room={room} campaign={campaign} dmSeat={dmSeat} onRoom={onRoom} />}
+
       <div className="session-box">
         <h4>{t('room.session.title')}</h4>
         {campaign.open_session ? (
@@ -395,6 +423,80 @@ function CampaignCard({
         {sessionAction.error !== null && <ErrorNotice code={sessionAction.error} />}
       </div>
     </article>
+  );
+}
+
+// DmAIBox: the owner gives the DM seat to an AI (POST dm-ai), rotates its
+// token (the same call again) or revokes it (unassign). The minted token lives
+// only in this component's state while the dialog is open.
+function DmAIBox({
+  room,
+  campaign,
+  dmSeat,
+  onRoom,
+}: {
+  room: RoomView;
+  campaign: Campaign;
+  dmSeat: Seat;
+  onRoom: (r: RoomView) => void;
+}) {
+  const { t } = useI18n();
+  const [minted, setMinted] = useState<MintedGrant | null>(null);
+  const action = useAction();
+  const isAI = dmSeat.controller_kind === 'ai';
+
+  const refresh = () => getRoom(room.id).then(onRoom, () => {});
+  const mint = async () => {
+    const m = await action.run(() => setDmSeatAI(campaign.id));
+    if (m) {
+      setMinted(m);
+      void refresh();
+    }
+  };
+  const revoke = async () => {
+    const r = await action.run(() => unassignSeat(dmSeat.id));
+    if (r) {
+      setMinted(null);
+      onRoom(r);
+    }
+  };
+  const close = () => {
+    setMinted(null);
+    action.clear();
+  };
+
+  return (
+    <div className="ai-dm" data-testid="dm-ai">
+      <h4>{t('ai.dm.title')}</h4>
+      {isAI ? (
+        <p>
+          {t('ai.dm.isAi')} <AIPresenceBadge lastSeen={dmSeat.ai_last_seen_at} />
+        </p>
+      ) : (
+        <p className="hint">{t('ai.dm.hint')}</p>
+      )}
+      <p className="inline-form">
+        <button type="button" onClick={mint} disabled={action.busy}>
+          {isAI ? t('ai.dm.rotate') : t('ai.dm.set')}
+        </button>
+        {isAI && (
+          <button type="button" onClick={revoke} disabled={action.busy}>
+            {t('ai.dm.revoke')}
+          </button>
+        )}
+      </p>
+      {minted === null && action.error !== null && <ErrorNotice code={action.error} />}
+      {minted !== null && (
+        <TokenDialog
+          minted={minted}
+          onClose={close}
+          onRotate={mint}
+          onRevoke={revoke}
+          busy={action.busy}
+          error={action.error}
+        />
+      )}
+    </div>
   );
 }
 
@@ -434,6 +536,12 @@ function SeatRow({
       <td>{seat.label}</td>
       <td data-testid="seat-controller">
         {controllerText(seat, t)}
+        {seat.controller_kind === 'ai' && (
+          <>
+            {' '}
+            <AIPresenceBadge lastSeen={seat.ai_last_seen_at} />
+          </>
+        )}
         {mine && <span className="hint"> {t('common.you')}</span>}
       </td>
       <td data-testid="seat-character">

@@ -51,7 +51,17 @@ export function SessionPage() {
 
 // A session event that changes the resume (status, participants, can.*, HP and conditions).
 const changesResume = (e: EventView) =>
-  e.kind.startsWith('session.') || e.kind === 'participant.joined' || e.kind === 'character.changed';
+  e.kind.startsWith('session.') ||
+  e.kind === 'participant.joined' ||
+  e.kind === 'character.changed' ||
+  e.kind === 'controller.changed';
+
+// aiActivity: the newest event time per acting seat (AI presence between resume reads).
+function aiActivity(events: EventView[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const e of events) if (e.acting_seat_id != null) out.set(e.acting_seat_id, e.created_at);
+  return out;
+}
 
 type SideTab = 'chat' | 'dice' | 'actions';
 const SIDE_TABS: { id: SideTab; label: MessageKey }[] = [
@@ -139,6 +149,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
   const feed = useEventFeed(sessionId, { events: initial.recent_events ?? [], cursor: initial.cursor ?? 0 }, onNew);
   const names = useMemo(() => tableNames(data), [data]);
+  const aiSeen = useMemo(() => aiActivity(feed.events), [feed.events]);
   const side = useSideWidth();
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
@@ -217,6 +228,8 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         proxySeatId={proxyP ? proxyP.seat_id : null}
         onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
         onCharacterChanged={refresh}
+        onControllerChanged={refresh}
+        aiSeen={aiSeen}
         resourcesVersion={resourcesVersion}
       />
 

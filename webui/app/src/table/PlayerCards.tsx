@@ -1,6 +1,17 @@
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
-import type { Participant, Seat, SessionResume } from './api';
+import { useAction } from '../useAction';
+import {
+  AIPresenceBadge,
+  forgetHandoff,
+  handedOff,
+  latestTime,
+  rememberHandoff,
+  TokenDialog,
+} from './ai';
+import { handoffSeat, takeBackSeat, type MintedGrant, type Participant, type Seat, type SessionResume } from './api';
 import { CardControls, ConditionChips, HpBar } from './CharacterState';
 
 type T = ReturnType<typeof useI18n>['t'];
@@ -9,6 +20,96 @@ function controllerName(kind: Seat['controller_kind'], name: string | null, t: T
   if (kind === 'ai') return t('room.seat.ai');
   if (kind === 'none') return t('room.seat.unassigned');
   return name ?? t('room.seat.unassigned');
+}
+
+// Controller shows who plays a seat now ("Played by: Ann", "Played by: AI · online").
+function Controller({
+  kind,
+  name,
+  lastSeen,
+  you,
+}: {
+  kind: Seat['controller_kind'];
+  name: string | null;
+  lastSeen: string | null | undefined;
+  you: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <p data-testid="controller" data-kind={kind}>
+      {t('table.card.controller')}: {controllerName(kind, name, t)}
+      {kind === 'ai' && (
+        <>
+          {' '}
+          <AIPresenceBadge lastSeen={lastSeen} />
+        </>
+      )}
+      {you}
+    </p>
+  );
+}
+
+// HandoffForm: "Let AI control my seat" with an optional temporary instruction.
+function HandoffForm({ seatId, onMinted }: { seatId: number; onMinted: (m: MintedGrant) => void }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const [instruction, setInstruction] = useState('');
+  const action = useAction();
+  const id = useId();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const m = await action.run(() => handoffSeat(seatId, instruction));
+    if (m) {
+      setInstruction('');
+      setOpen(false);
+      onMinted(m);
+    }
+  };
+  if (!open) {
+    return (
+      <p>
+        <button type="button" aria-expanded={false} onClick={() => setOpen(true)}>
+          {t('ai.handoff.open')}
+        </button>
+      </p>
+    );
+  }
+  return (
+    <form className="handoff-form" onSubmit={submit} data-testid="handoff-form">
+      <label htmlFor={id}>{t('ai.handoff.instruction')}</label>
+      <textarea id={id} rows={3} maxLength={2000} value={instruction} onChange={(e) => setInstruction(e.target.value)} />
+      <span className="inline-form">
+        <button type="submit" disabled={action.busy}>
+          {t('ai.handoff.submit')}
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          {t('ai.handoff.cancel')}
+        </button>
+      </span>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </form>
+  );
+}
+
+function TakeBack({ seatId, onDone }: { seatId: number; onDone: () => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const take = async () => {
+    if (await action.run(() => takeBackSeat(seatId))) {
+      forgetHandoff(seatId);
+      onDone();
+    }
+  };
+  return (
+    <>
+      <p>
+        <button type="button" onClick={take} disabled={action.busy}>
+          {t('ai.takeBack')}
+        </button>
+      </p>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </>
+  );
 }
 
 // The name a participant seat goes by at the table: its character, else the seat label.
@@ -27,6 +128,8 @@ export function PlayerCards({
   proxySeatId,
   onActAs,
   onCharacterChanged,
+  onControllerChanged,
+  aiSeen,
   resourcesVersion = 0,
 }: {
   data: SessionResume;
@@ -35,17 +138,35 @@ export function PlayerCards({
   onActAs: (seatId: number) => void;
   // after a state change (damage, heal, conditions, resources) went through
   onCharacterChanged?: () => void;
+  // after a handoff or take-back went through (the resume is stale)
+  onControllerChanged?: () => void;
+  // the newest time each seat acted at the table (AI presence between resume reads)
+  aiSeen?: Map<number, string>;
   // bumped when a character changed at the table (the own card rereads its resources)
   resourcesVersion?: number;
 }) {
   const { t } = useI18n();
   const dmSeat = data.seats.find((s) => s.id === data.session.dm_seat_id) ?? data.seats.find((s) => s.role === 'dm');
   const bySeat = new Map(data.participants.map((p) => [p.seat_id, p]));
-  const participantSeats = data.participants.map((p) => ({ p, seat: data.seats.find((s) => s.id === p.seat_id) }));
+  const seatById = new Map(data.seats.map((s) => [s.id, s]));
+  const participantSeats = data.participants.map((p) => ({ p, seat: seatById.get(p.seat_id) }));
   const others = data.seats.filter((s) => s.role === 'player' && !bySeat.has(s.id));
   const you = (seatId: number) => (seatId === data.me.seat_id ? <span className="hint"> {t('common.you')}</span> : null);
   const active = data.session.status === 'active';
   const isDM = data.me.role === 'dm';
+  // The just-minted handoff token: held only while its dialog is open.
+  const [minted, setMinted] = useState<MintedGrant | null>(null);
+  const [, setHandoffs] = useState(0);
+  const lastSeen = (seat: Seat | undefined) =>
+    seat?.controller_kind === 'ai' ? latestTime(seat.ai_last_seen_at, aiSeen?.get(seat.id)) : null;
+  // Forget handoffs of seats no longer held by an AI (taken back elsewhere, or unassigned).
+  useEffect(() => {
+    for (const s of data.seats) if (s.controller_kind !== 'ai' && handedOff(s.id)) forgetHandoff(s.id);
+  }, [data.seats]);
+  const controllerChanged = () => {
+    setHandoffs((n) => n + 1);
+    onControllerChanged?.();
+  };
 
   return (
     <section className="player-cards" aria-label={t('table.cards')} data-testid="player-cards">
@@ -53,10 +174,12 @@ export function PlayerCards({
         <article className="player-card dm-card" data-testid="dm-card" data-seat={dmSeat.label}>
           <h3>{t('seatRole.dm')}</h3>
           <p className="hint">{dmSeat.label}</p>
-          <p>
-            {t('table.card.controller')}: {controllerName(dmSeat.controller_kind, dmSeat.controller_display_name, t)}
-            {you(dmSeat.id)}
-          </p>
+          <Controller
+            kind={dmSeat.controller_kind}
+            name={dmSeat.controller_display_name}
+            lastSeen={lastSeen(dmSeat)}
+            you={you(dmSeat.id)}
+          />
         </article>
       )}
       {participantSeats.map(({ p, seat }) => {
@@ -103,10 +226,29 @@ export function PlayerCards({
             ) : (
               <p className="hint">{t('session.noCharacter')}</p>
             )}
-            <p>
-              {t('table.card.controller')}: {controllerName(p.controller_kind, p.controller_display_name, t)}
-              {you(p.seat_id)}
-            </p>
+            {seat ? (
+              <Controller
+                kind={seat.controller_kind}
+                name={seat.controller_display_name}
+                lastSeen={lastSeen(seat)}
+                you={you(p.seat_id)}
+              />
+            ) : (
+              <Controller kind={p.controller_kind} name={p.controller_display_name} lastSeen={null} you={you(p.seat_id)} />
+            )}
+            {active && data.me.role === 'player' && p.seat_id === data.me.seat_id && seat?.controller_kind === 'human' && (
+              <HandoffForm
+                seatId={p.seat_id}
+                onMinted={(m) => {
+                  rememberHandoff(p.seat_id);
+                  setMinted(m);
+                  controllerChanged();
+                }}
+              />
+            )}
+            {!isDM && seat?.controller_kind === 'ai' && handedOff(p.seat_id) && (
+              <TakeBack seatId={p.seat_id} onDone={controllerChanged} />
+            )}
             {canProxy && (
               <button type="button" aria-pressed={proxySeatId === p.seat_id} onClick={() => onActAs(p.seat_id)}>
                 {format(t('table.actAs'), { name })}
@@ -121,12 +263,15 @@ export function PlayerCards({
           <p className="hint">
             {seat.label} · {t('table.card.notAtTable')}
           </p>
-          <p>
-            {t('table.card.controller')}: {controllerName(seat.controller_kind, seat.controller_display_name, t)}
-            {you(seat.id)}
-          </p>
+          <Controller
+            kind={seat.controller_kind}
+            name={seat.controller_display_name}
+            lastSeen={lastSeen(seat)}
+            you={you(seat.id)}
+          />
         </article>
       ))}
+      {minted !== null && <TokenDialog minted={minted} onClose={() => setMinted(null)} />}
     </section>
   );
 }

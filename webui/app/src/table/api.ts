@@ -60,6 +60,8 @@ export interface Seat {
   controller_display_name: string | null;
   controller_epoch: number;
   character: CharacterRef | null;
+  // when the AI controlling the seat last called (presence); null = never
+  ai_last_seen_at?: string | null;
 }
 
 export type SessionStatus = 'lobby' | 'active' | 'ended' | 'abandoned';
@@ -205,7 +207,13 @@ export interface SessionResume {
   campaign: { id: number; name: string; status: CampaignStatus };
   seats: Seat[];
   participants: Participant[];
-  me: { access_id: number; authority: Authority; seat_id: number | null; role: 'dm' | 'player' | 'spectator' };
+  me: {
+    access_id: number;
+    authority: Authority;
+    seat_id: number | null;
+    role: 'dm' | 'player' | 'spectator';
+    controller?: 'human' | 'ai';
+  };
   can: { start: boolean; late_join: boolean; end: boolean; abandon: boolean };
   stage: StageView;
   // cursor continues the event feed: events/wait?after=cursor
@@ -335,6 +343,36 @@ export const unassignSeat = (seatId: number) => apiSend<RoomView>('POST', `/api/
 export const claimSeat = (seatId: number) => apiSend<RoomView>('POST', `/api/seats/${seatId}/claim`);
 export const setSeatCharacter = (seatId: number, character_id: number | null) =>
   apiSend<RoomView>('PUT', `/api/seats/${seatId}/character`, { character_id });
+
+// AI seats: a grant's token is shown once, in the answer that mints it.
+export interface GrantView {
+  id: number;
+  display_prefix: string;
+  seat_id: number;
+  role: SeatRole;
+  session_id: number | null;
+  status: 'active' | 'revoked';
+  pre_session_expires_at: string | null;
+  created_at: string;
+  last_seen_at: string | null;
+}
+export interface MintedGrant {
+  token: string;
+  grant: GrantView;
+}
+export interface ControllerChangedPayload {
+  version: number;
+  seat_id: number;
+  controller_kind: 'ai' | 'human';
+}
+export const handoffSeat = (seatId: number, temporary_instruction: string) =>
+  apiSend<MintedGrant>(
+    'POST',
+    `/api/seats/${seatId}/handoff`,
+    temporary_instruction.trim() === '' ? {} : { temporary_instruction },
+  );
+export const takeBackSeat = (seatId: number) => apiSend<RoomView>('POST', `/api/seats/${seatId}/take-back`);
+export const setDmSeatAI = (campaignId: number) => apiSend<MintedGrant>('POST', `/api/campaigns/${campaignId}/dm-ai`);
 
 // Characters
 export const listCharacters = (signal?: AbortSignal) =>

@@ -58,6 +58,13 @@ func TestHandoffAndTakeBack(t *testing.T) {
 		t.Fatal("the instruction reached the character")
 	}
 
+	// The player's own view offers the take-back; nobody else's does.
+	if r, _ := svc.Resume(ctx, lt.Seated, lt.LobbyID); len(r.Me.TakeBackSeatIDs) != 1 || r.Me.TakeBackSeatIDs[0] != lt.PlayerSeatID {
+		t.Fatalf("take-back seats %v", r.Me.TakeBackSeatIDs)
+	}
+	if r, _ := svc.Resume(ctx, lt.Owner, lt.LobbyID); len(r.Me.TakeBackSeatIDs) != 0 {
+		t.Fatalf("the owner may take back %v", r.Me.TakeBackSeatIDs)
+	}
 	// Someone else — even with the same display name — cannot take it back.
 	impostor := tabletest.NewUser(t, svc, "Seated")
 	_, err = svc.JoinRoom(ctx, impostor, lt.InviteCode)

@@ -62,6 +62,8 @@ type MeView struct {
 	Role      string `json:"role" jsonschema:"dm, player or spectator"`
 	// Controller is human or ai.
 	Controller string `json:"controller"`
+	// TakeBackSeatIDs are the seats the caller handed to an AI and may take back.
+	TakeBackSeatIDs []int64 `json:"take_back_seat_ids"`
 	// TemporaryInstruction is the handoff guidance for an AI holding a
 	// player seat, only while its grant is current.
 	TemporaryInstruction string `json:"temporary_instruction,omitempty"`
@@ -229,9 +231,21 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if err != nil {
 		return SessionResume{}, err
 	}
-	seen, err := aiPresence(ctx, tx, sc.seats)
+	grants, err := aiGrants(ctx, tx, sc.seats)
 	if err != nil {
 		return SessionResume{}, err
+	}
+	seen := map[int64]*time.Time{}
+	takeBack := []int64{}
+	for _, seat := range sc.seats {
+		if seat.AIControllerGrantID == nil {
+			continue
+		}
+		g := grants[*seat.AIControllerGrantID]
+		seen[g.ID] = g.LastSeenAt
+		if sc.actor.Kind == ActorHuman && eqID(g.HandoffReturnAccessSessionID, &sc.actor.AccessSessionID) {
+			takeBack = append(takeBack, seat.ID)
+		}
 	}
 	stage, err := tx.FindStage(ctx, sc.session.ID)
 	if err != nil {
@@ -249,7 +263,8 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 		Campaign:     CampaignRef{ID: sc.campaign.ID, Name: sc.campaign.Name, Status: sc.campaign.Status},
 		Seats:        seatViews(sc.seats, names, chars, seen),
 		Participants: []ParticipantView{},
-		Me:           MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role, Controller: sc.actor.Kind},
+		Me: MeView{AccessID: sc.actor.AccessSessionID, Authority: sc.actor.Authority, Role: sc.actor.Role, Controller: sc.actor.Kind,
+			TakeBackSeatIDs: takeBack},
 		Can:          sc.allowed(),
 		Stage:        stageView(stage),
 		RecentEvents: sc.viewer().project(latest),

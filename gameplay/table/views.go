@@ -229,8 +229,9 @@ func (s *Service) mutateRoom(ctx context.Context, fn func(tx *models.Store) (Act
 	return v, err
 }
 
-// aiPresence loads when each seat's AI grant was last seen, in one query.
-func aiPresence(ctx context.Context, tx *models.Store, seats []models.CampaignSeat) (map[int64]*time.Time, error) {
+// aiGrants loads the grants of the seats' AI controllers, in one query,
+// without secrets or instructions.
+func aiGrants(ctx context.Context, tx *models.Store, seats []models.CampaignSeat) (map[int64]models.AIControllerGrant, error) {
 	var ids []int64
 	for _, s := range seats {
 		if s.AIControllerGrantID != nil {
@@ -241,9 +242,19 @@ func aiPresence(ctx context.Context, tx *models.Store, seats []models.CampaignSe
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64]*time.Time{}
+	out := map[int64]models.AIControllerGrant{}
 	for _, g := range grants {
-		out[g.ID] = g.LastSeenAt
+		out[g.ID] = g
 	}
 	return out, nil
+}
+
+// aiPresence loads when each seat's AI grant was last seen, in one query.
+func aiPresence(ctx context.Context, tx *models.Store, seats []models.CampaignSeat) (map[int64]*time.Time, error) {
+	grants, err := aiGrants(ctx, tx, seats)
+	out := map[int64]*time.Time{}
+	for id, g := range grants {
+		out[id] = g.LastSeenAt
+	}
+	return out, err
 }

@@ -246,7 +246,7 @@ export function PlayerCards({
                 }}
               />
             )}
-            {!isDM && seat?.controller_kind === 'ai' && handedOff(p.seat_id) && (
+            {!isDM && seat?.controller_kind === 'ai' && (handedOff(p.seat_id) || (data.me.take_back_seat_ids ?? []).includes(p.seat_id)) && (
               <TakeBack seatId={p.seat_id} onDone={controllerChanged} />
             )}
             {canProxy && (

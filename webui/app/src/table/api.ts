@@ -213,6 +213,8 @@ export interface SessionResume {
     seat_id: number | null;
     role: 'dm' | 'player' | 'spectator';
     controller?: 'human' | 'ai';
+    /** Seats this caller handed to an AI and may take back (server-decided). */
+    take_back_seat_ids?: number[];
   };
   can: { start: boolean; late_join: boolean; end: boolean; abandon: boolean };
   stage: StageView;

@@ -72,7 +72,13 @@ func NewHandler(opts Options) http.Handler {
 		// Declared explicitly: with no capability set the SDK still answers
 		// prompts/list, and conformance checks then demand the capability.
 		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}, Tools: &mcpsdk.ToolCapabilities{}},
-		Logger:       sdkLogger,
+		// Discovery and the tool and prompt lists change only with a new
+		// build: clients may keep them for a minute. "private" because they
+		// are answered behind a bearer token.
+		SetCacheable: func(_ context.Context, _ mcpsdk.Request, c *mcpsdk.Cacheable) {
+			c.TTLMs, c.CacheScope = 60_000, "private"
+		},
+		Logger: sdkLogger,
 	})
 	addPrompts(server)
 	if opts.Table != nil {

@@ -111,6 +111,9 @@ func TestDiscoverWithValidToken(t *testing.T) {
 	if result["instructions"] != Instructions {
 		t.Errorf("got instructions %q, want ours", result["instructions"])
 	}
+	if result["ttlMs"] != float64(60000) || result["cacheScope"] != "private" {
+		t.Errorf("got ttlMs %v cacheScope %v, want 60000 private", result["ttlMs"], result["cacheScope"])
+	}
 }
 
 func TestUnauthenticated(t *testing.T) {

@@ -197,6 +197,18 @@ func TestStaleTokenMatrix(t *testing.T) {
 			tabletest.Must(t, err)
 			return lt.svc, m.Token, lt.LobbyID
 		}, apperr.AITokenRevoked},
+		{"DMSeatGivenToHuman", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			_, err := lt.svc.AssignSeat(ctx, lt.Owner, lt.DMSeatID, lt.OwnerAccess)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
+		{"DMSeatUnassigned", func(t *testing.T) (*table.Service, string, int64) {
+			lt, m := aiDMTable(t)
+			_, err := lt.svc.UnassignSeat(ctx, lt.DMKey, lt.DMSeatID)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
 		{"CampaignArchived", func(t *testing.T) (*table.Service, string, int64) {
 			lt, m := aiDMTable(t)
 			archived := "archived"

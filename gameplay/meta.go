@@ -66,5 +66,5 @@ type Capabilities struct {
 // Capabilities reports the features of this build. mcpMounted and apiDocs
 // are decided by the edge that serves them.
 func (s *Services) Capabilities(mcpMounted, apiDocs bool) Capabilities {
-	return Capabilities{Table: true, MCP: mcpMounted, APIDocs: apiDocs}
+	return Capabilities{Table: true, AIActor: mcpMounted, MCP: mcpMounted, APIDocs: apiDocs}
 }

@@ -221,8 +221,8 @@ func TestMCPNeedsTLSBeyondLoopback(t *testing.T) {
 	}
 	var caps map[string]bool
 	getJSON(t, "http://127.0.0.1:"+port+"/api/meta/capabilities", &caps)
-	if caps["mcp"] {
-		t.Fatal("capabilities claim MCP while it is not mounted")
+	if caps["mcp"] || caps["ai_actor"] {
+		t.Fatal("capabilities claim MCP or AI seats while /mcp is not mounted")
 	}
 }
 
@@ -398,5 +398,15 @@ func TestBinaryCertsAndVersion(t *testing.T) {
 	out, err = exec.Command(bin, "migrate", "-data-dir", dataDir).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), fmt.Sprintf("schema already at version %d", models.LatestVersion())) {
 		t.Fatalf("second migrate: %v %q", err, out)
+	}
+}
+
+// TestCapabilitiesFollowMCP: AI seats are offered exactly when /mcp is mounted.
+func TestCapabilitiesFollowMCP(t *testing.T) {
+	rs := mustServe(t, nil)
+	var caps map[string]bool
+	getJSON(t, "http://"+rs.addr+"/api/meta/capabilities", &caps)
+	if !caps["ai_actor"] || !caps["mcp"] || !caps["table"] {
+		t.Fatalf("capabilities %v", caps)
 	}
 }

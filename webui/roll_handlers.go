@@ -17,7 +17,7 @@ func (s *Server) rollRoutes() {
 	action := typeOf[table.PendingActionView]()
 	window := typeOf[table.ActionWindowView]()
 	diceCodes := []apperr.Code{apperr.DiceInvalidExpression, apperr.DiceExpressionTooLong, apperr.DiceTooManyDiceInTerm,
-		apperr.DiceTooManyDice, apperr.DiceTooManySides, apperr.DiceDivisionByZero}
+		apperr.DiceTooManyDice, apperr.DiceTooManySides, apperr.DiceExplosionTooDeep, apperr.DiceDivisionByZero}
 	resolveCodes := codes(apperr.NotRollTarget, apperr.RollRequestAlreadyResolved, apperr.RollRequestNotPending, apperr.SessionNotActive,
 		apperr.RollFacesMismatch, apperr.DiceFaceInvalid, apperr.DiceFacesMissing)
 

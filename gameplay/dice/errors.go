@@ -26,6 +26,10 @@ const (
 	// CodeTooManySides: a die has more than Limits.MaxSides sides. Details:
 	// limit, position.
 	CodeTooManySides apperr.Code = "dice_too_many_sides"
+	// CodeExplosionTooDeep: counting every die explosions could add (up to
+	// Limits.MaxExplosionDepth per die), the expression could roll more than
+	// Limits.MaxTotalDice dice. Details: limit, depth, position.
+	CodeExplosionTooDeep apperr.Code = "dice_explosion_too_deep"
 	// CodeDivisionByZero: a divisor can be zero for some roll. Details:
 	// position (of the '/').
 	CodeDivisionByZero apperr.Code = "dice_division_by_zero"
@@ -46,6 +50,7 @@ func Codes() []apperr.Code {
 		CodeTooManyDiceInTerm,
 		CodeTooManyDice,
 		CodeTooManySides,
+		CodeExplosionTooDeep,
 		CodeDivisionByZero,
 		CodeFaceInvalid,
 		CodeFacesMissing,

@@ -83,12 +83,15 @@ func Parse(expr string, lim Limits) (*Expr, error) {
 }
 
 type parser struct {
-	s     string // the trimmed expression
-	off   int    // offset of s in the expression as passed
-	pos   int
-	lim   Limits
-	dice  int // dice so far, for MaxTotalDice
-	depth int // open parentheses
+	s    string // the trimmed expression
+	off  int    // offset of s in the expression as passed
+	pos  int
+	lim  Limits
+	dice int // dice so far, for MaxTotalDice
+	// exploding counts the extra dice explosions could add, so that
+	// dice+exploding stays within MaxTotalDice.
+	exploding int
+	depth     int // open parentheses
 }
 
 func (p *parser) invalid(pos int, format string, args ...any) *apperr.Error {
@@ -298,6 +301,18 @@ func (p *parser) parseDice(start, count int, hasCount bool) (*node, error) {
 	}
 	if err := p.parseModifiers(t); err != nil {
 		return nil, err
+	}
+	// Explosions are the one way an expression rolls more dice than it
+	// names. Counting every die the chains could add, the expression must
+	// still fit in MaxTotalDice; past that the explosion depth is the limit
+	// that was exceeded.
+	if t.explode {
+		p.exploding += count * t.depth
+	}
+	if p.dice+p.exploding > p.lim.MaxTotalDice {
+		return nil, p.limit(CodeExplosionTooDeep, start, p.lim.MaxTotalDice,
+			"With every explosion (up to %d per die) this expression could roll %d dice; at most %d are allowed.",
+			t.depth, p.dice+p.exploding, p.lim.MaxTotalDice).WithDetail("depth", t.depth)
 	}
 	t.notation = t.String()
 	n := &node{kind: diceNode, dice: t}

@@ -31,6 +31,7 @@ func TestCodes(t *testing.T) {
 		"dice_too_many_dice_in_term",
 		"dice_too_many_dice",
 		"dice_too_many_sides",
+		"dice_explosion_too_deep",
 		"dice_division_by_zero",
 		"dice_face_invalid",
 		"dice_faces_missing",
@@ -165,7 +166,9 @@ func TestLimits(t *testing.T) {
 		{"ProductTooLarge", "100000 * 100000", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
 		{"NegativeProductTooLarge", "-100000 * 100000", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
 		{"SumTooLarge", "1000000000 + 1", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
-		{"DiceTooLarge", "100d1000! * 1000", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
+		{"DiceTooLarge", "100d1000 * 100000", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
+		{"ExplosionTooDeep", "24d6!", dice.DefaultLimits, dice.CodeExplosionTooDeep, 500},
+		{"ExplosionTooDeepAcrossTerms", "20d6! + 20d6!", dice.DefaultLimits, dice.CodeExplosionTooDeep, 500},
 		{"HugeKeepCount", "2d6kh99999999999", dice.DefaultLimits, dice.CodeInvalidExpression, 1_000_000_000},
 	}
 	for _, tt := range tests {
@@ -190,7 +193,8 @@ func TestLimitsAtTheEdgeAreAccepted(t *testing.T) {
 		"d1000",
 		"1000000000",
 		"-1000000000",
-		"100d1000!kh1 * 1000", // 1000 * 1000 = 1e6
+		"23d1000!kh1 * 1000", // 23 dice × 21 with explosions = 483 dice
+		"20d6! + 20d6",
 	} {
 		if _, err := dice.Parse(expr, dice.DefaultLimits); err != nil {
 			t.Errorf("Parse(%q): %v", expr, err)
@@ -204,12 +208,12 @@ func TestLimitsAtTheEdgeAreAccepted(t *testing.T) {
 
 // A zero field falls back to DefaultLimits, so callers set only what they change.
 func TestZeroLimitsAreDefaults(t *testing.T) {
-	e, err := dice.Parse("100d1000!", dice.Limits{})
+	e, err := dice.Parse("20d1000!", dice.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, hi := e.Range(); hi != 100*21*1000 {
-		t.Errorf("got max %d, want %d", hi, 100*21*1000)
+	if _, hi := e.Range(); hi != 20*21*1000 {
+		t.Errorf("got max %d, want %d", hi, 20*21*1000)
 	}
 	if _, err := dice.Parse("2d6", dice.Limits{MaxDicePerTerm: 1}); err == nil {
 		t.Error("MaxDicePerTerm 1 accepted 2d6")

@@ -138,10 +138,14 @@ func (a *adversary) Roll(sides int) (int, error) {
 }
 
 // TestWorstCaseIsBounded: with every die rerolled to the bound and exploding
-// to the depth, the work is 500 dice × 21 chained dice × 21 draws, and the
-// total is the maximum Range promised.
+// to the depth, the work is at most 500 dice (explosions counted) × 21
+// draws — here 23 dice × 21 chained × 21 — and the total is the maximum
+// Range promised. One more exploding die is refused.
 func TestWorstCaseIsBounded(t *testing.T) {
-	expr := "100d1000r<998!" + strings.Repeat(" + 100d1000r<998!", 4)
+	if _, err := dice.Parse("24d1000r<998!", dice.DefaultLimits); err == nil || !strings.Contains(err.Error(), "dice_explosion_too_deep") {
+		t.Fatalf("24 exploding dice: got %v, want dice_explosion_too_deep", err)
+	}
+	expr := "20d1000r<998!" + " + 3d1000r<998!"
 	e, err := dice.Parse(expr, dice.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
@@ -151,10 +155,10 @@ func TestWorstCaseIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 500 * 21 * 21; a.calls != want {
+	if want := 23 * 21 * 21; a.calls != want {
 		t.Errorf("got %d draws, want %d", a.calls, want)
 	}
-	if _, hi := e.Range(); r.Total != hi || hi != 500*21*1000 {
-		t.Errorf("got total %d, Range max %d, want %d", r.Total, hi, 500*21*1000)
+	if _, hi := e.Range(); r.Total != hi || hi != 23*21*1000 {
+		t.Errorf("got total %d, Range max %d, want %d", r.Total, hi, 23*21*1000)
 	}
 }

@@ -176,6 +176,7 @@ var kinds = map[Code]Kind{
 	DiceTooManyDiceInTerm:          KindInvalid,
 	DiceTooManyDice:                KindInvalid,
 	DiceTooManySides:               KindInvalid,
+	DiceExplosionTooDeep:           KindInvalid,
 	DiceDivisionByZero:             KindInvalid,
 	DiceFaceInvalid:                KindInvalid,
 	DiceFacesMissing:               KindInvalid,

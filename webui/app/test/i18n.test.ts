@@ -57,6 +57,7 @@ const SERVER_ERROR_CODES = [
   'dice_too_many_dice_in_term',
   'dice_too_many_dice',
   'dice_too_many_sides',
+  'dice_explosion_too_deep',
   'dice_division_by_zero',
   'dice_face_invalid',
   'dice_faces_missing',

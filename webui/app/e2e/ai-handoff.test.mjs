@@ -6,85 +6,19 @@
 // takes the seat back; the old token is refused (401). The instruction never
 // reaches the DM's page. No reloads, no fixed sleeps.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { describe, test } from 'node:test';
+import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { button, character, chatLine, escapeRe, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
 if (!haveChromium) console.log(skipLine());
 
-const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PROTOCOL = '2026-07-28';
 
 describe('AI handoff journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
+  const { url, at, person, api, setUpTable, pageErrors } = tableJourney();
 
-  before(async () => {
-    server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
-  });
-
-  const url = (path) => new URL(path, server.url).href;
-  const at = (page, path) => page.goto(url(path));
-
-  async function person(name) {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    await at(page, 'tables');
-    await page.getByTestId('tables-empty').waitFor();
-    return page;
-  }
-
-  async function api(page, method, path, data) {
-    const res = await page.request.fetch(url(path), { method, ...(data !== undefined ? { data } : {}) });
-    const text = await res.text();
-    assert.ok(res.ok(), `${method} ${path} -> ${res.status()} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
-
-  const character = (name) => ({
-    name,
-    level: 3,
-    abilities: { str: 12, dex: 14, con: 13, int: 10, wis: 11, cha: 9 },
-    skill_proficiencies: ['perception'],
-    skill_expertise: [],
-    hp: { max: 24, current: 24, temp: 0 },
-    conditions: [],
-    resources: [],
-    biography: '',
-    roleplay_guidance: '',
-  });
-
-  const waitText = (locator, text) =>
-    locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
-  const chatLine = (page, text) =>
-    page.getByTestId('chat-line').filter({ has: page.getByTestId('chat-text').filter({ hasText: new RegExp(`^${escapeRe(text)}$`) }) });
-  const button = (page, name) => page.getByRole('button', { name, exact: true });
   const ariaCard = (page) => page.getByTestId('participant').filter({ hasText: 'Aria' });
   const controllerOf = (page, kind) => ariaCard(page).locator(`[data-testid="controller"][data-kind="${kind}"]`);
 
@@ -126,23 +60,15 @@ describe('AI handoff journey', { skip: !haveChromium && skipLine() }, () => {
   test('Ann hands her seat to an AI, the AI speaks over MCP, Ann takes it back and the old token stops', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
-    await api(dana, 'PATCH', '/api/me', { display_name: 'Dana' });
-    await api(ann, 'PATCH', '/api/me', { display_name: 'Ann' });
 
     // --- room, campaign, a player seat for Ann with her character, the DM seat for Dana, lobby, start
-    let room = await api(dana, 'POST', '/api/rooms', { name: 'AI room' });
-    room = await api(dana, 'POST', `/api/rooms/${room.id}/campaigns`, { name: 'Machine Dreams' });
-    const campaignId = room.campaigns[0].id;
-    room = await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat A' });
-    const seats = Object.fromEntries(room.campaigns[0].seats.map((s) => [s.label, s.id]));
-    const annRoom = await api(ann, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
-    await api(dana, 'POST', `/api/seats/${seats.DM}/assign`, { access_id: room.my_access.id });
-    await api(dana, 'POST', `/api/seats/${seats['Seat A']}/assign`, { access_id: annRoom.my_access.id });
-    const aria = await api(ann, 'POST', '/api/characters', character('Aria'));
-    await api(ann, 'PUT', `/api/seats/${seats['Seat A']}/character`, { character_id: aria.id });
-    const lobby = await api(dana, 'POST', `/api/campaigns/${campaignId}/sessions`);
-    const sessionId = lobby.session.id;
-    await api(dana, 'POST', `/api/sessions/${sessionId}/start`);
+    const { sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
+      room: 'AI room',
+      campaign: 'Machine Dreams',
+      start: true,
+    });
 
     for (const page of [dana, ann]) {
       await at(page, `sessions/${sessionId}`);

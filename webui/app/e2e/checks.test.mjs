@@ -8,23 +8,13 @@
 // (with an illegal move refused) and quick rolls, all live
 // (long-poll), with no reloads and no fixed sleeps.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { describe, test } from 'node:test';
+import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { button, character as sheet, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
 if (!haveChromium) console.log(skipLine());
-
-const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // dcFree removes from a page's HTML what carries numbers that are not game
 // values: scripts and stylesheets (hashed asset names), <time> elements and
@@ -49,66 +39,17 @@ function hasDcKey(value) {
 }
 
 describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-
-  before(async () => {
-    server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
-  });
-
-  const url = (path) => new URL(path, server.url).href;
-  const at = (page, path) => page.goto(url(path));
-
-  async function person(name) {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    await at(page, 'tables');
-    await page.getByTestId('tables-empty').waitFor();
-    return page;
-  }
-
-  // api calls the server with the page's own cookies (page.request shares the context's jar).
-  async function api(page, method, path, data) {
-    const res = await page.request.fetch(url(path), { method, ...(data !== undefined ? { data } : {}) });
-    const text = await res.text();
-    assert.ok(res.ok(), `${method} ${path} -> ${res.status()} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const { at, person, api, setUpTable, pageErrors } = tableJourney();
 
   // Brom: Wisdom 10 and no Perception proficiency → modifier 0, so his
   // entered dice (7 and 18, advantage) total 18: no 15 anywhere on his page.
-  const character = (name, wis, perception) => ({
-    name,
-    level: 3,
-    abilities: { str: 12, dex: 14, con: 13, int: 10, wis, cha: 9 },
-    skill_proficiencies: perception ? ['perception'] : [],
-    skill_expertise: [],
-    hp: { max: 24, current: 24, temp: 0 },
-    conditions: [],
-    resources: [{ name: 'Ki', current: 2, max: 2 }],
-    biography: '',
-    roleplay_guidance: '',
-  });
+  const character = (name, wis, perception) =>
+    sheet(name, {
+      abilities: { str: 12, dex: 14, con: 13, int: 10, wis, cha: 9 },
+      skill_proficiencies: perception ? ['perception'] : [],
+      resources: [{ name: 'Ki', current: 2, max: 2 }],
+    });
 
-  const waitText = (locator, text) =>
-    locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
-  const button = (scope, name) => scope.getByRole('button', { name, exact: true });
   const tab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
   const card = (page, name) => page.getByTestId('participant').filter({ has: page.getByRole('heading', { name }) });
   const myRequest = (page) => page.getByTestId('prompt-bar').getByTestId('my-request');
@@ -117,33 +58,18 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
     const bob = await person('Bob');
-    for (const [page, name] of [
-      [dana, 'Dana'],
-      [ann, 'Ann'],
-      [bob, 'Bob'],
-    ]) {
-      await api(page, 'PATCH', '/api/me', { display_name: name });
-    }
 
-    // --- room, campaign, seats, characters and a running session, through the API
-    let room = await api(dana, 'POST', '/api/rooms', { name: 'Dice room' });
-    room = await api(dana, 'POST', `/api/rooms/${room.id}/campaigns`, { name: 'Tomb of Echoes' });
-    const campaignId = room.campaigns[0].id;
-    await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat A' });
-    room = await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat B' });
-    const seats = Object.fromEntries(room.campaigns[0].seats.map((s) => [s.label, s.id]));
-    const annRoom = await api(ann, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
-    const bobRoom = await api(bob, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
-    await api(dana, 'POST', `/api/seats/${seats.DM}/assign`, { access_id: room.my_access.id });
-    await api(dana, 'POST', `/api/seats/${seats['Seat A']}/assign`, { access_id: annRoom.my_access.id });
-    await api(dana, 'POST', `/api/seats/${seats['Seat B']}/assign`, { access_id: bobRoom.my_access.id });
-    const aria = await api(ann, 'POST', '/api/characters', character('Aria', 14, true));
-    await api(ann, 'PUT', `/api/seats/${seats['Seat A']}/character`, { character_id: aria.id });
-    const brom = await api(bob, 'POST', '/api/characters', character('Brom', 10, false));
-    await api(bob, 'PUT', `/api/seats/${seats['Seat B']}/character`, { character_id: brom.id });
-    const lobby = await api(dana, 'POST', `/api/campaigns/${campaignId}/sessions`);
-    const sessionId = lobby.session.id;
-    await api(dana, 'POST', `/api/sessions/${sessionId}/start`);
+    // --- names, room, campaign, seats, characters and a running session, through the API
+    const { seats, sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [
+        { page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria', 14, true) },
+        { page: bob, name: 'Bob', seat: 'Seat B', character: character('Brom', 10, false) },
+      ],
+      room: 'Dice room',
+      campaign: 'Tomb of Echoes',
+      start: true,
+    });
 
     for (const page of [dana, ann, bob]) {
       await at(page, `sessions/${sessionId}`);

@@ -3,17 +3,9 @@
 // stage with an uploaded image and DM proxy all arrive live (long-poll), with
 // no reloads and no fixed sleeps.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { describe, test } from 'node:test';
+import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { character, chatLine, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
@@ -23,70 +15,9 @@ if (!haveChromium) console.log(skipLine());
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mM4YSOHFTEMLQkAfuxIgRXblWMAAAAASUVORK5CYII=';
 
-const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 describe('live table journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
+  const { at, person, api, setUpTable, pageErrors } = tableJourney({ viewport: { width: 1400, height: 900 } });
 
-  before(async () => {
-    server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
-  });
-
-  const url = (path) => new URL(path, server.url).href;
-  const at = (page, path) => page.goto(url(path));
-
-  // person opens a fresh browser context (its own cookie jar) and visits the
-  // app, which makes its guest; API calls then go out with that cookie.
-  async function person(name) {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    await at(page, 'tables');
-    await page.getByTestId('tables-empty').waitFor();
-    return page;
-  }
-
-  // api calls the server with the page's own cookies (page.request shares the context's jar).
-  async function api(page, method, path, data) {
-    const res = await page.request.fetch(url(path), { method, ...(data !== undefined ? { data } : {}) });
-    const text = await res.text();
-    assert.ok(res.ok(), `${method} ${path} -> ${res.status()} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
-
-  const character = (name) => ({
-    name,
-    level: 3,
-    abilities: { str: 12, dex: 14, con: 13, int: 10, wis: 11, cha: 9 },
-    skill_proficiencies: ['perception'],
-    skill_expertise: [],
-    hp: { max: 24, current: 24, temp: 0 },
-    conditions: [],
-    resources: [],
-    biography: '',
-    roleplay_guidance: '',
-  });
-
-  const waitText = (locator, text) =>
-    locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
-  const chatLine = (page, text) =>
-    page.getByTestId('chat-line').filter({ has: page.getByTestId('chat-text').filter({ hasText: new RegExp(`^${escapeRe(text)}$`) }) });
   const message = (page) => page.getByLabel('Message', { exact: true });
   const button = (page, name) => page.getByRole('button', { name, exact: true });
   async function say(page, text, action) {
@@ -106,35 +37,20 @@ describe('live table journey', { skip: !haveChromium && skipLine() }, () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
     const bob = await person('Bob');
-    const ids = new Set();
-    for (const [page, name] of [
-      [dana, 'Dana'],
-      [ann, 'Ann'],
-      [bob, 'Bob'],
-    ]) {
-      const me = await api(page, 'PATCH', '/api/me', { display_name: name });
-      ids.add(me.id);
-    }
-    assert.equal(ids.size, 3, 'each context is its own guest');
 
-    // --- the room, campaign and seats (through the API, with each person's cookies)
-    let room = await api(dana, 'POST', '/api/rooms', { name: 'Live room' });
-    room = await api(dana, 'POST', `/api/rooms/${room.id}/campaigns`, { name: 'Sunless Sea' });
-    const campaignId = room.campaigns[0].id;
-    await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat A' });
-    room = await api(dana, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat B' });
-    const seats = Object.fromEntries(room.campaigns[0].seats.map((s) => [s.label, s.id]));
-    const annRoom = await api(ann, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
-    const bobRoom = await api(bob, 'POST', '/api/rooms/join', { invite_code: room.invite_code });
-    await api(dana, 'POST', `/api/seats/${seats.DM}/assign`, { access_id: room.my_access.id });
-    await api(dana, 'POST', `/api/seats/${seats['Seat A']}/assign`, { access_id: annRoom.my_access.id });
-    await api(dana, 'POST', `/api/seats/${seats['Seat B']}/assign`, { access_id: bobRoom.my_access.id });
-    const aria = await api(ann, 'POST', '/api/characters', character('Aria'));
-    await api(ann, 'PUT', `/api/seats/${seats['Seat A']}/character`, { character_id: aria.id });
-    const brom = await api(bob, 'POST', '/api/characters', character('Brom'));
-    await api(bob, 'PUT', `/api/seats/${seats['Seat B']}/character`, { character_id: brom.id });
-    const lobby = await api(dana, 'POST', `/api/campaigns/${campaignId}/sessions`);
-    const sessionId = lobby.session.id;
+    // --- names, the room, campaign and seats (through the API, with each person's cookies)
+    const { me, seats, sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [
+        { page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') },
+        { page: bob, name: 'Bob', seat: 'Seat B', character: character('Brom') },
+      ],
+      room: 'Live room',
+      campaign: 'Sunless Sea',
+      start: false,
+    });
+    const ids = new Set(me.map((m) => m.id));
+    assert.equal(ids.size, 3, 'each context is its own guest');
 
     // --- everyone opens the table; Dana starts; the players see it without reloading
     for (const page of [dana, ann, bob]) {

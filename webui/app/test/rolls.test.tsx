@@ -1,150 +1,27 @@
 // Rolls, checks, pending actions and character state on the session page.
 // fetch is faked at the boundary; the long-poll is answered by hand.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppShell } from '../src/App';
 import { en } from '../src/i18n/en';
 import errorsEn from '../src/i18n/errors.en.json';
 import errorsZhTW from '../src/i18n/errors.zh-TW.json';
-import { I18nProvider } from '../src/i18n/I18nProvider';
 import { zhTW } from '../src/i18n/zh-TW';
 import { resetIdentity } from '../src/identity';
 import type {
   DiceAudit,
-  EventView,
   PendingActionView,
   RollBoard,
   RollRequestView,
   RollResultView,
-  Seat,
   SessionResume,
 } from '../src/table/api';
-
-// ---- a fake server -------------------------------------------------------
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const apiError = (status: number, code: string, details?: Record<string, unknown>) =>
-  json(status, { error: { code, message: `SERVER TEXT ${code}`, ...(details ? { details } : {}) } });
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-type Handler = (body: unknown, call: Call) => Response | Promise<Response>;
-interface PendingWait {
-  answer: (page: { events: EventView[]; cursor: number }) => void;
-}
-
-let calls: Call[] = [];
-let waits: PendingWait[] = [];
-
-function stubServer(routes: Record<string, Handler>) {
-  calls = [];
-  waits = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://x');
-      const method = (init?.method ?? 'GET').toUpperCase();
-      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
-      const call: Call = { method, path: url.pathname, body };
-      calls.push(call);
-      if (method === 'GET' && url.pathname.endsWith('/events/wait')) {
-        return new Promise<Response>((resolve, reject) => {
-          waits.push({ answer: (page) => resolve(json(200, { has_more: false, ...page })) });
-          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-        });
-      }
-      if (method === 'GET' && url.pathname === '/api/me') return json(200, { id: 1, display_name: 'Ann' });
-      const route = routes[`${method} ${url.pathname}`];
-      return route ? route(body, call) : apiError(404, 'route_not_found');
-    }),
-  );
-}
-
-const callsTo = (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path);
-async function nextWait(count: number): Promise<PendingWait> {
-  await vi.waitFor(() => expect(waits.length).toBeGreaterThanOrEqual(count), { timeout: 3000 });
-  return waits[count - 1]!;
-}
-
-function renderApp(path = '/sessions/12') {
-  return render(
-    <I18nProvider>
-      <MemoryRouter initialEntries={[path]}>
-        <AppShell />
-      </MemoryRouter>
-    </I18nProvider>,
-  );
-}
+import { json, apiError, stubServer, callsTo, nextWait, renderApp, T0, ev, resume as baseResume } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
-const T0 = '2025-01-01T10:00:00Z';
-
-const seat = (over: Partial<Seat>): Seat => ({
-  id: 0,
-  campaign_id: 4,
-  role: 'player',
-  label: '',
-  controller_kind: 'human',
-  controller_access_id: null,
-  controller_display_name: null,
-  controller_epoch: 0,
-  character: null,
-  ...over,
-});
-
-const participant = (id: number, seatId: number, who: string, charId: number, name: string) => ({
-  id,
-  seat_id: seatId,
-  joined_at: T0,
-  late: false,
-  controller_kind: 'human' as const,
-  controller_display_name: who,
-  character: { id: charId, name, level: 3, hp: { max: 20, current: 14, temp: 0 }, conditions: ['prone'] },
-});
-
-function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume {
-  return {
-    session: { id: 12, campaign_id: 4, room_id: 2, status: 'active', dm_seat_id: 8, created_at: T0, started_at: T0, ended_at: null },
-    room: { id: 2, name: 'Friday group' },
-    campaign: { id: 4, name: 'Lost Mine', status: 'active' },
-    seats: [
-      seat({ id: 8, role: 'dm', label: 'DM', controller_access_id: 5, controller_display_name: 'Dana' }),
-      seat({ id: 9, label: 'Seat A', controller_access_id: 6, controller_display_name: 'Bob', character: { id: 3, name: 'Mira', level: 3 } }),
-      seat({ id: 10, label: 'Seat B', controller_access_id: 7, controller_display_name: 'Cid', character: { id: 4, name: 'Nox', level: 3 } }),
-    ],
-    participants: [participant(1, 9, 'Bob', 3, 'Mira'), participant(2, 10, 'Cid', 4, 'Nox')],
-    me:
-      role === 'dm'
-        ? { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' }
-        : { access_id: 6, authority: 'member', seat_id: 9, role: 'player' },
-    can: { start: false, late_join: false, end: role === 'dm', abandon: role === 'dm' },
-    stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
-    cursor: 1,
-    recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })],
-    ...over,
-  };
-}
-
-function ev(seq: number, kind: string, over: Partial<EventView> = {}): EventView {
-  return {
-    seq,
-    kind,
-    created_at: T0,
-    acting_seat_id: null,
-    subject_seat_id: null,
-    subject_character_id: null,
-    execution_mode: 'system',
-    visibility: 'public',
-    payload: { version: 1 },
-    ...over,
-  };
-}
+// resume (see fixtures.tsx), with only the start in the feed (cursor 1).
+const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
+  baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
 
 // advantage: 7 dropped, 18 kept
 const ADV_AUDIT: DiceAudit = {

@@ -1,0 +1,120 @@
+// Shared setup for the multi-person table journeys (live-table, checks,
+// ai-handoff): the server and browser around a describe block, one browser
+// context per person, API calls with that person's cookies, and a table
+// (room, campaign, seats, characters, session) made through the API.
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath, startServer } from './harness.mjs';
+
+export const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// waitText waits (locator polling, no sleeps) until the first matching element's whole text is text.
+export const waitText = (locator, text) =>
+  locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
+export const chatLine = (page, text) =>
+  page.getByTestId('chat-line').filter({ has: page.getByTestId('chat-text').filter({ hasText: new RegExp(`^${escapeRe(text)}$`) }) });
+export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+
+// character is a level-3 sheet; over replaces whole top-level fields.
+export const character = (name, over = {}) => ({
+  name,
+  level: 3,
+  abilities: { str: 12, dex: 14, con: 13, int: 10, wis: 11, cha: 9 },
+  skill_proficiencies: ['perception'],
+  skill_expertise: [],
+  hp: { max: 24, current: 24, temp: 0 },
+  conditions: [],
+  resources: [],
+  biography: '',
+  roleplay_guidance: '',
+  ...over,
+});
+
+// tableJourney, called inside a describe block, starts the server and the
+// browser before its tests and stops them after (the server must exit 0 on
+// SIGTERM). It returns helpers bound to that server; pageErrors collects the
+// uncaught errors of every person's page.
+export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) {
+  let server;
+  let browser;
+  const contexts = [];
+  const pageErrors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    if (server) {
+      const { code, signal } = await server.stop();
+      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
+    }
+  });
+
+  const url = (path) => new URL(path, server.url).href;
+  const at = (page, path) => page.goto(url(path));
+
+  // person opens a fresh browser context (its own cookie jar) and visits the
+  // app, which makes its guest; API calls then go out with that cookie.
+  async function person(name) {
+    const context = await browser.newContext({ locale: 'en-US', viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+    await at(page, 'tables');
+    await page.getByTestId('tables-empty').waitFor();
+    return page;
+  }
+
+  // api calls the server with the page's own cookies (page.request shares the context's jar).
+  async function api(page, method, path, data) {
+    const res = await page.request.fetch(url(path), { method, ...(data !== undefined ? { data } : {}) });
+    const text = await res.text();
+    assert.ok(res.ok(), `${method} ${path} -> ${res.status()} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  // setUpTable, through the API with each person's cookies: display names
+  // (DM first, then the players), a room with a campaign, one seat per
+  // player, the players join with the invite code, the DM takes the DM seat
+  // and gives each player theirs, each player makes a character and puts it
+  // on their seat, and the DM opens a session, started when start is true.
+  // dm: { page, name }; players: [{ page, name, seat, character }].
+  async function setUpTable({ dm, players, room: roomName, campaign, start }) {
+    const me = [];
+    for (const { page, name } of [dm, ...players]) {
+      me.push(await api(page, 'PATCH', '/api/me', { display_name: name }));
+    }
+    let room = await api(dm.page, 'POST', '/api/rooms', { name: roomName });
+    room = await api(dm.page, 'POST', `/api/rooms/${room.id}/campaigns`, { name: campaign });
+    const campaignId = room.campaigns[0].id;
+    for (const p of players) {
+      room = await api(dm.page, 'POST', `/api/campaigns/${campaignId}/seats`, { label: p.seat });
+    }
+    const seats = Object.fromEntries(room.campaigns[0].seats.map((s) => [s.label, s.id]));
+    const joined = [];
+    for (const p of players) {
+      joined.push(await api(p.page, 'POST', '/api/rooms/join', { invite_code: room.invite_code }));
+    }
+    await api(dm.page, 'POST', `/api/seats/${seats.DM}/assign`, { access_id: room.my_access.id });
+    for (const [i, p] of players.entries()) {
+      await api(dm.page, 'POST', `/api/seats/${seats[p.seat]}/assign`, { access_id: joined[i].my_access.id });
+    }
+    for (const p of players) {
+      const made = await api(p.page, 'POST', '/api/characters', p.character);
+      await api(p.page, 'PUT', `/api/seats/${seats[p.seat]}/character`, { character_id: made.id });
+    }
+    const lobby = await api(dm.page, 'POST', `/api/campaigns/${campaignId}/sessions`);
+    const sessionId = lobby.session.id;
+    if (start) await api(dm.page, 'POST', `/api/sessions/${sessionId}/start`);
+    return { me, room, campaignId, seats, sessionId };
+  }
+
+  return { url, at, person, api, setUpTable, pageErrors };
+}

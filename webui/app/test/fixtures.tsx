@@ -1,0 +1,164 @@
+// Shared by the session-page tests (live.test.tsx, rolls.test.tsx): a fake
+// server at the fetch boundary whose long-poll the test answers (or fails) by
+// hand, the app render, and resume / seat / event fixtures.
+import { render } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { expect, vi } from 'vitest';
+import { AppShell } from '../src/App';
+import { I18nProvider } from '../src/i18n/I18nProvider';
+import type { EventView, Seat, SessionResume } from '../src/table/api';
+
+// ---- a fake server -------------------------------------------------------
+
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export const apiError = (status: number, code: string, details?: Record<string, unknown>) =>
+  json(status, { error: { code, message: `SERVER TEXT ${code}`, ...(details ? { details } : {}) } });
+
+export interface Call {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  signal?: AbortSignal | null;
+}
+export type Handler = (body: unknown, call: Call) => Response | Promise<Response>;
+
+export interface PendingWait {
+  after: number;
+  signal: AbortSignal | null | undefined;
+  answer: (page: { events: EventView[]; cursor: number; has_more?: boolean }) => void;
+  failNetwork: () => void;
+}
+
+export let calls: Call[] = [];
+export let waits: PendingWait[] = [];
+
+// stubServer answers fetch from routes ("METHOD /path"); GET /api/me is Ann
+// unless routes say otherwise; every long-poll waits for the test.
+export function stubServer(routes: Record<string, Handler>) {
+  calls = [];
+  waits = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://x');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
+    const call: Call = { method, path: url.pathname, query: url.searchParams, body, signal: init?.signal };
+    calls.push(call);
+    if (method === 'GET' && /^\/api\/sessions\/\d+\/events\/wait$/.test(url.pathname)) {
+      return new Promise<Response>((resolve, reject) => {
+        const w: PendingWait = {
+          after: Number(url.searchParams.get('after')),
+          signal: init?.signal,
+          answer: (page) => resolve(json(200, { has_more: false, ...page })),
+          failNetwork: () => reject(new TypeError('Failed to fetch')),
+        };
+        waits.push(w);
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    }
+    const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === '/api/me' ? () => json(200, { id: 1, display_name: 'Ann' }) : undefined);
+    return route ? route(body, call) : apiError(404, 'route_not_found');
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+export const callsTo = (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path);
+export const waitCalls = () => calls.filter((c) => c.path.endsWith('/events/wait'));
+
+// nextWait resolves with the newest long-poll once the page has sent it.
+export async function nextWait(count: number): Promise<PendingWait> {
+  await vi.waitFor(() => expect(waits.length).toBeGreaterThanOrEqual(count), { timeout: 3000 });
+  return waits[count - 1]!;
+}
+
+export function renderApp(path = '/sessions/12') {
+  return render(
+    <I18nProvider>
+      <MemoryRouter initialEntries={[path]}>
+        <AppShell />
+      </MemoryRouter>
+    </I18nProvider>,
+  );
+}
+
+// ---- fixtures ------------------------------------------------------------
+
+export const T0 = '2025-01-01T10:00:00Z';
+
+export const seat = (over: Partial<Seat>): Seat => ({
+  id: 0,
+  campaign_id: 4,
+  role: 'player',
+  label: '',
+  controller_kind: 'human',
+  controller_access_id: null,
+  controller_display_name: null,
+  controller_epoch: 0,
+  character: null,
+  ...over,
+});
+
+export function ev(seq: number, kind: string, over: Partial<EventView> = {}): EventView {
+  return {
+    seq,
+    kind,
+    created_at: T0,
+    acting_seat_id: null,
+    subject_seat_id: null,
+    subject_character_id: null,
+    execution_mode: 'system',
+    visibility: 'public',
+    payload: { version: 1 },
+    ...over,
+  };
+}
+
+// msg: a chat line by Mira (seat 9, character 3) unless over says otherwise.
+export function msg(seq: number, text: string, payload: Record<string, unknown> = {}, over: Partial<EventView> = {}): EventView {
+  return ev(seq, 'message.posted', {
+    acting_seat_id: 9,
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    execution_mode: 'self',
+    payload: { version: 1, message_id: seq, kind: 'character_dialogue', intent: '', check: '', text, recipient_seat_ids: [], ...payload },
+    ...over,
+  });
+}
+
+export const participant = (id: number, seatId: number, who: string, charId: number, name: string) => ({
+  id,
+  seat_id: seatId,
+  joined_at: T0,
+  late: false,
+  controller_kind: 'human' as const,
+  controller_display_name: who,
+  character: { id: charId, name, level: 3, hp: { max: 20, current: 14, temp: 0 }, conditions: ['prone'] },
+});
+
+// resume: session 12 in room 2 / campaign 4, active; DM Dana (seat 8), Bob
+// playing Mira (seat 9), Cid playing Nox (seat 10). The page belongs to the
+// DM or to Bob. The feed holds the start and one chat line (cursor 2).
+export function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume {
+  return {
+    session: { id: 12, campaign_id: 4, room_id: 2, status: 'active', dm_seat_id: 8, created_at: T0, started_at: T0, ended_at: null },
+    room: { id: 2, name: 'Friday group' },
+    campaign: { id: 4, name: 'Lost Mine', status: 'active' },
+    seats: [
+      seat({ id: 8, role: 'dm', label: 'DM', controller_access_id: 5, controller_display_name: 'Dana' }),
+      seat({ id: 9, label: 'Seat A', controller_access_id: 6, controller_display_name: 'Bob', character: { id: 3, name: 'Mira', level: 3 } }),
+      seat({ id: 10, label: 'Seat B', controller_access_id: 7, controller_display_name: 'Cid', character: { id: 4, name: 'Nox', level: 3 } }),
+    ],
+    participants: [participant(1, 9, 'Bob', 3, 'Mira'), participant(2, 10, 'Cid', 4, 'Nox')],
+    me:
+      role === 'dm'
+        ? { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' }
+        : { access_id: 6, authority: 'member', seat_id: 9, role: 'player' },
+    can: role === 'dm' ? { start: false, late_join: false, end: true, abandon: true } : { start: false, late_join: false, end: false, abandon: false },
+    stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
+    cursor: 2,
+    recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), msg(2, 'Hello there')],
+    ...over,
+  };
+}

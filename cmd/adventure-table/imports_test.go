@@ -17,6 +17,7 @@ const module = "github.com/adventure-table/adventure-table"
 // Test files are exempt: they may build fixtures from any layer.
 type importRule struct {
 	folder    string   // relative to the repo root; subfolders included
+	skip      []string // subfolders judged by their own rule instead
 	forbidden []string // import path prefixes
 	allowed   []string // exceptions to forbidden, exact paths
 	why       string
@@ -25,9 +26,18 @@ type importRule struct {
 var importRules = []importRule{
 	{
 		folder: "gameplay",
+		skip:   []string{"gameplay/llm"},
 		forbidden: []string{"github.com/gin-gonic/", "github.com/modelcontextprotocol/go-sdk", "net/http",
 			"gorm.io/", module + "/webui", module + "/mcp", module + "/cmd"},
 		why: "gameplay holds the rules for every edge: no transport (gin, MCP SDK, net/http) and no GORM (it calls models.Store)",
+	},
+	{
+		// The model provider is an outbound HTTP client adapter (DESIGN:
+		// gameplay/llm): it may use net/http as a client, nothing of the
+		// edges, and no storage.
+		folder:    "gameplay/llm",
+		forbidden: []string{"github.com/gin-gonic/", "github.com/modelcontextprotocol/go-sdk", "gorm.io/", module + "/models", module + "/webui", module + "/mcp", module + "/cmd"},
+		why:       "the model provider is a client adapter: no server framework, no storage",
 	},
 	{
 		folder: "auth",
@@ -102,6 +112,13 @@ func TestImportDirection(t *testing.T) {
 			if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "app" || d.Name() == "testdata") {
 				return filepath.SkipDir
 			}
+			if d.IsDir() {
+				for _, sub := range rule.skip {
+					if path == filepath.Join(root, sub) {
+						return filepath.SkipDir
+					}
+				}
+			}
 			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return nil
 			}
@@ -146,6 +163,9 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		{"gameplay", "github.com/gin-gonic/gin", true},
 		{"gameplay", "github.com/modelcontextprotocol/go-sdk/mcp", true},
 		{"gameplay", "net/http", true},
+		{"gameplay/llm", "net/http", false},
+		{"gameplay/llm", module + "/models", true},
+		{"gameplay/llm", "github.com/gin-gonic/gin", true},
 		{"gameplay", "gorm.io/gorm", true},
 		{"gameplay", module + "/models", false},
 		{"models", module + "/gameplay", true},

@@ -1,0 +1,113 @@
+// Package llm streams chat completions from a user's model endpoint.
+//
+// The only implementation is OpenAI, which speaks the OpenAI-compatible
+// chat-completions protocol (OpenAI, Ollama's /v1, vLLM, OpenRouter, DeepSeek
+// and similar) through github.com/openai/openai-go/v3.
+package llm
+
+import (
+	"context"
+	"strings"
+)
+
+// DefaultBaseURL is Ollama's OpenAI-compatible endpoint.
+const DefaultBaseURL = "http://127.0.0.1:11434/v1"
+
+// Settings of one user's model endpoint.
+type Settings struct {
+	BaseURL         string // "" means DefaultBaseURL
+	Model           string
+	APIKey          string // may be empty (Ollama ignores it)
+	MaxOutputTokens int    // sent as max_tokens (Ollama's /v1 ignores max_completion_tokens)
+	Temperature     float64
+	TopP            float64
+}
+
+// Message roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Message is one chat message; Role is system, user or assistant.
+type Message struct {
+	Role    string
+	Content string
+}
+
+// Request is one completion request.
+type Request struct {
+	Messages []Message
+}
+
+// Event kinds.
+const (
+	EventChunk     = "chunk"
+	EventReasoning = "reasoning"
+)
+
+// Event is one streamed piece.
+type Event struct {
+	Kind string // EventChunk or EventReasoning
+	Text string
+}
+
+// Result is what one streamed completion produced.
+type Result struct {
+	Text      string
+	Reasoning string
+	// FinishReason is "stop", "length", ...; "" means the stream ended without one.
+	FinishReason string
+	// Truncated is true when FinishReason is "length" or when the stream ended
+	// without any finish reason (connection dropped, no [DONE]).
+	Truncated bool
+
+	PromptTokens       int
+	CompletionTokens   int
+	CachedPromptTokens int
+}
+
+// Provider streams one completion, calling onEvent for each piece as it arrives.
+type Provider interface {
+	Stream(ctx context.Context, s Settings, r Request, onEvent func(Event)) (Result, error)
+}
+
+// Error kinds.
+const (
+	KindAuth        = "auth"         // 401, 403
+	KindRateLimited = "rate_limited" // 429
+	KindBadRequest  = "bad_request"  // other 4xx, or a request rejected before sending
+	KindUnavailable = "unavailable"  // 5xx, connection refused, timeout, I/O error mid-stream
+	KindStream      = "stream"       // error event inside the stream
+	KindCanceled    = "canceled"     // the caller's context was canceled
+)
+
+// Error is the only error type Stream returns. Its message never contains the
+// API key.
+type Error struct {
+	Kind   string // one of the Kind constants
+	Status int    // HTTP status, 0 when there was none
+	// Message is a human-readable, key-free description.
+	Message string
+	cause   error // only context errors are kept, so errors.Is works
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "llm: " + e.Kind
+	}
+	return "llm: " + e.Kind + ": " + e.Message
+}
+
+// Unwrap returns context.Canceled or context.DeadlineExceeded when the error
+// came from the caller's context, nil otherwise.
+func (e *Error) Unwrap() error { return e.cause }
+
+// redact removes the API key from s.
+func redact(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}

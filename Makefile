@@ -82,6 +82,8 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzParseInput -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzInspectImage -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
+	go test -run '^$$' -fuzz FuzzExtractDelta -fuzztime $(FUZZTIME) ./gameplay/narrative
+	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth
 
 golden: ## Refresh golden files
 	go test ./mcp/... ./gameplay/... -update

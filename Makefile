@@ -86,7 +86,7 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth
 
 golden: ## Refresh golden files
-	go test ./mcp/... ./gameplay/... -update
+	go test ./mcp -run Golden -update
 
 clean: ## Remove build output
 	rm -rf bin $(APP)/dist/assets $(APP)/dist/index.html

@@ -245,30 +245,14 @@ func clamp(v, lo, hi float64) float64 {
 // are refused so they can never enter the state.
 func toFloat(v any) (float64, bool) {
 	var f float64
+	// Deltas come from JSON (float64 or json.Number) and the state keeps
+	// float64; ints appear only when Go code builds a state by hand.
 	switch n := v.(type) {
 	case float64:
 		f = n
-	case float32:
-		f = float64(n)
 	case int:
 		f = float64(n)
-	case int8:
-		f = float64(n)
-	case int16:
-		f = float64(n)
-	case int32:
-		f = float64(n)
 	case int64:
-		f = float64(n)
-	case uint:
-		f = float64(n)
-	case uint8:
-		f = float64(n)
-	case uint16:
-		f = float64(n)
-	case uint32:
-		f = float64(n)
-	case uint64:
 		f = float64(n)
 	case json.Number:
 		var err error

@@ -26,6 +26,7 @@ var migrations = []Migration{
 	migrationV4LiveTable,
 	migrationV5Rolls,
 	migrationV6AIGrants,
+	migrationV7Solo,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -52,6 +53,13 @@ var currentModels = []any{
 	&ActionWindow{},
 	&PendingAction{},
 	&AIControllerGrant{},
+	&ProviderSetting{},
+	&Scenario{},
+	&ScenarioCard{},
+	&Adventure{},
+	&AdventureCard{},
+	&Branch{},
+	&Action{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

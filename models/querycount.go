@@ -2,7 +2,9 @@ package models
 
 import (
 	"context"
+	"reflect"
 	"sync/atomic"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -31,6 +33,7 @@ func registerQueryCounter(db *gorm.DB) error {
 	cb := db.Callback()
 	for _, err := range []error{
 		cb.Query().After("gorm:query").Register("at:count_query", countStatement),
+		cb.Query().After("at:count_query").Register("at:meter_query", meterRead),
 		cb.Create().After("gorm:create").Register("at:count_create", countStatement),
 		cb.Update().After("gorm:update").Register("at:count_update", countStatement),
 		cb.Delete().After("gorm:delete").Register("at:count_delete", countStatement),
@@ -42,4 +45,92 @@ func registerQueryCounter(db *gorm.DB) error {
 		}
 	}
 	return nil
+}
+
+type readMeterKey struct{}
+
+// ReadMeter counts what queries under a context returned: rows and an
+// estimate of their bytes (the length of every text and blob value plus 8
+// per other value). Benchmarks use it to show that a read's cost is bounded
+// by the context budget, not by the length of the story.
+type ReadMeter struct {
+	Rows  atomic.Int64
+	Bytes atomic.Int64
+}
+
+// WithReadMeter returns a context whose query results are measured.
+func WithReadMeter(ctx context.Context) (context.Context, *ReadMeter) {
+	m := new(ReadMeter)
+	return context.WithValue(ctx, readMeterKey{}, m), m
+}
+
+func meterRead(db *gorm.DB) {
+	if db.Statement == nil || db.Statement.Context == nil || db.Error != nil {
+		return
+	}
+	m, ok := db.Statement.Context.Value(readMeterKey{}).(*ReadMeter)
+	if !ok {
+		return
+	}
+	rows, bytes := measure(reflect.ValueOf(db.Statement.Dest))
+	m.Rows.Add(rows)
+	m.Bytes.Add(bytes)
+}
+
+// measure walks a query destination: a slice counts its elements as rows.
+func measure(v reflect.Value) (rows, bytes int64) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return 0, 0
+		}
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8 {
+		for i := range v.Len() {
+			bytes += valueBytes(v.Index(i))
+		}
+		return int64(v.Len()), bytes
+	}
+	return 1, valueBytes(v)
+}
+
+func valueBytes(v reflect.Value) int64 {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return 0
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return int64(v.Len())
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return int64(v.Len())
+		}
+		var n int64
+		for i := range v.Len() {
+			n += valueBytes(v.Index(i))
+		}
+		return n
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			return 8
+		}
+		var n int64
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				n += valueBytes(v.Field(i))
+			}
+		}
+		return n
+	case reflect.Map:
+		var n int64
+		for _, k := range v.MapKeys() {
+			n += valueBytes(k) + valueBytes(v.MapIndex(k))
+		}
+		return n
+	default:
+		return 8
+	}
 }

@@ -120,6 +120,22 @@ const (
 	AIGrantAlreadyBound         Code = "ai_grant_already_bound"
 	TakeBackOriginRequired      Code = "take_back_origin_required"
 	SeatNotAIControlled         Code = "seat_not_ai_controlled"
+
+	// Solo adventures.
+	ScenarioInvalid         Code = "scenario_invalid"
+	ProviderSettingsInvalid Code = "provider_settings_invalid"
+	TurnTextInvalid         Code = "turn_text_invalid"
+	TurnInProgress          Code = "turn_in_progress"
+	NothingToRetry          Code = "nothing_to_retry"
+	NothingToUndo           Code = "nothing_to_undo"
+	ActionNotOnLine         Code = "action_not_on_line"
+	ActionNotEditable       Code = "action_not_editable"
+	ProviderUnavailable     Code = "provider_unavailable"
+	ProviderAuthFailed      Code = "provider_auth_failed"
+	ProviderRateLimited     Code = "provider_rate_limited"
+	ProviderRejected        Code = "provider_rejected"
+	ProviderEmptyReply      Code = "provider_empty_reply"
+	ProviderReasoningOnly   Code = "provider_reasoning_only"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -200,6 +216,21 @@ var kinds = map[Code]Kind{
 	AIGrantAlreadyBound:         KindConflict,
 	TakeBackOriginRequired:      KindForbidden,
 	SeatNotAIControlled:         KindConflict,
+
+	ScenarioInvalid:         KindInvalid,
+	ProviderSettingsInvalid: KindInvalid,
+	TurnTextInvalid:         KindInvalid,
+	TurnInProgress:          KindConflict,
+	NothingToRetry:          KindConflict,
+	NothingToUndo:           KindConflict,
+	ActionNotOnLine:         KindConflict,
+	ActionNotEditable:       KindConflict,
+	ProviderUnavailable:     KindUnavailable,
+	ProviderAuthFailed:      KindUnavailable,
+	ProviderRateLimited:     KindUnavailable,
+	ProviderRejected:        KindUnavailable,
+	ProviderEmptyReply:      KindUnavailable,
+	ProviderReasoningOnly:   KindUnavailable,
 }
 
 // Codes returns every declared code, sorted.

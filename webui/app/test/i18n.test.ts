@@ -81,6 +81,20 @@ const SERVER_ERROR_CODES = [
   'ai_grant_already_bound',
   'take_back_origin_required',
   'seat_not_ai_controlled',
+  'scenario_invalid',
+  'provider_settings_invalid',
+  'turn_text_invalid',
+  'turn_in_progress',
+  'nothing_to_retry',
+  'nothing_to_undo',
+  'action_not_on_line',
+  'action_not_editable',
+  'provider_unavailable',
+  'provider_auth_failed',
+  'provider_rate_limited',
+  'provider_rejected',
+  'provider_empty_reply',
+  'provider_reasoning_only',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -6,6 +6,8 @@ package gameplay
 import (
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
 )
@@ -14,6 +16,8 @@ import (
 type Services struct {
 	// Table holds the multiplayer table's rules.
 	Table *table.Service
+	// Narrative holds the solo narrated adventure.
+	Narrative *narrative.Service
 
 	store *models.Store
 	mode  string
@@ -26,6 +30,10 @@ type Options struct {
 	Mode string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Secret is the server secret; it seals stored API keys.
+	Secret []byte
+	// Provider streams completions; the OpenAI-compatible client when nil.
+	Provider llm.Provider
 }
 
 // New builds the services on an open, migrated store.
@@ -36,5 +44,9 @@ func New(store *models.Store, opts Options) *Services {
 	if opts.Mode == "" {
 		opts.Mode = "local"
 	}
-	return &Services{Table: table.New(store, opts.Now), store: store, mode: opts.Mode, now: opts.Now}
+	return &Services{
+		Table:     table.New(store, opts.Now),
+		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret}),
+		store:     store, mode: opts.Mode, now: opts.Now,
+	}
 }

@@ -421,3 +421,8 @@ func (s *Store) FindProviderSetting(ctx context.Context, userID int64) (*Provide
 func (s *Store) SaveProviderSetting(ctx context.Context, p *ProviderSetting) error {
 	return translate(s.db.WithContext(ctx).Save(p).Error, "settings")
 }
+
+// SetActionWorldState replaces a node's world state snapshot.
+func (s *Store) SetActionWorldState(ctx context.Context, id int64, state string) error {
+	return translate(s.db.WithContext(ctx).Model(&Action{}).Where("id = ?", id).Update("world_state_after", state).Error, "turn")
+}

@@ -77,6 +77,7 @@ func New(opts Options) (*Server, error) {
 	s.liveRoutes()
 	s.rollRoutes()
 	s.grantRoutes()
+	s.soloRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

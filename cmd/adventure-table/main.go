@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/mcp"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/tlsdev"
@@ -191,7 +192,13 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		host = "localhost"
 	}
 
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode})
+	// A hosted server reaches only public model endpoints (no SSRF into its
+	// own network); a local one must reach Ollama on localhost.
+	provider := llm.NewOpenAI(nil)
+	if cfg.Mode == "hosted" {
+		provider = llm.NewOpenAI(llm.PublicOnlyHTTPClient())
+	}
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider})
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {

@@ -1,0 +1,255 @@
+package narrative
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Limits of what a person writes into a scenario.
+const (
+	MaxCards        = 500
+	maxKeysPerCard  = 20
+	maxTextField    = 20000
+	maxCardEntry    = 4000
+	maxTitleRunes   = 120
+	maxCardTitle    = 200
+	maxCardKeyRunes = 80
+)
+
+func validateScenario(in *ScenarioInput) error {
+	bad := apperr.E(apperr.ScenarioInvalid, "The scenario has a problem.")
+	in.Title = strings.TrimSpace(in.Title)
+	checkText(bad, "title", in.Title, maxTitleRunes, true)
+	for field, v := range map[string]string{"premise": in.Premise, "plot_essentials": in.PlotEssentials,
+		"ai_instructions": in.AIInstructions, "authors_note": in.AuthorsNote, "opening": in.Opening} {
+		checkText(bad, field, v, maxTextField, false)
+	}
+	if in.StatSchema == nil {
+		in.StatSchema = Schema{}
+	}
+	for path, problem := range ValidateSchema(in.StatSchema) {
+		bad.WithField("stat_schema."+path, problem)
+	}
+	if len(in.Cards) > MaxCards {
+		bad.WithField("cards", fmt.Sprintf("at most %d cards", MaxCards))
+	}
+	for i := range in.Cards {
+		c := &in.Cards[i]
+		field := fmt.Sprintf("cards[%d]", i)
+		c.Title = strings.TrimSpace(c.Title)
+		checkText(bad, field+".title", c.Title, maxCardTitle, true)
+		checkText(bad, field+".entry", c.Entry, maxCardEntry, false)
+		checkText(bad, field+".type", c.Type, 40, false)
+		keys := c.Keys[:0:0]
+		for _, k := range c.Keys {
+			if k = strings.TrimSpace(k); k != "" {
+				keys = append(keys, k)
+				checkText(bad, field+".keys", k, maxCardKeyRunes, false)
+			}
+		}
+		if len(keys) > maxKeysPerCard {
+			bad.WithField(field+".keys", fmt.Sprintf("at most %d keys", maxKeysPerCard))
+		}
+		c.Keys = keys
+	}
+	if len(bad.Fields) > 0 {
+		return bad
+	}
+	return nil
+}
+
+func scenarioRow(userID int64, in ScenarioInput) models.Scenario {
+	return models.Scenario{UserID: userID, Title: in.Title, Premise: in.Premise, PlotEssentials: in.PlotEssentials,
+		AIInstructions: in.AIInstructions, AuthorsNote: in.AuthorsNote, Opening: in.Opening, StatSchema: mustJSON(in.StatSchema)}
+}
+
+// scenarioCardRows keeps the ids of existing cards whose title matches, so an
+// edited card stays the same card for adventures copied from it.
+func scenarioCardRows(in []CardInput, existing []models.ScenarioCard) []models.ScenarioCard {
+	byTitle := map[string]int64{}
+	for _, c := range existing {
+		byTitle[c.Title] = c.ID
+	}
+	rows := make([]models.ScenarioCard, len(in))
+	for i, c := range in {
+		rows[i] = models.ScenarioCard{ID: byTitle[c.Title], Title: c.Title, Keys: mustJSON(c.Keys), Entry: c.Entry, Type: c.Type}
+		delete(byTitle, c.Title)
+	}
+	return rows
+}
+
+func scenarioView(sc models.Scenario, cards []models.ScenarioCard) ScenarioView {
+	v := ScenarioView{ID: sc.ID, Title: sc.Title, Premise: sc.Premise, PlotEssentials: sc.PlotEssentials, AIInstructions: sc.AIInstructions,
+		AuthorsNote: sc.AuthorsNote, Opening: sc.Opening, StatSchema: parseSchema(sc.StatSchema), Cards: make([]Card, len(cards)),
+		CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
+	for i, c := range cards {
+		v.Cards[i] = scenarioCardView(c)
+	}
+	return v
+}
+
+// ownScenario loads a scenario the user owns; another user's is not_found.
+func ownScenario(ctx context.Context, store *models.Store, userID, id int64) (*models.Scenario, error) {
+	sc, err := store.FindScenario(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sc.UserID != userID {
+		return nil, apperr.E(apperr.NotFound, "The scenario does not exist.")
+	}
+	return sc, nil
+}
+
+// CreateScenario stores a new scenario.
+func (s *Service) CreateScenario(ctx context.Context, userID int64, in ScenarioInput) (ScenarioView, error) {
+	if err := validateScenario(&in); err != nil {
+		return ScenarioView{}, err
+	}
+	var out ScenarioView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		sc := scenarioRow(userID, in)
+		sc.CreatedAt, sc.UpdatedAt = s.now(), s.now()
+		cards := scenarioCardRows(in.Cards, nil)
+		if err := tx.CreateScenario(ctx, &sc, cards); err != nil {
+			return err
+		}
+		out = scenarioView(sc, cards)
+		return nil
+	})
+	return out, err
+}
+
+// UpdateScenario replaces a scenario. Adventures already played from it do
+// not change (they hold copies) until their player asks for the update.
+func (s *Service) UpdateScenario(ctx context.Context, userID, id int64, in ScenarioInput) (ScenarioView, error) {
+	if err := validateScenario(&in); err != nil {
+		return ScenarioView{}, err
+	}
+	var out ScenarioView
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		old, err := ownScenario(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		existing, err := tx.ScenarioCards(ctx, id)
+		if err != nil {
+			return err
+		}
+		sc := scenarioRow(userID, in)
+		sc.ID, sc.CreatedAt, sc.UpdatedAt = id, old.CreatedAt, s.now()
+		cards := scenarioCardRows(in.Cards, existing)
+		if err := tx.UpdateScenario(ctx, &sc, cards); err != nil {
+			return err
+		}
+		out = scenarioView(sc, cards)
+		return nil
+	})
+	return out, err
+}
+
+// GetScenario returns one of the caller's scenarios.
+func (s *Service) GetScenario(ctx context.Context, userID, id int64) (ScenarioView, error) {
+	sc, err := ownScenario(ctx, s.store, userID, id)
+	if err != nil {
+		return ScenarioView{}, err
+	}
+	cards, err := s.store.ScenarioCards(ctx, id)
+	return scenarioView(*sc, cards), err
+}
+
+// ListScenarios returns the caller's scenarios.
+func (s *Service) ListScenarios(ctx context.Context, userID int64) (ScenarioList, error) {
+	rows, err := s.store.ListScenarios(ctx, userID)
+	out := ScenarioList{Scenarios: make([]ScenarioSummary, len(rows))}
+	for i, r := range rows {
+		premise := r.Premise
+		if len(premise) > 200 {
+			premise = strings.ToValidUTF8(premise[:200], "") + "…"
+		}
+		out.Scenarios[i] = ScenarioSummary{ID: r.ID, Title: r.Title, Premise: premise, UpdatedAt: r.UpdatedAt}
+	}
+	return out, err
+}
+
+// DeleteScenario deletes one of the caller's scenarios; its adventures keep
+// playing from their copies.
+func (s *Service) DeleteScenario(ctx context.Context, userID, id int64) (Deleted, error) {
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		if _, err := ownScenario(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		return tx.DeleteScenario(ctx, id)
+	})
+	return Deleted{Deleted: err == nil}, err
+}
+
+func validatePersona(p *Persona) error {
+	bad := apperr.E(apperr.ScenarioInvalid, "The protagonist has a problem.")
+	p.PersonaName = strings.TrimSpace(p.PersonaName)
+	checkText(bad, "persona_name", p.PersonaName, 120, false)
+	checkText(bad, "persona_pronouns", p.PersonaPronouns, 60, false)
+	checkText(bad, "persona_desc", p.PersonaDesc, 2000, false)
+	if len(bad.Fields) > 0 {
+		return bad
+	}
+	return nil
+}
+
+// Play creates an adventure from a scenario: it copies the plot fields, the
+// stat schema and the cards, creates the main branch and the opening node
+// (depth 0) holding the initial world state, all in one transaction.
+func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Persona) (AdventurePage, error) {
+	if err := validatePersona(&persona); err != nil {
+		return AdventurePage{}, err
+	}
+	var advID int64
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		sc, err := ownScenario(ctx, tx, userID, scenarioID)
+		if err != nil {
+			return err
+		}
+		scCards, err := tx.ScenarioCards(ctx, scenarioID)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		adv := models.Adventure{UserID: userID, ScenarioID: &sc.ID, Title: sc.Title, Premise: sc.Premise, PlotEssentials: sc.PlotEssentials,
+			AIInstructions: sc.AIInstructions, AuthorsNote: sc.AuthorsNote, StatSchema: sc.StatSchema,
+			PersonaName: persona.PersonaName, PersonaPronouns: persona.PersonaPronouns, PersonaDesc: persona.PersonaDesc,
+			CreatedAt: now, UpdatedAt: now}
+		if err := tx.CreateAdventure(ctx, &adv); err != nil {
+			return err
+		}
+		main := models.Branch{AdventureID: adv.ID, Lineage: "[]", Name: "Main", CreatedAt: now}
+		if err := tx.CreateBranch(ctx, &main); err != nil {
+			return err
+		}
+		cards := make([]models.AdventureCard, len(scCards))
+		for i, c := range scCards {
+			src := c.ID
+			cards[i] = models.AdventureCard{AdventureID: adv.ID, SourceCardID: &src, Position: i, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type}
+		}
+		if err := tx.CreateAdventureCards(ctx, cards); err != nil {
+			return err
+		}
+		if err := s.failpoint("play.after_cards"); err != nil {
+			return err
+		}
+		opening := models.Action{AdventureID: adv.ID, BranchID: main.ID, Depth: 0, Live: true, Kind: models.ActionOpening,
+			Text: sc.Opening, TokenCount: countTokens(sc.Opening), WorldStateAfter: mustJSON(InitialState(parseSchema(sc.StatSchema))),
+			ScriptStateAfter: "{}", Outcomes: "[]", CreatedAt: now}
+		if err := tx.CreateAction(ctx, &opening); err != nil {
+			return err
+		}
+		advID = adv.ID
+		return tx.UpdateAdventure(ctx, adv.ID, map[string]any{"head_branch_id": main.ID, "head_depth": 0})
+	})
+	if err != nil {
+		return AdventurePage{}, err
+	}
+	return s.GetAdventure(ctx, userID, advID)
+}

@@ -1,0 +1,165 @@
+package narrative
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Service is the solo narrated adventure: scenarios, adventures, the story
+// tree and the turn. Every call takes the user the edge authenticated and
+// checks ownership from the rows it loads.
+type Service struct {
+	store    *models.Store
+	now      func() time.Time
+	provider llm.Provider
+	secret   []byte
+	// staleTurn is how long a turn claim survives a crashed process.
+	staleTurn time.Duration
+	// fail, when set by a test, injects a failure at a named point inside
+	// a transaction, to prove the transaction is all or nothing.
+	fail func(point string) error
+}
+
+// Options configures New.
+type Options struct {
+	Now      func() time.Time
+	Provider llm.Provider
+	// Secret seals the users' API keys at rest.
+	Secret []byte
+}
+
+// New builds the service.
+func New(store *models.Store, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Provider == nil {
+		opts.Provider = llm.NewOpenAI(nil)
+	}
+	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, staleTurn: 10 * time.Minute}
+}
+
+func (s *Service) failpoint(point string) error {
+	if s.fail != nil {
+		return s.fail(point)
+	}
+	return nil
+}
+
+// apiKeyPurpose binds sealed API keys to their use.
+const apiKeyPurpose = "provider-api-key"
+
+// Defaults of the provider settings.
+const (
+	DefaultModel           = "llama3.2"
+	DefaultContextBudget   = 8000
+	DefaultMaxOutputTokens = 600
+	DefaultTemperature     = 0.8
+	DefaultTopP            = 0.95
+)
+
+func defaultSettings(userID int64) models.ProviderSetting {
+	return models.ProviderSetting{UserID: userID, BaseURL: llm.DefaultBaseURL, Model: DefaultModel,
+		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP}
+}
+
+func settingsView(p models.ProviderSetting) ProviderSettingsView {
+	return ProviderSettingsView{BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
+		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP}
+}
+
+func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID int64) (models.ProviderSetting, error) {
+	p, err := store.FindProviderSetting(ctx, userID)
+	if err != nil || p == nil {
+		return defaultSettings(userID), err
+	}
+	return *p, nil
+}
+
+// GetSettings returns the caller's model settings (defaults when unsaved).
+func (s *Service) GetSettings(ctx context.Context, userID int64) (ProviderSettingsView, error) {
+	p, err := s.loadSettings(ctx, s.store, userID)
+	return settingsView(p), err
+}
+
+// PutSettings saves the caller's model settings. The key is sealed with the
+// server secret and never returned.
+func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSettingsInput) (ProviderSettingsView, error) {
+	bad := apperr.E(apperr.ProviderSettingsInvalid, "These model settings are not valid.")
+	in.BaseURL = strings.TrimSpace(in.BaseURL)
+	in.Model = strings.TrimSpace(in.Model)
+	if in.BaseURL == "" || len(in.BaseURL) > 500 || !(strings.HasPrefix(in.BaseURL, "http://") || strings.HasPrefix(in.BaseURL, "https://")) {
+		bad.WithField("base_url", "an http:// or https:// URL of up to 500 characters")
+	}
+	if in.Model == "" || len(in.Model) > 200 {
+		bad.WithField("model", "1 to 200 characters")
+	}
+	if in.ContextBudget < 512 || in.ContextBudget > 200000 {
+		bad.WithField("context_budget", "512 to 200000 tokens")
+	}
+	if in.MaxOutputTokens < 32 || in.MaxOutputTokens > 16000 {
+		bad.WithField("max_output_tokens", "32 to 16000 tokens")
+	}
+	if in.Temperature < 0 || in.Temperature > 2 {
+		bad.WithField("temperature", "0 to 2")
+	}
+	if in.TopP < 0 || in.TopP > 1 {
+		bad.WithField("top_p", "0 to 1")
+	}
+	if in.APIKey != nil && len(*in.APIKey) > 1000 {
+		bad.WithField("api_key", "up to 1000 characters")
+	}
+	if len(bad.Fields) > 0 {
+		return ProviderSettingsView{}, bad
+	}
+	var out models.ProviderSetting
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		p, err := s.loadSettings(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		p.BaseURL, p.Model, p.ContextBudget, p.MaxOutputTokens, p.Temperature, p.TopP =
+			in.BaseURL, in.Model, in.ContextBudget, in.MaxOutputTokens, in.Temperature, in.TopP
+		if in.APIKey != nil {
+			sealed, err := auth.SealSecret(s.secret, apiKeyPurpose, strings.TrimSpace(*in.APIKey))
+			if err != nil {
+				return err
+			}
+			p.APIKeySealed = sealed
+		}
+		p.UpdatedAt = s.now()
+		out = p
+		return tx.SaveProviderSetting(ctx, &p)
+	})
+	return settingsView(out), err
+}
+
+// llmSettings opens the caller's settings for one call.
+func (s *Service) llmSettings(p models.ProviderSetting) (llm.Settings, error) {
+	key, err := auth.OpenSecret(s.secret, apiKeyPurpose, p.APIKeySealed)
+	if err != nil {
+		return llm.Settings{}, apperr.E(apperr.ProviderSettingsInvalid, "The stored API key cannot be read (the server secret changed). Enter the key again in the model settings.")
+	}
+	return llm.Settings{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, MaxOutputTokens: p.MaxOutputTokens,
+		Temperature: p.Temperature, TopP: p.TopP}, nil
+}
+
+// checkText bounds a free-text field.
+func checkText(e *apperr.Error, field, value string, max int, required bool) {
+	n := utf8.RuneCountInString(value)
+	switch {
+	case !utf8.ValidString(value):
+		e.WithField(field, "must be valid UTF-8 text")
+	case required && strings.TrimSpace(value) == "":
+		e.WithField(field, "is required")
+	case n > max:
+		e.WithField(field, "is too long")
+	}
+}

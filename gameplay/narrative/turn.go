@@ -1,0 +1,487 @@
+package narrative
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// Turn modes.
+const (
+	ModeDo       = "do"
+	ModeSay      = "say"
+	ModeStory    = "story"
+	ModeContinue = "continue"
+)
+
+// maxTurnText bounds what a player types in one turn.
+const maxTurnText = 4000
+
+// Stream event types (seed §2.10).
+const (
+	EventPlayer    = "player"
+	EventReasoning = "reasoning"
+	EventChunk     = "chunk"
+	EventStopped   = "stopped"
+	EventError     = "error"
+	EventDone      = "done"
+)
+
+// Event is one server-sent event of a turn.
+type Event struct {
+	Type      string         `json:"type"`
+	Text      string         `json:"text,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+	Code      string         `json:"code,omitempty"`
+	Message   string         `json:"message,omitempty"`
+	Action    *ActionView    `json:"action,omitempty"`
+	Adventure *AdventureView `json:"adventure,omitempty"`
+}
+
+// Turn is one claimed generation. The claim is taken when the request is
+// accepted, before any byte is streamed, so a second request for the same
+// adventure is refused with turn_in_progress instead of racing (seed §2.9).
+// Run always releases it.
+type Turn struct {
+	s           *Service
+	userID      int64
+	adventureID int64
+	token       string
+	mode        string
+	player      *ActionView // the stored player action, for the player event
+	parentID    int64       // the node the narration continues
+	depth       int         // where the narration goes
+	skip        []int64     // the take being replaced, excluded from every reader
+}
+
+// claim takes the adventure's turn slot after checking ownership.
+func (s *Service) claim(ctx context.Context, userID, adventureID int64) (string, error) {
+	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
+		return "", err
+	}
+	var raw [16]byte
+	_, _ = rand.Read(raw[:])
+	token := hex.EncodeToString(raw[:])
+	now := s.now()
+	ok, err := s.store.ClaimTurn(ctx, adventureID, token, now, now.Add(-s.staleTurn))
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", apperr.E(apperr.TurnInProgress, "A turn is already being written for this adventure; wait for it to finish.")
+	}
+	return token, nil
+}
+
+func (s *Service) release(adventureID int64, token string) {
+	// The request's context may be gone (the browser hung up); the claim
+	// must still be freed.
+	_ = s.store.ReleaseTurn(context.Background(), adventureID, token)
+}
+
+// playerLine is how a player's action reads in the story the model sees.
+func playerLine(mode, text string) string {
+	switch mode {
+	case ModeSay:
+		return "> You say \"" + strings.Trim(strings.TrimSpace(text), "\"") + "\""
+	case ModeStory:
+		return text
+	default:
+		return "> " + strings.TrimSpace(text)
+	}
+}
+
+// StartTurn accepts a player's move: it claims the turn, stores the player
+// action (so a failed turn still shows what was typed) and returns the turn
+// to Run. Continue stores nothing and narrates on from the tip.
+func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in TurnInput) (*Turn, error) {
+	switch in.Mode {
+	case ModeDo, ModeSay, ModeStory:
+		if strings.TrimSpace(in.Text) == "" || utf8.RuneCountInString(in.Text) > maxTurnText || !utf8.ValidString(in.Text) {
+			return nil, apperr.E(apperr.TurnTextInvalid, "Write what you do or say, up to %d characters.", maxTurnText).WithField("text", "1 to 4000 characters")
+		}
+	case ModeContinue:
+		if in.Text != "" {
+			return nil, apperr.E(apperr.TurnTextInvalid, "Continue takes no text.").WithField("text", "must be empty for continue")
+		}
+	default:
+		return nil, apperr.E(apperr.InvalidRequest, "mode must be do, say, story or continue.").WithField("mode", "do, say, story or continue")
+	}
+	token, err := s.claim(ctx, userID, adventureID)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: in.Mode}
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
+		if err != nil {
+			return err
+		}
+		h, err := loadHead(ctx, tx, adv)
+		if err != nil {
+			return err
+		}
+		tip, err := h.tip(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if in.Mode == ModeContinue {
+			t.parentID, t.depth = tip.ID, tip.Depth+1
+			return nil
+		}
+		line := playerLine(in.Mode, in.Text)
+		node := &models.Action{AdventureID: adventureID, Depth: tip.Depth + 1, ParentID: &tip.ID, Kind: models.ActionPlayer,
+			Mode: in.Mode, Text: in.Text, TokenCount: countTokens(line), WorldStateAfter: tip.WorldStateAfter,
+			ScriptStateAfter: tip.ScriptStateAfter, Outcomes: "[]", CreatedAt: s.now()}
+		b, err := s.place(ctx, tx, h, node)
+		if err != nil {
+			return err
+		}
+		if err := s.setHead(ctx, tx, adventureID, b.ID, node.Depth); err != nil {
+			return err
+		}
+		views, err := s.actionViews(ctx, tx, []models.ActionRow{{Action: *node}})
+		if err != nil {
+			return err
+		}
+		t.player = &views[0]
+		t.parentID, t.depth = node.ID, node.Depth+1
+		return nil
+	})
+	if err != nil {
+		s.release(adventureID, token)
+		return nil, err
+	}
+	return t, nil
+}
+
+// StartRetry accepts a retry of the newest narration: a new take at the same
+// depth (so cooldowns measured along the path do not advance), with the old
+// take excluded from every reader. When the tip is a player action whose
+// narration failed, it narrates that action instead.
+func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*Turn, error) {
+	token, err := s.claim(ctx, userID, adventureID)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: ""}
+	err = func() error {
+		adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+		if err != nil {
+			return err
+		}
+		h, err := loadHead(ctx, s.store, adv)
+		if err != nil {
+			return err
+		}
+		tip, err := h.tip(ctx, s.store)
+		if err != nil {
+			return err
+		}
+		switch {
+		case tip.Kind == models.ActionNarration && tip.ParentID != nil:
+			t.parentID, t.depth, t.skip, t.mode = *tip.ParentID, tip.Depth, []int64{tip.ID}, tip.Mode
+		case tip.Kind == models.ActionPlayer:
+			t.parentID, t.depth = tip.ID, tip.Depth+1
+		default:
+			return apperr.E(apperr.NothingToRetry, "There is no narration to retry yet.")
+		}
+		return nil
+	}()
+	if err != nil {
+		s.release(adventureID, token)
+		return nil, err
+	}
+	return t, nil
+}
+
+// Player is the stored player action of this turn (nil for retry and continue).
+func (t *Turn) Player() *ActionView { return t.player }
+
+// Abandon releases a turn that will not be run.
+func (t *Turn) Abandon() { t.s.release(t.adventureID, t.token) }
+
+// snapshot is what Insights shows of a narration, stored compressed.
+type snapshot struct {
+	Messages     []InsightMessage `json:"messages"`
+	Sections     []InsightSection `json:"sections"`
+	Cards        []InsightCard    `json:"cards"`
+	Budget       int              `json:"budget"`
+	TotalTokens  int              `json:"total_tokens"`
+	HistoryTurns int              `json:"history_turns"`
+}
+
+// compress stores prompt text with zlib: prompts are repetitive prose and
+// JSON, which deflate shrinks several times over (measured in the benchmark).
+func compress(data []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	_, _ = w.Write(data)
+	_ = w.Close()
+	return buf.Bytes()
+}
+
+func decompress(data []byte) ([]byte, error) {
+	r, err := zlib.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(io.LimitReader(r, 64<<20))
+}
+
+// built is a prepared generation: the prompt and what the referee needs.
+type built struct {
+	settings models.ProviderSetting
+	llm      llm.Settings
+	result   prompt.Result
+	schema   Schema
+	state    State
+	script   string
+	snapshot []byte
+}
+
+// build assembles the context for t (seed §1.3 steps 3–6).
+func (t *Turn) build(ctx context.Context) (*built, error) {
+	s := t.s
+	adv, err := ownAdventure(ctx, s.store, t.userID, t.adventureID, false)
+	if err != nil {
+		return nil, err
+	}
+	h, err := loadHead(ctx, s.store, adv)
+	if err != nil {
+		return nil, err
+	}
+	parent, err := s.store.FindActionRow(ctx, t.parentID)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := s.loadSettings(ctx, s.store, t.userID)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := s.llmSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	cardRows, err := s.store.AdventureCards(ctx, adv.ID)
+	if err != nil {
+		return nil, err
+	}
+	ratio := settings.TokenRatio
+	if ratio <= 0 {
+		ratio = 1
+	}
+	// The tokenizer is exact for OpenAI vocabularies and an estimate for
+	// others; the ratio learnt from the endpoint's reported prompt tokens
+	// turns the user's budget into estimator tokens.
+	budget := int(float64(settings.ContextBudget) / ratio)
+	history, err := historyWindow(ctx, s.store, h.line, t.skip, budget)
+	if err != nil {
+		return nil, err
+	}
+	cards := make([]prompt.Card, len(cardRows))
+	for i, c := range cardRows {
+		cards[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
+	}
+	schema := parseSchema(adv.StatSchema)
+	state := parseState(parent.WorldStateAfter)
+	res := prompt.Build(prompt.Input{
+		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
+		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
+		PlotEssentials: adv.PlotEssentials, Summary: adv.Summary, StateLine: StateLine(schema, state),
+		AuthorsNote: adv.AuthorsNote, Cards: cards, History: history, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
+	})
+	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns}
+	for _, m := range res.Messages {
+		snap.Messages = append(snap.Messages, InsightMessage{Role: m.Role, Content: m.Content})
+	}
+	for _, sec := range res.Sections {
+		snap.Sections = append(snap.Sections, InsightSection{Name: sec.Name, Tokens: sec.Tokens, Fixed: sec.Fixed})
+	}
+	for _, c := range res.Cards {
+		snap.Cards = append(snap.Cards, InsightCard{ID: c.ID, Title: c.Title, Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included})
+	}
+	raw, _ := json.Marshal(snap)
+	return &built{settings: settings, llm: ls, result: res, schema: schema, state: state, script: parent.ScriptStateAfter, snapshot: compress(raw)}, nil
+}
+
+// providerError maps a provider failure to a stable code.
+func providerError(err error) *apperr.Error {
+	var le *llm.Error
+	if !errors.As(err, &le) {
+		return apperr.Wrap(err, apperr.ProviderUnavailable, "The model endpoint failed.")
+	}
+	msg := le.Message
+	switch le.Kind {
+	case llm.KindAuth:
+		return apperr.E(apperr.ProviderAuthFailed, "The model endpoint refused the API key (%s).", msg)
+	case llm.KindRateLimited:
+		return apperr.E(apperr.ProviderRateLimited, "The model endpoint is rate limiting requests (%s).", msg)
+	case llm.KindBadRequest:
+		return apperr.E(apperr.ProviderRejected, "The model endpoint rejected the request (%s). Check the model name and settings.", msg)
+	default:
+		return apperr.E(apperr.ProviderUnavailable, "The model endpoint failed (%s).", msg)
+	}
+}
+
+// Run generates the narration and streams it through emit: reasoning and
+// chunk events as they arrive, then stopped (if the reply was cut) and done,
+// or a single error event. Nothing of the narration is stored unless it
+// succeeds, so a provider error, an empty reply or a client hang-up leaves
+// the previous take in charge.
+func (t *Turn) Run(ctx context.Context, emit func(Event)) {
+	defer t.s.release(t.adventureID, t.token)
+	if t.player != nil {
+		emit(Event{Type: EventPlayer, Action: t.player})
+	}
+	fail := func(err error) {
+		var ae *apperr.Error
+		if !errors.As(err, &ae) {
+			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
+		}
+		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message})
+	}
+	b, err := t.build(ctx)
+	if err != nil {
+		fail(err)
+		return
+	}
+	res, err := t.s.provider.Stream(ctx, b.llm, llm.Request{Messages: b.result.Messages}, func(ev llm.Event) {
+		switch ev.Kind {
+		case llm.EventReasoning:
+			emit(Event{Type: EventReasoning, Text: ev.Text})
+		case llm.EventChunk:
+			emit(Event{Type: EventChunk, Text: ev.Text})
+		}
+	})
+	if err != nil {
+		fail(providerError(err))
+		return
+	}
+	prose, delta := ExtractDelta(res.Text)
+	if strings.TrimSpace(prose) == "" {
+		if strings.TrimSpace(res.Reasoning) != "" {
+			fail(apperr.E(apperr.ProviderReasoningOnly, "The model spent its whole output budget (%d tokens) thinking and wrote no story. Raise max output tokens, choose a non-reasoning model, or turn the endpoint's reasoning/thinking setting down.", b.settings.MaxOutputTokens))
+		} else {
+			fail(apperr.E(apperr.ProviderEmptyReply, "The model returned no story text."))
+		}
+		return
+	}
+	next, outcomes := Referee(b.schema, b.state, delta, t.depth)
+	node := &models.Action{AdventureID: t.adventureID, Depth: t.depth, ParentID: &t.parentID, Kind: models.ActionNarration,
+		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: mustJSON(next), ScriptStateAfter: b.script,
+		Outcomes: mustJSON(outcomes), FinishReason: res.FinishReason, Truncated: res.Truncated, PromptSnapshot: b.snapshot,
+		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, CachedPromptTokens: res.CachedPromptTokens, CreatedAt: t.s.now()}
+	if t.mode == ModeContinue {
+		node.Mode = ModeContinue
+	}
+	// Saving does not depend on the browser staying: the reply is paid for.
+	saveCtx := context.WithoutCancel(ctx)
+	page, err := t.save(saveCtx, node, b, res)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if res.Truncated {
+		reason, msg := "length", "The reply hit the max output tokens limit and was cut short; raise the limit in the model settings or retry."
+		if res.FinishReason == "" {
+			reason, msg = "dropped", "The connection to the model ended before the reply finished; the text may be incomplete. Retry to get a full reply."
+		}
+		emit(Event{Type: EventStopped, Reason: reason, Message: msg})
+	}
+	var saved *ActionView
+	for i := range page.Story {
+		if page.Story[i].ID == node.ID {
+			saved = &page.Story[i]
+		}
+	}
+	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure})
+}
+
+// save stores the narration node and moves the head onto it, in one
+// transaction, and updates the tokenizer calibration.
+func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.Result) (AdventurePage, error) {
+	s := t.s
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		adv, err := ownAdventure(ctx, tx, t.userID, t.adventureID, true)
+		if err != nil {
+			return err
+		}
+		if adv.TurnToken != t.token {
+			return apperr.E(apperr.TurnInProgress, "The turn's claim expired; retry.")
+		}
+		h, err := loadHead(ctx, tx, adv)
+		if err != nil {
+			return err
+		}
+		br, err := s.place(ctx, tx, h, node)
+		if err != nil {
+			return err
+		}
+		if err := s.failpoint("turn.after_node"); err != nil {
+			return err
+		}
+		if res.PromptTokens > 0 && b.result.TotalTokens > 0 {
+			measured := float64(res.PromptTokens) / float64(b.result.TotalTokens)
+			ratio := b.settings.TokenRatio
+			if ratio <= 0 {
+				ratio = 1
+			}
+			b.settings.TokenRatio = min(max(0.7*ratio+0.3*measured, 0.5), 2)
+			if b.settings.UpdatedAt.IsZero() {
+				b.settings.UpdatedAt = s.now()
+			}
+			if err := tx.SaveProviderSetting(ctx, &b.settings); err != nil {
+				return err
+			}
+		}
+		return s.setHead(ctx, tx, t.adventureID, br.ID, node.Depth)
+	})
+	if err != nil {
+		return AdventurePage{}, err
+	}
+	return s.GetAdventure(ctx, t.userID, t.adventureID)
+}
+
+// GetInsights returns the context breakdown and exact prompt of a narration.
+func (s *Service) GetInsights(ctx context.Context, userID, actionID int64) (Insights, error) {
+	n, err := s.store.FindActionRow(ctx, actionID)
+	if err != nil {
+		return Insights{}, err
+	}
+	if _, err := ownAdventure(ctx, s.store, userID, n.AdventureID, false); err != nil {
+		return Insights{}, apperr.E(apperr.NotFound, "The turn does not exist.")
+	}
+	if !n.HasPrompt {
+		return Insights{}, apperr.E(apperr.NotFound, "This turn has no prompt to inspect.")
+	}
+	raw, err := s.store.FindActionPrompt(ctx, actionID)
+	if err != nil {
+		return Insights{}, err
+	}
+	data, err := decompress(raw)
+	if err != nil {
+		return Insights{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
+	}
+	var snap snapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return Insights{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
+	}
+	return Insights{ActionID: actionID, Budget: snap.Budget, TotalTokens: snap.TotalTokens, Sections: snap.Sections, Cards: snap.Cards,
+		HistoryTurns: snap.HistoryTurns, Messages: snap.Messages,
+		Usage: Usage{PromptTokens: n.PromptTokens, CompletionTokens: n.CompletionTokens, CachedPromptTokens: n.CachedPromptTokens}}, nil
+}

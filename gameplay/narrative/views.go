@@ -1,0 +1,327 @@
+package narrative
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// CardInput is a story card as a person writes it.
+type CardInput struct {
+	Title string   `json:"title" jsonschema:"1 to 200 characters"`
+	Keys  []string `json:"keys" jsonschema:"trigger words, matched case-insensitively on word boundaries"`
+	Entry string   `json:"entry" jsonschema:"up to 4000 characters"`
+	Type  string   `json:"type" jsonschema:"free text such as character, location, item, lore"`
+}
+
+// Card is a stored story card.
+type Card struct {
+	ID int64 `json:"id"`
+	CardInput
+}
+
+// ScenarioInput is a scenario as a person writes it.
+type ScenarioInput struct {
+	Title          string      `json:"title" jsonschema:"1 to 120 characters"`
+	Premise        string      `json:"premise"`
+	PlotEssentials string      `json:"plot_essentials"`
+	AIInstructions string      `json:"ai_instructions"`
+	AuthorsNote    string      `json:"authors_note"`
+	Opening        string      `json:"opening"`
+	StatSchema     Schema      `json:"stat_schema"`
+	Cards          []CardInput `json:"cards"`
+}
+
+// ScenarioView is a stored scenario.
+type ScenarioView struct {
+	ID             int64     `json:"id"`
+	Title          string    `json:"title"`
+	Premise        string    `json:"premise"`
+	PlotEssentials string    `json:"plot_essentials"`
+	AIInstructions string    `json:"ai_instructions"`
+	AuthorsNote    string    `json:"authors_note"`
+	Opening        string    `json:"opening"`
+	StatSchema     Schema    `json:"stat_schema"`
+	Cards          []Card    `json:"cards"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+}
+
+// ScenarioSummary is a row of the scenario list.
+type ScenarioSummary struct {
+	ID        int64     `json:"id"`
+	Title     string    `json:"title"`
+	Premise   string    `json:"premise"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ScenarioList is the caller's scenarios.
+type ScenarioList struct {
+	Scenarios []ScenarioSummary `json:"scenarios"`
+}
+
+// Persona is the protagonist of an adventure.
+type Persona struct {
+	PersonaName     string `json:"persona_name" jsonschema:"up to 120 characters"`
+	PersonaPronouns string `json:"persona_pronouns" jsonschema:"up to 60 characters"`
+	PersonaDesc     string `json:"persona_desc" jsonschema:"up to 2000 characters"`
+}
+
+// TakeInfo places a node among the takes of its turn (all children of its
+// parent): Index is 1-based, IDs are in creation order.
+type TakeInfo struct {
+	Index int     `json:"index"`
+	Count int     `json:"count"`
+	IDs   []int64 `json:"ids"`
+}
+
+// ActionView is one node of the story as the play screen shows it.
+type ActionView struct {
+	ID           int64     `json:"id"`
+	Kind         string    `json:"kind" jsonschema:"opening, player or narration"`
+	Mode         string    `json:"mode" jsonschema:"do, say, story or continue; empty for other nodes"`
+	Text         string    `json:"text"`
+	Depth        int       `json:"depth"`
+	BranchID     int64     `json:"branch_id"`
+	Takes        TakeInfo  `json:"takes"`
+	Outcomes     []Outcome `json:"outcomes"`
+	Truncated    bool      `json:"truncated"`
+	FinishReason string    `json:"finish_reason"`
+	HasPrompt    bool      `json:"has_prompt"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// AdventureView is an adventure and its current state (the head node's).
+type AdventureView struct {
+	ID         int64  `json:"id"`
+	ScenarioID *int64 `json:"scenario_id"`
+	Title      string `json:"title"`
+	Persona
+	AuthorsNote    string    `json:"authors_note"`
+	StatSchema     Schema    `json:"stat_schema"`
+	WorldState     State     `json:"world_state"`
+	StateLine      string    `json:"state_line"`
+	HeadBranchID   int64     `json:"head_branch_id"`
+	HeadDepth      int       `json:"head_depth"`
+	TurnInProgress bool      `json:"turn_in_progress"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+}
+
+// AdventurePage is what the play screen loads: the adventure and the newest
+// window of its head line, oldest first.
+type AdventurePage struct {
+	Adventure AdventureView `json:"adventure"`
+	Story     []ActionView  `json:"story"`
+	HasMore   bool          `json:"has_more"`
+}
+
+// StoryPage is an older part of the head line.
+type StoryPage struct {
+	Story   []ActionView `json:"story"`
+	HasMore bool         `json:"has_more"`
+}
+
+// AdventureSummary is a row of the adventure list.
+type AdventureSummary struct {
+	ID         int64     `json:"id"`
+	Title      string    `json:"title"`
+	ScenarioID *int64    `json:"scenario_id"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// AdventureList is the caller's adventures.
+type AdventureList struct {
+	Adventures []AdventureSummary `json:"adventures"`
+}
+
+// AdventureChange edits an adventure; nil fields stay.
+type AdventureChange struct {
+	Title           *string `json:"title,omitempty"`
+	AuthorsNote     *string `json:"authors_note,omitempty"`
+	PersonaName     *string `json:"persona_name,omitempty"`
+	PersonaPronouns *string `json:"persona_pronouns,omitempty"`
+	PersonaDesc     *string `json:"persona_desc,omitempty"`
+}
+
+// BranchView is one line of an adventure.
+type BranchView struct {
+	ID             int64     `json:"id"`
+	Name           string    `json:"name"`
+	ParentBranchID *int64    `json:"parent_branch_id"`
+	ForkDepth      int       `json:"fork_depth"`
+	TipDepth       int       `json:"tip_depth"`
+	IsHead         bool      `json:"is_head"`
+	CreatedAt      time.Time `json:"created_at"`
+}
+
+// BranchList is an adventure's branches, oldest first.
+type BranchList struct {
+	Branches []BranchView `json:"branches"`
+}
+
+// Deleted answers a delete.
+type Deleted struct {
+	Deleted bool `json:"deleted"`
+}
+
+// InsightSection is one section of a built prompt and its cost.
+type InsightSection struct {
+	Name   string `json:"name"`
+	Tokens int    `json:"tokens"`
+	Fixed  bool   `json:"fixed"`
+}
+
+// InsightCard is one triggered story card.
+type InsightCard struct {
+	ID       int64  `json:"id"`
+	Title    string `json:"title"`
+	Trigger  string `json:"trigger"`
+	Tokens   int    `json:"tokens"`
+	Included bool   `json:"included"`
+}
+
+// InsightMessage is one message of the exact prompt.
+type InsightMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Usage is the provider's token accounting for one reply.
+type Usage struct {
+	PromptTokens       int `json:"prompt_tokens"`
+	CompletionTokens   int `json:"completion_tokens"`
+	CachedPromptTokens int `json:"cached_prompt_tokens"`
+}
+
+// Insights is the context breakdown and exact prompt of one narration.
+type Insights struct {
+	ActionID     int64            `json:"action_id"`
+	Budget       int              `json:"budget"`
+	TotalTokens  int              `json:"total_tokens"`
+	Sections     []InsightSection `json:"sections"`
+	Cards        []InsightCard    `json:"cards"`
+	HistoryTurns int              `json:"history_turns"`
+	Messages     []InsightMessage `json:"messages"`
+	Usage        Usage            `json:"usage"`
+}
+
+// FieldChange is one plot field that differs from the scenario.
+type FieldChange struct {
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+// CardChange is a card the scenario changed.
+type CardChange struct {
+	Old Card `json:"old"`
+	New Card `json:"new"`
+}
+
+// RefreshDiff is what "update from scenario" would change.
+type RefreshDiff struct {
+	Fields            []FieldChange `json:"fields"`
+	CardsAdded        []Card        `json:"cards_added"`
+	CardsUpdated      []CardChange  `json:"cards_updated"`
+	CardsRemoved      []Card        `json:"cards_removed"`
+	StatePathsAdded   []string      `json:"state_paths_added"`
+	StatePathsRemoved []string      `json:"state_paths_removed"`
+}
+
+// ProviderSettingsView is a user's model endpoint; the API key is write-only.
+type ProviderSettingsView struct {
+	BaseURL         string  `json:"base_url"`
+	Model           string  `json:"model"`
+	APIKeySet       bool    `json:"api_key_set"`
+	ContextBudget   int     `json:"context_budget"`
+	MaxOutputTokens int     `json:"max_output_tokens"`
+	Temperature     float64 `json:"temperature"`
+	TopP            float64 `json:"top_p"`
+}
+
+// ProviderSettingsInput changes a user's model endpoint. APIKey nil keeps the
+// stored key, "" clears it, anything else replaces it.
+type ProviderSettingsInput struct {
+	BaseURL         string  `json:"base_url"`
+	Model           string  `json:"model"`
+	APIKey          *string `json:"api_key,omitempty"`
+	ContextBudget   int     `json:"context_budget" jsonschema:"512 to 200000 tokens"`
+	MaxOutputTokens int     `json:"max_output_tokens" jsonschema:"32 to 16000 tokens"`
+	Temperature     float64 `json:"temperature" jsonschema:"0 to 2"`
+	TopP            float64 `json:"top_p" jsonschema:"0 to 1"`
+}
+
+// TurnInput is the player's move.
+type TurnInput struct {
+	Mode string `json:"mode" jsonschema:"do, say, story or continue"`
+	Text string `json:"text" jsonschema:"up to 4000 characters; empty only for continue"`
+}
+
+// TakeInput names the take to stand on.
+type TakeInput struct {
+	ActionID int64 `json:"action_id"`
+}
+
+// TextInput replaces a node's text.
+type TextInput struct {
+	Text string `json:"text"`
+}
+
+// BranchNameInput renames a branch.
+type BranchNameInput struct {
+	Name string `json:"name" jsonschema:"1 to 120 characters"`
+}
+
+func cardKeys(raw string) []string {
+	var keys []string
+	_ = json.Unmarshal([]byte(raw), &keys)
+	if keys == nil {
+		keys = []string{}
+	}
+	return keys
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only plain data is marshalled here
+	}
+	return string(b)
+}
+
+func scenarioCardView(c models.ScenarioCard) Card {
+	return Card{ID: c.ID, CardInput: CardInput{Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}}
+}
+
+func adventureCardView(c models.AdventureCard) Card {
+	return Card{ID: c.ID, CardInput: CardInput{Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}}
+}
+
+func parseSchema(raw string) Schema {
+	var s Schema
+	_ = json.Unmarshal([]byte(raw), &s)
+	if s == nil {
+		s = Schema{}
+	}
+	return s
+}
+
+func parseState(raw string) State {
+	var s State
+	_ = json.Unmarshal([]byte(raw), &s)
+	if s == nil {
+		s = State{}
+	}
+	return s
+}
+
+func parseOutcomes(raw string) []Outcome {
+	var o []Outcome
+	_ = json.Unmarshal([]byte(raw), &o)
+	if o == nil {
+		o = []Outcome{}
+	}
+	return o
+}

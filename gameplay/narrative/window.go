@@ -1,0 +1,51 @@
+package narrative
+
+import (
+	"context"
+
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// firstWindow is how many nodes the history reader fetches first.
+const firstWindow = 32
+
+// historyWindow returns the newest part of a line that covers budget tokens,
+// oldest first (seed §2.2). It measures the first window's real token count
+// and, when that falls short, projects how many more nodes it needs from the
+// measured average instead of doubling; each round fetches only rows it does
+// not hold yet, so no row is read twice and the cost is bounded by the
+// budget, not by the story's length. skip excludes the turn being retried.
+func historyWindow(ctx context.Context, store *models.Store, line []models.LineSegment, skip []int64, budget int) ([]prompt.Turn, error) {
+	var turns []prompt.Turn // newest first while reading
+	tokens := 0
+	want := firstWindow
+	for {
+		rows, err := store.LineTail(ctx, models.LineQuery{Line: line, SkipIDs: skip, Limit: want, Offset: len(turns), TextOnly: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			text := r.Text
+			if r.Kind == models.ActionPlayer {
+				// Stored is what the player typed; the model reads it as a
+				// line of the story (its token count was taken on this form).
+				text = playerLine(r.Mode, r.Text)
+			}
+			n := r.TokenCount
+			if n <= 0 {
+				n = countTokens(text)
+			}
+			turns = append(turns, prompt.Turn{ID: r.ID, Kind: r.Kind, Text: text, Tokens: n})
+			tokens += n
+		}
+		if len(rows) < want || tokens >= budget {
+			break
+		}
+		average := float64(tokens) / float64(len(turns))
+		projected := int(float64(budget)/max(average, 1)*1.15) + 8
+		want = max(projected-len(turns), 8)
+	}
+	reverse(turns)
+	return turns, nil
+}

@@ -60,6 +60,7 @@ var currentModels = []any{
 	&AdventureCard{},
 	&Branch{},
 	&Action{},
+	&ScriptConsoleEntry{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

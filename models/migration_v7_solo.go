@@ -33,6 +33,10 @@ type scenarioV7 struct {
 	AuthorsNote    string    `gorm:"type:text;not null"`
 	Opening        string    `gorm:"type:text;not null"`
 	StatSchema     string    `gorm:"type:text;not null"`
+	ScriptLibrary  string    `gorm:"type:text;not null;default:''"`
+	ScriptInput    string    `gorm:"type:text;not null;default:''"`
+	ScriptContext  string    `gorm:"type:text;not null;default:''"`
+	ScriptOutput   string    `gorm:"type:text;not null;default:''"`
 	CreatedAt      time.Time `gorm:"not null"`
 	UpdatedAt      time.Time `gorm:"not null"`
 }
@@ -68,6 +72,10 @@ type adventureV7 struct {
 	HeadDepth       int         `gorm:"not null"`
 	// TurnToken claims the adventure for one generating turn; TurnStartedAt
 	// lets a claim left by a crashed process expire.
+	ScriptLibrary string     `gorm:"type:text;not null;default:''"`
+	ScriptInput   string     `gorm:"type:text;not null;default:''"`
+	ScriptContext string     `gorm:"type:text;not null;default:''"`
+	ScriptOutput  string     `gorm:"type:text;not null;default:''"`
 	TurnToken     string     `gorm:"size:40;not null;default:''"`
 	TurnStartedAt *time.Time `gorm:""`
 	CreatedAt     time.Time  `gorm:"not null"`
@@ -125,6 +133,19 @@ type actionV7 struct {
 	CreatedAt          time.Time    `gorm:"not null"`
 }
 
+type scriptConsoleEntryV7 struct {
+	ID          int64        `gorm:"primaryKey"`
+	AdventureID int64        `gorm:"not null;index"`
+	Adventure   *adventureV7 `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
+	ActionID    *int64
+	Hook        string    `gorm:"size:16;not null"`
+	Level       string    `gorm:"size:16;not null"`
+	Text        string    `gorm:"type:text;not null"`
+	CreatedAt   time.Time `gorm:"not null"`
+}
+
+func (scriptConsoleEntryV7) TableName() string { return "script_console_entries" }
+
 func (providerSettingV7) TableName() string { return "provider_settings" }
 func (scenarioV7) TableName() string        { return "scenarios" }
 func (scenarioCardV7) TableName() string    { return "scenario_cards" }
@@ -137,6 +158,6 @@ var migrationV7Solo = Migration{
 	Version: 7,
 	Name:    "solo",
 	Up: func(tx *gorm.DB) error {
-		return tx.Migrator().CreateTable(&providerSettingV7{}, &scenarioV7{}, &scenarioCardV7{}, &adventureV7{}, &adventureCardV7{}, &branchV7{}, &actionV7{})
+		return tx.Migrator().CreateTable(&providerSettingV7{}, &scenarioV7{}, &scenarioCardV7{}, &adventureV7{}, &adventureCardV7{}, &branchV7{}, &actionV7{}, &scriptConsoleEntryV7{})
 	},
 }

@@ -35,6 +35,10 @@ type Scenario struct {
 	AuthorsNote    string    `gorm:"type:text;not null"`
 	Opening        string    `gorm:"type:text;not null"`
 	StatSchema     string    `gorm:"type:text;not null"`
+	ScriptLibrary  string    `gorm:"type:text;not null;default:''"`
+	ScriptInput    string    `gorm:"type:text;not null;default:''"`
+	ScriptContext  string    `gorm:"type:text;not null;default:''"`
+	ScriptOutput   string    `gorm:"type:text;not null;default:''"`
 	CreatedAt      time.Time `gorm:"not null"`
 	UpdatedAt      time.Time `gorm:"not null"`
 }
@@ -76,6 +80,10 @@ type Adventure struct {
 	HeadDepth       int       `gorm:"not null"`
 	// TurnToken claims the adventure for one generating turn; TurnStartedAt
 	// lets a claim left by a crashed process expire.
+	ScriptLibrary string     `gorm:"type:text;not null;default:''"`
+	ScriptInput   string     `gorm:"type:text;not null;default:''"`
+	ScriptContext string     `gorm:"type:text;not null;default:''"`
+	ScriptOutput  string     `gorm:"type:text;not null;default:''"`
 	TurnToken     string     `gorm:"size:40;not null;default:''"`
 	TurnStartedAt *time.Time `gorm:""`
 	CreatedAt     time.Time  `gorm:"not null"`
@@ -149,4 +157,17 @@ type Action struct {
 	CompletionTokens   int        `gorm:"not null;default:0"`
 	CachedPromptTokens int        `gorm:"not null;default:0"`
 	CreatedAt          time.Time  `gorm:"not null"`
+}
+
+// ScriptConsoleEntry is one line of an adventure's script console: a log()
+// call or a script failure, shown to the player who owns the adventure.
+type ScriptConsoleEntry struct {
+	ID          int64      `gorm:"primaryKey"`
+	AdventureID int64      `gorm:"not null;index"`
+	Adventure   *Adventure `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
+	ActionID    *int64
+	Hook        string    `gorm:"size:16;not null"`
+	Level       string    `gorm:"size:16;not null"`
+	Text        string    `gorm:"type:text;not null"`
+	CreatedAt   time.Time `gorm:"not null"`
 }

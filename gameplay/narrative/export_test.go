@@ -1,6 +1,12 @@
 package narrative
 
-import "time"
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
 
 // SetFailpoint lets tests inject a failure at a named point.
 func (s *Service) SetFailpoint(f func(point string) error) { s.fail = f }
@@ -13,3 +19,85 @@ var (
 	Compress   = compress
 	Decompress = decompress
 )
+
+// BuildAtTip builds the context a turn at the head would send, without
+// claiming the turn or calling a model (for benchmarks), and returns the
+// compressed snapshot size with the raw one.
+func (s *Service) BuildAtTip(ctx context.Context, userID, adventureID int64) (total, raw, packed int, err error) {
+	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	h, err := loadHead(ctx, s.store, adv)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	tip, err := h.tip(ctx, s.store)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
+	b, err := t.build(ctx)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	plain, err := decompress(b.snapshot)
+	return b.result.TotalTokens, len(plain), len(b.snapshot), err
+}
+
+// AppendTurns writes n turns (a player action and a narration each) at the
+// head directly, for benchmarks that need long stories fast.
+func (s *Service) AppendTurns(ctx context.Context, userID, adventureID int64, n int, text func(i int) (player, narration string)) error {
+	return s.store.Tx(ctx, func(tx *models.Store) error {
+		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
+		if err != nil {
+			return err
+		}
+		h, err := loadHead(ctx, tx, adv)
+		if err != nil {
+			return err
+		}
+		tip, err := h.tip(ctx, tx)
+		if err != nil {
+			return err
+		}
+		parent, depth := tip.ID, tip.Depth
+		for i := range n {
+			p, nar := text(i)
+			for _, node := range []*models.Action{
+				{Kind: models.ActionPlayer, Mode: ModeDo, Text: p, TokenCount: countTokens(playerLine(ModeDo, p))},
+				{Kind: models.ActionNarration, Text: nar, TokenCount: countTokens(nar)},
+			} {
+				depth++
+				node.AdventureID, node.BranchID, node.Depth, node.Live, node.ParentID = adventureID, h.branch.ID, depth, true, &parent
+				node.WorldStateAfter, node.ScriptStateAfter, node.Outcomes, node.CreatedAt = tip.WorldStateAfter, "{}", "[]", s.now()
+				if err := tx.CreateAction(ctx, node); err != nil {
+					return err
+				}
+				parent = node.ID
+			}
+		}
+		return s.setHead(ctx, tx, adventureID, h.branch.ID, depth)
+	})
+}
+
+// SnapshotAtTip returns the uncompressed snapshot a turn at the head would store.
+func (s *Service) SnapshotAtTip(tb testing.TB, adventureID, userID int64) []byte {
+	ctx := context.Background()
+	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, _ := loadHead(ctx, s.store, adv)
+	tip, _ := h.tip(ctx, s.store)
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
+	b, err := t.build(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plain, err := decompress(b.snapshot)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return plain
+}

@@ -67,12 +67,12 @@ const (
 
 func defaultSettings(userID int64) models.ProviderSetting {
 	return models.ProviderSetting{UserID: userID, BaseURL: llm.DefaultBaseURL, Model: DefaultModel,
-		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP}
+		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP, TokenRatio: 1}
 }
 
 func settingsView(p models.ProviderSetting) ProviderSettingsView {
 	return ProviderSettingsView{BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
-		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP}
+		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP, TokenRatio: p.TokenRatio}
 }
 
 func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID int64) (models.ProviderSetting, error) {

@@ -224,11 +224,12 @@ type snapshot struct {
 	HistoryTurns int              `json:"history_turns"`
 }
 
-// compress stores prompt text with zlib: prompts are repetitive prose and
-// JSON, which deflate shrinks several times over (measured in the benchmark).
+// compress stores prompt text with zlib at level 6: on built prompts it
+// compresses within 0.3% of level 9 in about half the time
+// (BenchmarkSnapshotCompression), and no query ever filters on the column.
 func compress(data []byte) []byte {
 	var buf bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	w, _ := zlib.NewWriterLevel(&buf, 6)
 	_, _ = w.Write(data)
 	_ = w.Close()
 	return buf.Bytes()

@@ -440,3 +440,28 @@ func TestScenarioValidationAndRefresh(t *testing.T) {
 		t.Fatalf("diff after apply is not empty: %+v", again)
 	}
 }
+
+// The offline tokenizer is calibrated against the prompt tokens the
+// endpoint reports: the smoothed ratio moves toward reported/estimated.
+func TestTokenCalibration(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	adv := f.adventure().Adventure.ID
+	f.fake.Push(llmtest.Reply{Chunks: []string{"Quiet."}, FinishReason: "stop"}) // no usage: nothing learnt
+	turn, err := f.svc.StartTurn(ctx, f.user, adv, narrative.TurnInput{Mode: "do", Text: "wait"})
+	run(t, turn, err)
+	s, _ := f.svc.GetSettings(ctx, f.user)
+	if s.TokenRatio != 1 {
+		t.Fatalf("ratio %v without any usage report", s.TokenRatio)
+	}
+	f.fake.Push(llmtest.Reply{Chunks: []string{"Still quiet."}, FinishReason: "stop", Usage: &llmtest.Usage{Prompt: 5000, Completion: 3}})
+	turn, err = f.svc.StartTurn(ctx, f.user, adv, narrative.TurnInput{Mode: "do", Text: "wait more"})
+	events := run(t, turn, err)
+	ins, err := f.svc.GetInsights(ctx, f.user, events[len(events)-1].Action.ID)
+	must(t, err)
+	want := min(0.7+0.3*5000/float64(ins.TotalTokens), 2)
+	s, _ = f.svc.GetSettings(ctx, f.user)
+	if diff := s.TokenRatio - want; diff > 1e-9 || diff < -1e-9 {
+		t.Fatalf("ratio %v, want %v (estimate %d, reported 5000)", s.TokenRatio, want, ins.TotalTokens)
+	}
+}

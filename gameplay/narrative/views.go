@@ -239,6 +239,10 @@ type ProviderSettingsView struct {
 	MaxOutputTokens int     `json:"max_output_tokens"`
 	Temperature     float64 `json:"temperature"`
 	TopP            float64 `json:"top_p"`
+	// TokenRatio is what the endpoint's reported prompt tokens measured
+	// against the offline tokenizer's estimate (smoothed); budgets are
+	// divided by it. Read-only.
+	TokenRatio float64 `json:"token_ratio"`
 }
 
 // ProviderSettingsInput changes a user's model endpoint. APIKey nil keeps the

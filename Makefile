@@ -81,6 +81,7 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzVerifyUserID -fuzztime $(FUZZTIME) ./auth
 	go test -run '^$$' -fuzz FuzzParseInput -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzInspectImage -fuzztime $(FUZZTIME) ./gameplay/table
+	go test -run '^$$' -fuzz FuzzBuild -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./gameplay/narrative/prompt
 	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
 	go test -run '^$$' -fuzz FuzzExtractDelta -fuzztime $(FUZZTIME) ./gameplay/narrative
 	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth

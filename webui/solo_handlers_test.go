@@ -163,6 +163,16 @@ func TestSoloTurnOverHTTP(t *testing.T) {
 	if len(ins.Messages) < 2 {
 		t.Fatalf("insights %+v", ins)
 	}
+	// Lists are arrays, never null, in every answer the screen reads.
+	for _, path := range []string{fmt.Sprintf("/api/adventures/%d", adv), fmt.Sprintf("/api/actions/%d/insights", pg.Story[2].ID),
+		fmt.Sprintf("/api/adventures/%d/branches", adv), fmt.Sprintf("/api/adventures/%d/refresh", adv), "/api/scenarios", "/api/adventures"} {
+		res := send(t, srv, me, "GET", path, "")
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || strings.Contains(string(b), ":null") && !strings.Contains(string(b), `"parent_branch_id":null`) {
+			t.Fatalf("%s: %d %s", path, res.StatusCode, b)
+		}
+	}
 	// Another user sees nothing of it.
 	other := tabletest.NewUser(t, f.services.Table, "Other")
 	for _, path := range []string{fmt.Sprintf("/api/adventures/%d", adv), fmt.Sprintf("/api/actions/%d/insights", pg.Story[2].ID), fmt.Sprintf("/api/scenarios/%d", sc.ID)} {

@@ -290,7 +290,18 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	// others; the ratio learnt from the endpoint's reported prompt tokens
 	// turns the user's budget into estimator tokens.
 	budget := int(float64(settings.ContextBudget) / ratio)
-	history, err := historyWindow(ctx, s.store, h.line, t.skip, budget)
+	schema := parseSchema(adv.StatSchema)
+	state := parseState(parent.WorldStateAfter)
+	in := prompt.Input{
+		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
+		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
+		PlotEssentials: adv.PlotEssentials, Summary: adv.Summary, StateLine: StateLine(schema, state),
+		AuthorsNote: adv.AuthorsNote, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
+	}
+	// The story only gets what the fixed sections leave: read just enough
+	// of it to cover that (their counts are memoised, so this dry build
+	// costs little).
+	history, err := historyWindow(ctx, s.store, h.line, t.skip, prompt.Build(in).Available)
 	if err != nil {
 		return nil, err
 	}
@@ -298,15 +309,10 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	for i, c := range cardRows {
 		cards[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
 	}
-	schema := parseSchema(adv.StatSchema)
-	state := parseState(parent.WorldStateAfter)
-	res := prompt.Build(prompt.Input{
-		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
-		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
-		PlotEssentials: adv.PlotEssentials, Summary: adv.Summary, StateLine: StateLine(schema, state),
-		AuthorsNote: adv.AuthorsNote, Cards: cards, History: history, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
-	})
-	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns}
+	in.Cards, in.History = cards, history
+	res := prompt.Build(in)
+	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns,
+		Messages: []InsightMessage{}, Sections: []InsightSection{}, Cards: []InsightCard{}}
 	for _, m := range res.Messages {
 		snap.Messages = append(snap.Messages, InsightMessage{Role: m.Role, Content: m.Content})
 	}
@@ -392,7 +398,14 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	}
 	// Saving does not depend on the browser staying: the reply is paid for.
 	saveCtx := context.WithoutCancel(ctx)
-	page, err := t.save(saveCtx, node, b, res)
+	if err := t.save(saveCtx, node, b, res); err != nil {
+		fail(err)
+		return
+	}
+	// The turn is over once saved: free the adventure before telling the
+	// browser, so its next request never meets its own claim.
+	t.s.release(t.adventureID, t.token)
+	page, err := t.s.GetAdventure(saveCtx, t.userID, t.adventureID)
 	if err != nil {
 		fail(err)
 		return
@@ -415,9 +428,9 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 
 // save stores the narration node and moves the head onto it, in one
 // transaction, and updates the tokenizer calibration.
-func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.Result) (AdventurePage, error) {
+func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.Result) error {
 	s := t.s
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	return s.store.Tx(ctx, func(tx *models.Store) error {
 		adv, err := ownAdventure(ctx, tx, t.userID, t.adventureID, true)
 		if err != nil {
 			return err
@@ -452,10 +465,6 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 		}
 		return s.setHead(ctx, tx, t.adventureID, br.ID, node.Depth)
 	})
-	if err != nil {
-		return AdventurePage{}, err
-	}
-	return s.GetAdventure(ctx, t.userID, t.adventureID)
 }
 
 // GetInsights returns the context breakdown and exact prompt of a narration.

@@ -465,3 +465,14 @@ func TestTokenCalibration(t *testing.T) {
 		t.Fatalf("ratio %v, want %v (estimate %d, reported 5000)", s.TokenRatio, want, ins.TotalTokens)
 	}
 }
+
+// The done event reports the adventure as free: the browser's next request
+// must not meet the finished turn's claim.
+func TestDoneReleasesBeforeReporting(t *testing.T) {
+	f := newSolo(t)
+	adv := f.adventure().Adventure.ID
+	done := f.play(adv, "go", "Gone.", "")
+	if done.Adventure.TurnInProgress {
+		t.Fatal("done reports the turn still in progress")
+	}
+}

@@ -94,13 +94,14 @@ type Result struct {
 	Available       int // max(256, Budget - reserved)
 }
 
-// AuthorsNoteDepth is how many history turns from the end the author's note
-// is injected before: steering works best close to where the model writes.
-const AuthorsNoteDepth = 3
+// authorsNoteDepth (AUTHORS_NOTE_DEPTH) is how many history turns from the
+// end the author's note is injected before: it is a steering control, and
+// steering works best close to where the model writes.
+const authorsNoteDepth = 3
 
-// MinAvailable is the floor of the elastic budget, so that fixed sections
+// minAvailable is the floor of the elastic budget, so that fixed sections
 // larger than the whole budget still leave room for some story.
-const MinAvailable = 256
+const minAvailable = 256
 
 // part is one section of the prompt while it is being assembled.
 type part struct {
@@ -118,7 +119,7 @@ func newPart(name, text string, fixed bool) part {
 
 // Build assembles the prompt for one turn. It never fails and never panics:
 // empty inputs leave their sections out, and a budget too small for the fixed
-// sections still leaves MinAvailable tokens for cards and history.
+// sections still leaves 256 tokens for cards and history.
 //
 // Sections are listed in prompt order by where each one starts; the author's
 // note sits inside the history, so it is listed before "history" when it
@@ -161,13 +162,13 @@ func Build(in Input) Result {
 	return res
 }
 
-// availableTokens is max(MinAvailable, budget - reserved), written so that
+// availableTokens is max(minAvailable, budget - reserved), written so that
 // extreme budgets cannot overflow.
 func availableTokens(budget, reserved int) int {
-	if budget > reserved && budget-reserved > MinAvailable {
+	if budget > reserved && budget-reserved > minAvailable {
 		return budget - reserved
 	}
-	return MinAvailable
+	return minAvailable
 }
 
 // cardBudget is floor(available * 0.4) without overflowing on huge budgets.
@@ -212,9 +213,9 @@ func assembleMessages(static string, note part, turns []Turn, final []part) []ll
 }
 
 // noteIndex is the index of the history turn the author's note goes before:
-// AuthorsNoteDepth turns from the end, or the first turn of a shorter history.
+// authorsNoteDepth turns from the end, or the first turn of a shorter history.
 func noteIndex(turns int) int {
-	return max(0, turns-AuthorsNoteDepth)
+	return max(0, turns-authorsNoteDepth)
 }
 
 // roleOf maps a turn kind to a chat role. Anything but the player's own

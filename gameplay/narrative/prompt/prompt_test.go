@@ -275,8 +275,8 @@ func TestBuildBudget(t *testing.T) {
 		in.Premise = strings.Repeat("The marsh is wide and grey. ", 300)
 		in.Budget = 100
 		r := prompt.Build(in)
-		if r.Available != prompt.MinAvailable {
-			t.Errorf("Available = %d, want %d", r.Available, prompt.MinAvailable)
+		if r.Available != 256 {
+			t.Errorf("Available = %d, want the 256 floor", r.Available)
 		}
 		if s := section(t, r, "static"); s.Tokens < 1000 {
 			t.Errorf("static = %d tokens, want the whole premise charged", s.Tokens)

@@ -3,6 +3,7 @@ package prompt
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -24,10 +25,43 @@ var o200k = sync.OnceValue(func() tokenizer.Codec {
 // Count returns the number of tokens in text with the o200k_base BPE. For
 // models with another vocabulary it is an estimate, which is all a context
 // budget needs.
+//
+// Long texts that recur turn after turn (the static block, card lines, the
+// live sections) are memoised: BPE is most of a build's CPU, and these are
+// byte-identical across turns by design. Story turns carry their own cached
+// counts and never reach here.
 func Count(text string) int {
 	if text == "" {
 		return 0
 	}
+	if len(text) < memoMinBytes {
+		return count(text)
+	}
+	if n, ok := memo.Load(text); ok {
+		return n.(int)
+	}
+	n := count(text)
+	if memoSize.Add(1) > memoMaxEntries {
+		// Crude bound: start over rather than track recency; a miss only
+		// costs one recount.
+		memo.Clear()
+		memoSize.Store(1)
+	}
+	memo.Store(text, n)
+	return n
+}
+
+const (
+	memoMinBytes   = 128
+	memoMaxEntries = 4096
+)
+
+var (
+	memo     sync.Map // text -> token count
+	memoSize atomic.Int64
+)
+
+func count(text string) int {
 	c := o200k()
 	if c == nil {
 		return estimate(text)

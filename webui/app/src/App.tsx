@@ -11,6 +11,8 @@ import { RoomPage } from './pages/Room';
 import { SessionPage } from './pages/Session';
 import { SettingsPage } from './pages/Settings';
 import { SoloPage } from './pages/Solo';
+import { AdventurePlayPage } from './solo/PlayPage';
+import { ScenarioEditorPage } from './solo/ScenarioEditor';
 import { TablesPage } from './pages/Tables';
 
 // Swagger UI is big: keep it out of the main bundle.
@@ -42,6 +44,8 @@ export function AppShell() {
           <Route path="/characters" element={<CharactersPage />} />
           <Route path="/characters/:id" element={<CharacterEditorPage />} />
           <Route path="/solo" element={<SoloPage />} />
+          <Route path="/solo/scenarios/:id" element={<ScenarioEditorPage />} />
+          <Route path="/solo/adventures/:id" element={<AdventurePlayPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route
             path="/api/docs"

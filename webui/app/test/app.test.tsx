@@ -164,11 +164,30 @@ describe('pages', () => {
     expect(caps.querySelectorAll('li')).toHaveLength(8);
   });
 
-  it('Solo: honest empty state', async () => {
+  it('Solo: empty lists, a way to write a scenario, and the narrator settings', async () => {
+    stubServer({
+      '/api/me': () => json(200, { id: 1, display_name: 'Ann' }),
+      '/api/scenarios': () => json(200, { scenarios: [] }),
+      '/api/adventures': () => json(200, { adventures: [] }),
+      '/api/solo/settings': () =>
+        json(200, {
+          base_url: 'http://127.0.0.1:11434/v1',
+          model: '',
+          api_key_set: false,
+          context_budget: 8000,
+          max_output_tokens: 600,
+          temperature: 0.8,
+          top_p: 0.95,
+        }),
+    });
     renderApp('/solo');
-    expect(screen.getByText(en['solo.empty'])).toBeTruthy();
-    const caps = await screen.findByTestId('capabilities');
-    expect(caps.querySelector('[data-capability="solo"]')!.getAttribute('data-available')).toBe('false');
+    expect(screen.getByRole('heading', { level: 1, name: en['solo.title'] })).toBeTruthy();
+    expect((await screen.findByTestId('scenarios-empty')).textContent).toContain(en['solo.scenarios.empty']);
+    expect((await screen.findByTestId('adventures-empty')).textContent).toBe(en['solo.adventures.empty']);
+    expect(screen.getByRole('link', { name: en['solo.scenarios.new'] }).getAttribute('href')).toBe('/solo/scenarios/new');
+    expect(((await screen.findByLabelText(en['solo.provider.baseUrl'])) as HTMLInputElement).value).toBe(
+      'http://127.0.0.1:11434/v1',
+    );
   });
 
   it('Settings: MCP URL, language choice and API docs link when offered', async () => {

@@ -1,16 +1,120 @@
-import { CapabilityList } from '../components/CapabilityList';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { deleteAdventure, listAdventures, listScenarios, type AdventureSummary, type ScenarioSummary } from '../solo/api';
+import { PlayDialog } from '../solo/PlayDialog';
+import { ProviderSettingsPanel } from '../solo/ProviderSettings';
+import { useAction } from '../useAction';
+import { useApi } from '../useApi';
 
+// SoloPage is the solo area: the player's adventures, their scenarios and
+// the language-model settings that narrate them.
 export function SoloPage() {
   const { t } = useI18n();
   return (
     <>
       <h1>{t('solo.title')}</h1>
-      <div className="empty-state" data-testid="solo-empty">
-        <p className="empty-title">{t('solo.empty')}</p>
-        <p>{t('solo.explain')}</p>
-      </div>
-      <CapabilityList />
+      <p className="lead">{t('solo.intro')}</p>
+      <Adventures />
+      <Scenarios />
+      <ProviderSettingsPanel />
     </>
+  );
+}
+
+function Adventures() {
+  const { t } = useI18n();
+  const [list, reload] = useApi(listAdventures);
+  return (
+    <section className="panel" aria-labelledby="solo-adventures-title">
+      <h2 id="solo-adventures-title">{t('solo.adventures.title')}</h2>
+      {list.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {list.state === 'error' && <ErrorNotice code={list.code} lead={t('solo.adventures.failed')} onRetry={reload} />}
+      {list.state === 'ok' &&
+        (list.data.adventures.length === 0 ? (
+          <p className="hint" data-testid="adventures-empty">
+            {t('solo.adventures.empty')}
+          </p>
+        ) : (
+          <ul className="item-list" data-testid="adventure-list">
+            {list.data.adventures.map((a) => (
+              <AdventureItem key={a.id} a={a} onDeleted={reload} />
+            ))}
+          </ul>
+        ))}
+    </section>
+  );
+}
+
+function AdventureItem({ a, onDeleted }: { a: AdventureSummary; onDeleted: () => void }) {
+  const { t } = useI18n();
+  const [confirm, setConfirm] = useState(false);
+  const action = useAction();
+  const remove = async () => {
+    const r = await action.run(() => deleteAdventure(a.id));
+    if (r) onDeleted();
+  };
+  return (
+    <li data-testid="adventure">
+      <Link to={`/solo/adventures/${a.id}`}>{a.title}</Link>
+      <time className="hint" dateTime={a.updated_at}>
+        {new Date(a.updated_at).toLocaleString()}
+      </time>
+      {confirm ? (
+        <>
+          <button type="button" onClick={remove} disabled={action.busy}>
+            {t('solo.adventures.deleteYes')}
+          </button>
+          <button type="button" onClick={() => setConfirm(false)}>
+            {t('common.cancel')}
+          </button>
+        </>
+      ) : (
+        <button type="button" onClick={() => setConfirm(true)} aria-label={`${t('solo.adventures.delete')}: ${a.title}`}>
+          {t('solo.adventures.delete')}
+        </button>
+      )}
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </li>
+  );
+}
+
+function Scenarios() {
+  const { t } = useI18n();
+  const [list, reload] = useApi(listScenarios);
+  const [playing, setPlaying] = useState<ScenarioSummary | null>(null);
+  return (
+    <section className="panel" aria-labelledby="solo-scenarios-title">
+      <h2 id="solo-scenarios-title">{t('solo.scenarios.title')}</h2>
+      <p className="hint">{t('solo.scenarios.intro')}</p>
+      {list.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {list.state === 'error' && <ErrorNotice code={list.code} lead={t('solo.scenarios.failed')} onRetry={reload} />}
+      {list.state === 'ok' &&
+        (list.data.scenarios.length === 0 ? (
+          <div className="empty-state" data-testid="scenarios-empty">
+            <p className="empty-title">{t('solo.scenarios.empty')}</p>
+            <p>{t('solo.scenarios.explain')}</p>
+          </div>
+        ) : (
+          <ul className="item-list" data-testid="scenario-list">
+            {list.data.scenarios.map((s) => (
+              <li key={s.id} data-testid="scenario">
+                <Link to={`/solo/scenarios/${s.id}`}>{s.title}</Link>
+                {s.premise && <span className="hint scenario-premise">{s.premise}</span>}
+                <button type="button" onClick={() => setPlaying(s)} aria-label={`${t('solo.play.button')}: ${s.title}`}>
+                  {t('solo.play.button')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ))}
+      <p>
+        <Link className="button-link" to="/solo/scenarios/new">
+          {t('solo.scenarios.new')}
+        </Link>
+      </p>
+      {playing && <PlayDialog scenarioId={playing.id} title={playing.title} onClose={() => setPlaying(null)} />}
+    </section>
   );
 }

@@ -1,0 +1,154 @@
+// The one fake of the solo journeys: a language model. A tiny OpenAI-compatible
+// chat-completions server (POST /v1/chat/completions with stream: true) that
+// answers each request with the next reply of a script queue, streamed as
+// chat.completion.chunk events, the way the server's llm client expects.
+import http from 'node:http';
+
+const CREATED = 1700000000;
+
+// pieces splits text into small chunks (a few words each) so the browser sees
+// the narration arrive in parts.
+function pieces(text, words = 2) {
+  const parts = text.split(/(?<=\s)/);
+  const out = [];
+  for (let i = 0; i < parts.length; i += words) out.push(parts.slice(i, i + words).join(''));
+  return out;
+}
+
+// startFakeModel listens on 127.0.0.1 and resolves with:
+//   url       the base URL to give the server (ends in /v1)
+//   push(r)   queue a reply { text, state?, reasoning?: string[], hold?: boolean,
+//             finishReason?: 'stop'|'length', delayMs? }; returns { release } which,
+//             for hold: true, lets the reply go on after its first content chunk
+//   requests  every chat request body received, parsed, in order
+//   unexpected  how many requests found the queue empty
+//   close()   stop the server
+export async function startFakeModel() {
+  const queue = [];
+  const requests = [];
+  let unexpected = 0;
+
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake', object: 'model', created: CREATED, owned_by: 'e2e' }] }));
+      return;
+    }
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake model: no route ${req.method} ${req.url}`, type: 'not_found' } }));
+      return;
+    }
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'fake model: bad JSON', type: 'invalid_request_error' } }));
+        return;
+      }
+      requests.push(body);
+      const reply = queue.shift();
+      if (!reply) {
+        unexpected++;
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'fake model: no reply queued', type: 'server_error' } }));
+        return;
+      }
+      stream(req, res, body, reply).catch(() => res.destroy());
+    });
+  });
+
+  async function stream(req, res, body, reply) {
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+    });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    const model = body.model || 'fake';
+    const includeUsage = body.stream_options?.include_usage === true;
+    const send = (obj) => {
+      if (!gone) res.write(`data: ${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n\n`);
+    };
+    const chunk = (delta, finish = null) => ({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: CREATED,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const pause = () => new Promise((r) => setTimeout(r, reply.delayMs ?? 40));
+
+    let content = reply.text;
+    if (reply.state) content += `\n\n\`\`\`state\n${JSON.stringify(reply.state)}\n\`\`\``;
+
+    send(chunk({ role: 'assistant', content: '' }));
+    for (const r of reply.reasoning ?? []) {
+      await pause();
+      send(chunk({ reasoning_content: r }));
+    }
+    let first = true;
+    for (const piece of pieces(content)) {
+      if (gone) return;
+      await pause();
+      send(chunk({ content: piece }));
+      if (first && reply.gate) await reply.gate;
+      first = false;
+    }
+    await pause();
+    send(chunk({}, reply.finishReason ?? 'stop'));
+    if (includeUsage) {
+      send({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        created: CREATED,
+        model,
+        choices: [],
+        usage: {
+          prompt_tokens: 100 + requests.length,
+          completion_tokens: content.length,
+          total_tokens: 100 + requests.length + content.length,
+          prompt_tokens_details: { cached_tokens: 0 },
+        },
+      });
+    }
+    send('[DONE]');
+    res.end();
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get unexpected() {
+      return unexpected;
+    },
+    get queued() {
+      return queue.length;
+    },
+    push(reply) {
+      let release = () => {};
+      const entry = { ...reply };
+      if (reply.hold) entry.gate = new Promise((r) => (release = r));
+      queue.push(entry);
+      return { release: () => release() };
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}

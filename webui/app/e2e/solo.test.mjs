@@ -1,0 +1,228 @@
+// The solo journey against the real server binary; the only fake is the
+// language model (fake-model.mjs). One player points the narrator settings at
+// the fake, writes a scenario with an hp stat, plays three turns, retries the
+// third and pages between its takes, forks at the second and moves between the
+// two branches.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { startFakeModel } from './fake-model.mjs';
+import {
+  browserRequired,
+  chromiumArgs,
+  chromiumAvailable,
+  chromiumMissingMessage,
+  chromiumPath,
+  eventually,
+  skipLine,
+  startServer,
+} from './harness.mjs';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
+if (!haveChromium) console.log(skipLine());
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
+const MINUS = '\u2212';
+
+describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
+  let model;
+  let server;
+  let browser;
+  const contexts = [];
+  const pageErrors = [];
+
+  before(async () => {
+    model = await startFakeModel();
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    if (server) {
+      const { code, signal } = await server.stop();
+      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
+    }
+    await model?.close();
+  });
+
+  const at = (page, path) => page.goto(new URL(path, server.url).href);
+  const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+  const label = (scope, text) => scope.getByLabel(text, { exact: true });
+
+  // node is the story entry whose whole text is text.
+  const node = (page, text) =>
+    page.getByTestId('story-node').filter({ has: page.getByTestId('node-text').filter({ hasText: exactly(text) }) });
+  const stateLine = (page) => page.getByTestId('state-line');
+  const waitState = (page, text) => stateLine(page).filter({ hasText: exactly(text) }).waitFor();
+
+  // play sends one Do action; reply is queued on the fake model first.
+  async function play(page, action, reply) {
+    const gate = model.push(reply);
+    await page.getByPlaceholder('What do you do?').fill(action);
+    await button(page, 'Send').click();
+    return gate;
+  }
+
+  test('write a scenario, play three turns, retry and page takes, fork and switch branches', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1300, height: 1000 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+
+    // --- the narrator settings point at the fake model; the key stays write-only
+    await at(page, 'solo');
+    await page.getByTestId('scenarios-empty').waitFor();
+    const settings = page.getByTestId('provider-settings');
+    await label(settings, 'Base URL').fill(model.url);
+    await label(settings, 'Model').fill('fake');
+    await label(settings, 'API key').fill('sk-e2e-secret');
+    await button(settings, 'Save narrator settings').click();
+    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await settings.getByTestId('api-key-state').filter({ hasText: 'A key is stored.' }).waitFor();
+    assert.equal(await label(settings, 'API key').inputValue(), '');
+    await page.reload();
+    assert.equal(await label(settings, 'Base URL').inputValue(), model.url);
+    assert.equal(await label(settings, 'Model').inputValue(), 'fake');
+    assert.equal(await label(settings, 'API key').inputValue(), '');
+    assert.ok(!(await page.content()).includes('sk-e2e-secret'), 'the stored key is never in the page');
+
+    // --- a scenario with an hp stat, its bands and an opening
+    await page.getByRole('link', { name: 'New scenario', exact: true }).click();
+    await page.waitForURL(/\/solo\/scenarios\/new$/);
+    await label(page, 'Title').fill('The Old Mill');
+    await label(page, 'Premise').fill('An abandoned mill on a stormy night. The player explores it alone.');
+    await label(page, 'Opening').fill('The mill wheel creaks in the dark.');
+    await button(page, 'Add stat').click();
+    const stat = page.getByTestId('stat-row');
+    await label(stat, 'Path').fill('player.hp');
+    await label(stat, 'Min').fill('0');
+    await label(stat, 'Max').fill('100');
+    await label(stat, 'Initial').fill('100');
+    const bands = [
+      ['0', '30', 'badly hurt'],
+      ['30', '70', 'wounded'],
+      ['70', '100', 'healthy'],
+    ];
+    for (const [i, [lo, hi, name]] of bands.entries()) {
+      await button(stat, 'Add band').click();
+      const row = stat.getByTestId('band-row').nth(i);
+      await label(row, 'From').fill(lo);
+      await label(row, 'To').fill(hi);
+      await label(row, 'Label').fill(name);
+    }
+    await button(page, 'Save scenario').click();
+    await page.waitForURL(/\/solo\/scenarios\/\d+$/);
+    await page.getByRole('heading', { level: 1, name: 'The Old Mill' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    // --- Play: who am I, then the adventure opens on its opening
+    await button(page, 'Play').click();
+    const dialog = page.getByRole('dialog');
+    await label(dialog, 'Your character’s name').fill('Ann');
+    await label(dialog, 'Pronouns').fill('she/her');
+    await button(dialog, 'Start adventure').click();
+    await page.waitForURL(/\/solo\/adventures\/\d+$/);
+    await node(page, 'The mill wheel creaks in the dark.').waitFor();
+    await waitState(page, 'hp 100/100 (healthy)');
+
+    // --- turn 1: the narration streams in (held after its first piece), then lands with its chip
+    const turn1 = 'You step inside. A loose beam falls and grazes your shoulder.';
+    const gate = await play(page, 'I step inside', {
+      text: turn1,
+      state: { 'player.hp': -15 },
+      reasoning: ['The player enters; ', 'a beam should fall.'],
+      hold: true,
+    });
+    const live = page.getByTestId('live-turn');
+    await live.getByTestId('live-text').filter({ hasText: /^You step/ }).waitFor();
+    await live.getByTestId('live-player').filter({ hasText: 'I step inside' }).waitFor();
+    await live.getByText('Reasoning', { exact: true }).waitFor();
+    assert.equal(await page.getByPlaceholder('What do you do?').isDisabled(), true, 'the box is locked while the turn streams');
+    assert.notEqual(await live.getByTestId('live-text').textContent(), turn1, 'the narration is still arriving');
+    gate.release();
+    await node(page, turn1).getByTestId('stat-chip').filter({ hasText: exactly(`hp ${MINUS}15`) }).waitFor();
+    await waitState(page, 'hp 85/100 (healthy)');
+    await live.waitFor({ state: 'detached' });
+    assert.ok(!(await page.getByTestId('story').textContent()).includes('```'), 'the state block is never shown');
+    assert.equal(await page.getByPlaceholder('What do you do?').isDisabled(), false);
+    assert.equal(model.requests[0].model, 'fake');
+    assert.equal(model.requests[0].stream, true);
+
+    // the Insights drawer shows the exact prompt of that narration
+    await button(node(page, turn1), 'Insights').click();
+    const drawer = page.getByRole('dialog', { name: 'Insights' });
+    await drawer.getByRole('heading', { name: 'Context breakdown' }).waitFor();
+    await drawer.locator('pre', { hasText: 'I step inside' }).first().waitFor();
+    await button(drawer, 'Close').click();
+    await drawer.waitFor({ state: 'detached' });
+
+    // --- turns 2 and 3
+    const turn2 = 'The stairs groan under you and a nail scratches your leg.';
+    await play(page, 'I climb the stairs', { text: turn2, state: { 'player.hp': -10 } });
+    await node(page, turn2).getByTestId('stat-chip').filter({ hasText: exactly(`hp ${MINUS}10`) }).waitFor();
+    await waitState(page, 'hp 75/100 (healthy)');
+
+    const turn3a = 'Rats pour out of the trapdoor and bite your hands.';
+    await play(page, 'I open the trapdoor', { text: turn3a, state: { 'player.hp': -20 } });
+    await node(page, turn3a).getByTestId('stat-chip').filter({ hasText: exactly(`hp ${MINUS}20`) }).waitFor();
+    await waitState(page, 'hp 55/100 (wounded)');
+    assert.equal(await page.getByTestId('take-pager').count(), 0, 'no pager while every turn has one take');
+
+    // --- retry turn 3: a second take, then page back to the first
+    const turn3b = 'Thick smoke billows out of the trapdoor; you cough and stagger back.';
+    model.push({ text: turn3b, state: { 'player.hp': -50 } });
+    await button(page, 'Retry').click();
+    await node(page, turn3b).waitFor();
+    await waitState(page, 'hp 25/100 (badly hurt)');
+    const pager3 = node(page, turn3b).getByTestId('take-pager');
+    await pager3.filter({ hasText: exactly('2/2') }).waitFor();
+    assert.equal(await node(page, turn3a).count(), 0, 'the retried take steps aside');
+
+    await button(node(page, turn3b), 'Previous take').click();
+    await node(page, turn3a).getByTestId('take-pager').filter({ hasText: exactly('1/2') }).waitFor();
+    assert.equal(await node(page, turn3b).count(), 0);
+    await waitState(page, 'hp 55/100 (wounded)');
+    const mainLine = await stateLine(page).textContent();
+
+    // --- fork at turn 2: a new branch whose story ends there
+    const branches = page.getByTestId('branch');
+    await eventually(async () => assert.equal(await branches.count(), 1));
+    await node(page, turn2).getByRole('button', { name: /^Fork a new branch here/ }).click();
+    await node(page, turn3a).waitFor({ state: 'detached' });
+    await node(page, turn2).waitFor();
+    await waitState(page, 'hp 75/100 (healthy)');
+    await eventually(async () => assert.equal(await branches.count(), 2));
+    const current = page.locator('[data-testid="branch"][aria-current="true"]');
+    await eventually(async () => assert.equal(await current.count(), 1));
+    await current.getByText('Current', { exact: true }).waitFor();
+
+    // a turn of its own on the new branch
+    const forkTurn = 'You leap from the window and land in the mud, bruised.';
+    await play(page, 'I jump out of the window', { text: forkTurn, state: { 'player.hp': -1 } });
+    await node(page, forkTurn).getByTestId('stat-chip').filter({ hasText: exactly(`hp ${MINUS}1`) }).waitFor();
+    await waitState(page, 'hp 74/100 (healthy)');
+
+    // --- switch back to the main line: its story and its stats come back
+    const other = page.locator('[data-testid="branch"]:not([aria-current="true"])');
+    await other.getByRole('button', { name: /^Switch to / }).click();
+    await node(page, turn3a).waitFor();
+    await stateLine(page).filter({ hasText: exactly(mainLine) }).waitFor();
+    assert.equal(await node(page, forkTurn).count(), 0);
+
+    // --- and to the fork again
+    await other.getByRole('button', { name: /^Switch to / }).click();
+    await node(page, forkTurn).waitFor();
+    await waitState(page, 'hp 74/100 (healthy)');
+    assert.equal(await node(page, turn3a).count(), 0);
+
+    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+  });
+});

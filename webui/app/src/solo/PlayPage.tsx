@@ -1,0 +1,293 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../api';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { useAction } from '../useAction';
+import { useApi } from '../useApi';
+import {
+  chooseTake,
+  forkAt,
+  getAdventure,
+  getOlderStory,
+  playTurn,
+  retryTurn,
+  switchBranch,
+  undoTurn,
+  type ActionView,
+  type AdventurePage,
+  type StreamResult,
+  type TurnInput as TurnBody,
+} from './api';
+import { BranchList } from './Branches';
+import { InsightsDrawer } from './InsightsDrawer';
+import { RefreshPanel } from './RefreshPanel';
+import type { StreamEvent } from './sse';
+import { Story, type LiveTurn } from './Story';
+import { TurnInput } from './TurnInput';
+
+const OLDER_PAGE = 30;
+
+// AdventurePlayPage is /solo/adventures/:id.
+export function AdventurePlayPage() {
+  const { id = '' } = useParams();
+  return <Play key={id} id={id} />;
+}
+
+// mergeDone puts a finished turn into the page: the player action (new turns),
+// the saved narration (replacing the retried one) and the new adventure state.
+export function mergeDone(
+  p: AdventurePage,
+  kind: LiveTurn['kind'],
+  player: ActionView | null,
+  done: { action: ActionView; adventure: AdventurePage['adventure'] },
+): AdventurePage {
+  let story = p.story;
+  if (kind === 'retry') {
+    if (story[story.length - 1]?.kind === 'narration') story = story.slice(0, -1);
+  } else if (player && !story.some((a) => a.id === player.id)) {
+    story = [...story, player];
+  }
+  return { ...p, adventure: done.adventure, story: [...story, done.action] };
+}
+
+function Play({ id }: { id: string }) {
+  const { t } = useI18n();
+  const load = useCallback((signal: AbortSignal) => getAdventure(id, signal), [id]);
+  const [loaded, reload] = useApi(load);
+  const [page, setPage] = useState<AdventurePage | null>(null);
+  const [live, setLive] = useState<LiveTurn | null>(null);
+  const [turnError, setTurnError] = useState<string | null>(null);
+  const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
+  const [insightsFor, setInsightsFor] = useState<number | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [announce, setAnnounce] = useState('');
+  const action = useAction();
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (loaded.state !== 'ok') return;
+    setPage(loaded.data);
+    if (!loaded.data.adventure.turn_in_progress) setTurnError((e) => (e === 'turn_in_progress' ? null : e));
+  }, [loaded]);
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  // adopt takes a page answered by an action (undo, take, fork, switch, refresh).
+  const adopt = useCallback((p: AdventurePage | undefined) => {
+    if (!p) return;
+    setPage(p);
+    setTurnError(null);
+  }, []);
+
+  const stream = async (kind: LiveTurn['kind'], input: TurnBody | null): Promise<boolean> => {
+    // abortRef doubles as the guard against a second turn started before re-render
+    if (!page || live || abortRef.current) return false;
+    const advId = page.adventure.id;
+    setTurnError(null);
+    action.clear();
+    setAnnounce('');
+    setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
+    const ctrl = new AbortController();
+    abortRef.current = ctrl;
+    let player: ActionView | null = null;
+    let reasoning = '';
+    const onEvent = (ev: StreamEvent) => {
+      switch (ev.type) {
+        case 'player':
+          player = ev.action;
+          setLive((l) => l && { ...l, player: ev.action });
+          break;
+        case 'reasoning':
+          reasoning += ev.text;
+          setLive((l) => l && { ...l, reasoning: l.reasoning + ev.text });
+          break;
+        case 'chunk':
+          setLive((l) => l && { ...l, text: l.text + ev.text });
+          break;
+        case 'stopped':
+          setLive((l) => l && { ...l, stopped: { reason: ev.reason } });
+          break;
+        default:
+          break;
+      }
+    };
+    let result: StreamResult;
+    try {
+      result =
+        kind === 'retry'
+          ? await retryTurn(advId, onEvent, ctrl.signal)
+          : await playTurn(advId, input ?? { mode: 'continue', text: '' }, onEvent, ctrl.signal);
+    } catch (e) {
+      if (ctrl.signal.aborted) return false;
+      abortRef.current = null;
+      setLive(null);
+      const code = e instanceof ApiError ? e.code : '';
+      setTurnError(code);
+      // another tab (or a lost answer) is still writing a turn: show that state
+      if (code === 'turn_in_progress') reload();
+      return false;
+    }
+    if (ctrl.signal.aborted) return false;
+    abortRef.current = null;
+    const done = result.done;
+    if (done) {
+      setPage((p) => p && mergeDone(p, kind, player, done));
+      if (reasoning) setReasoningById((m) => ({ ...m, [done.action.id]: reasoning }));
+      setLive(null);
+      setAnnounce(done.action.text);
+      return true;
+    }
+    // The turn failed: the previous take is back in charge, so show the page
+    // as the server now has it.
+    setLive(null);
+    setTurnError(result.error ?? '');
+    reload();
+    return false;
+  };
+
+  if (!page) {
+    if (loaded.state === 'error')
+      return (
+        <>
+          <h1>{t('solo.title')}</h1>
+          <ErrorNotice code={loaded.code} lead={t('solo.adventure.failed')} onRetry={reload} />
+          <p>
+            <Link to="/solo">{t('solo.back')}</Link>
+          </p>
+        </>
+      );
+    return <p aria-busy="true">{t('common.loading')}</p>;
+  }
+
+  const adv = page.adventure;
+  const streaming = live !== null;
+  const busy = streaming || action.busy;
+  const elsewhere = adv.turn_in_progress && !streaming;
+  const refusedBusy = turnError === 'turn_in_progress';
+  const last = page.story[page.story.length - 1];
+  // while a retry streams, the narration it replaces steps aside
+  const shown = live?.kind === 'retry' && last?.kind === 'narration' ? page.story.slice(0, -1) : page.story;
+  const lastPrompt = [...page.story].reverse().find((a) => a.has_prompt);
+  const version = `${adv.head_branch_id}:${adv.head_depth}:${adv.updated_at}`;
+
+  const run = (fn: () => Promise<AdventurePage>) => action.run(fn).then(adopt);
+  const loadOlder = async () => {
+    const first = page.story[0];
+    if (!first) return;
+    const older = await action.run(() => getOlderStory(adv.id, first.depth, OLDER_PAGE));
+    if (older) setPage((p) => p && { ...p, story: [...older.story, ...p.story], has_more: older.has_more });
+  };
+
+  return (
+    <div className="solo-play">
+      <p className="crumbs">
+        <Link to="/solo">{t('solo.back')}</Link>
+      </p>
+      <h1>{adv.title}</h1>
+      {adv.state_line !== '' && (
+        <p className="state-line" aria-label={t('solo.stateLine')}>
+          <span className="hint">{t('solo.stateLine')}:</span>{' '}
+          <strong data-testid="state-line">{adv.state_line}</strong>
+        </p>
+      )}
+
+      {page.has_more && (
+        <p>
+          <button type="button" onClick={loadOlder} disabled={busy}>
+            {t('solo.story.older')}
+          </button>
+        </p>
+      )}
+
+      <Story
+        story={shown}
+        statPaths={Object.keys(adv.stat_schema ?? {})}
+        reasoningById={reasoningById}
+        live={live}
+        handlers={{
+          busy,
+          onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
+          onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
+          onInsights: setInsightsFor,
+        }}
+      />
+      <p className="visually-hidden" role="status">
+        {announce}
+      </p>
+
+      {elsewhere && !refusedBusy && (
+        <div className="notice notice-warn" data-testid="turn-elsewhere">
+          <p>{t('solo.turn.inProgress')}</p>
+          <button type="button" onClick={reload}>
+            {t('solo.turn.checkAgain')}
+          </button>
+        </div>
+      )}
+      {turnError !== null && (
+        <ErrorNotice
+          code={turnError}
+          lead={refusedBusy ? t('solo.turn.inProgress') : t('solo.turn.failed')}
+          onRetry={refusedBusy ? reload : undefined}
+        />
+      )}
+      {action.error !== null && <ErrorNotice code={action.error} />}
+
+      <TurnInput disabled={busy || elsewhere} onSend={(input) => stream('turn', input)} />
+      <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
+        <button
+          type="button"
+          // a narration gets a new take; a player action whose narration
+          // failed gets narrated
+          disabled={busy || elsewhere || (last?.kind !== 'narration' && last?.kind !== 'player')}
+          onClick={() => void stream('retry', null)}
+        >
+          {t('solo.retry')}
+        </button>
+        <button
+          type="button"
+          disabled={busy || elsewhere || last === undefined || last.kind === 'opening'}
+          onClick={() => void run(() => undoTurn(adv.id))}
+        >
+          {t('solo.undo')}
+        </button>
+        <button
+          type="button"
+          disabled={busy || elsewhere}
+          onClick={() => void stream('continue', { mode: 'continue', text: '' })}
+        >
+          {t('solo.continue')}
+        </button>
+        {lastPrompt && (
+          <button type="button" onClick={() => setInsightsFor(lastPrompt.id)}>
+            {t('solo.insights.last')}
+          </button>
+        )}
+        {adv.scenario_id !== null && (
+          <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
+            {t('solo.refresh.open')}
+          </button>
+        )}
+      </div>
+
+      {refreshing && (
+        <RefreshPanel
+          adventureId={adv.id}
+          onApplied={(p) => {
+            adopt(p);
+            setRefreshing(false);
+          }}
+          onClose={() => setRefreshing(false)}
+        />
+      )}
+
+      <BranchList
+        adventureId={adv.id}
+        version={version}
+        busy={busy}
+        onSwitch={(branchId) => void run(() => switchBranch(adv.id, branchId))}
+      />
+
+      {insightsFor !== null && <InsightsDrawer actionId={insightsFor} onClose={() => setInsightsFor(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { useAction } from '../useAction';
+import { useApi } from '../useApi';
+import { getProviderSettings, putProviderSettings, type ProviderSettingsInput, type ProviderSettingsView } from './api';
+
+// ProviderSettingsPanel edits the language-model endpoint that narrates solo
+// adventures. The API key is write-only: the server never returns it, the
+// field starts empty, and the key is sent only when one is typed (or "" when
+// the player asks to remove the stored one).
+export function ProviderSettingsPanel() {
+  const { t } = useI18n();
+  const [settings, reload] = useApi(getProviderSettings);
+  return (
+    <section className="panel" aria-labelledby="solo-provider-title" data-testid="provider-settings">
+      <h2 id="solo-provider-title">{t('solo.provider.title')}</h2>
+      <p className="hint">{t('solo.provider.intro')}</p>
+      {settings.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {settings.state === 'error' && (
+        <ErrorNotice code={settings.code} lead={t('solo.provider.failed')} onRetry={reload} />
+      )}
+      {settings.state === 'ok' && <ProviderForm initial={settings.data} />}
+    </section>
+  );
+}
+
+interface Draft {
+  base_url: string;
+  model: string;
+  context_budget: string;
+  max_output_tokens: string;
+  temperature: string;
+  top_p: string;
+}
+
+const draftOf = (v: ProviderSettingsView): Draft => ({
+  base_url: v.base_url,
+  model: v.model,
+  context_budget: String(v.context_budget),
+  max_output_tokens: String(v.max_output_tokens),
+  temperature: String(v.temperature),
+  top_p: String(v.top_p),
+});
+
+const num = (s: string) => {
+  const n = Number(s.trim());
+  return s.trim() === '' || !Number.isFinite(n) ? 0 : n;
+};
+
+// providerInputOf builds the PUT body; apiKey is what was typed, clear the
+// "remove the stored key" choice.
+export function providerInputOf(d: Draft, apiKey: string, clear: boolean): ProviderSettingsInput {
+  const input: ProviderSettingsInput = {
+    base_url: d.base_url.trim(),
+    model: d.model.trim(),
+    context_budget: Math.trunc(num(d.context_budget)),
+    max_output_tokens: Math.trunc(num(d.max_output_tokens)),
+    temperature: num(d.temperature),
+    top_p: num(d.top_p),
+  };
+  if (apiKey.trim() !== '') input.api_key = apiKey.trim();
+  else if (clear) input.api_key = '';
+  return input;
+}
+
+function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [view, setView] = useState(initial);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
+  const [apiKey, setApiKey] = useState('');
+  const [clearKey, setClearKey] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+
+  const set = (patch: Partial<Draft>) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = await action.run(() => putProviderSettings(providerInputOf(draft, apiKey, clearKey)));
+    if (!next) return;
+    setView(next);
+    setDraft(draftOf(next));
+    setApiKey('');
+    setClearKey(false);
+    setSaved(true);
+  };
+
+  const numberField = (key: keyof Draft, label: string, hint: string, min: number, max: number, step: number) => (
+    <div className="field">
+      <label className="field-label" htmlFor={`${id}-${key}`}>
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        value={draft[key]}
+        aria-describedby={`${id}-${key}-hint`}
+        onChange={(e) => set({ [key]: e.target.value })}
+      />
+      <span className="hint" id={`${id}-${key}-hint`}>
+        {hint}
+      </span>
+    </div>
+  );
+
+  return (
+    <form className="provider-form" onSubmit={submit} noValidate>
+      <div className="fields">
+        <div className="field wide">
+          <label className="field-label" htmlFor={`${id}-base_url`}>
+            {t('solo.provider.baseUrl')}
+          </label>
+          <input
+            id={`${id}-base_url`}
+            type="url"
+            value={draft.base_url}
+            placeholder="http://127.0.0.1:11434/v1"
+            aria-describedby={`${id}-base_url-hint`}
+            onChange={(e) => set({ base_url: e.target.value })}
+          />
+          <span className="hint" id={`${id}-base_url-hint`}>
+            {t('solo.provider.baseUrlHint')}
+          </span>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-model`}>
+            {t('solo.provider.model')}
+          </label>
+          <input id={`${id}-model`} value={draft.model} onChange={(e) => set({ model: e.target.value })} />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-key`}>
+            {t('solo.provider.apiKey')}
+          </label>
+          <input
+            id={`${id}-key`}
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            value={apiKey}
+            placeholder={view.api_key_set ? t('solo.provider.apiKeyReplace') : t('solo.provider.apiKeyNone')}
+            aria-describedby={`${id}-key-state`}
+            onChange={(e) => {
+              setSaved(false);
+              setApiKey(e.target.value);
+            }}
+          />
+          <span className="hint" id={`${id}-key-state`} data-testid="api-key-state">
+            {view.api_key_set ? t('solo.provider.keyStored') : t('solo.provider.keyNotStored')}
+          </span>
+          {view.api_key_set && (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={clearKey}
+                disabled={apiKey.trim() !== ''}
+                onChange={(e) => {
+                  setSaved(false);
+                  setClearKey(e.target.checked);
+                }}
+              />
+              {t('solo.provider.clearKey')}
+            </label>
+          )}
+        </div>
+      </div>
+      <div className="fields">
+        {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
+        {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
+        {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
+        {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
+      </div>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+      <p className="form-actions">
+        <button type="submit" disabled={action.busy}>
+          {t('solo.provider.save')}
+        </button>{' '}
+        <span role="status" className="hint">
+          {saved && t('common.saved')}
+        </span>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,226 @@
+import { useMemo } from 'react';
+import { format, type MessageKey } from '../i18n/messages';
+import { useI18n } from '../i18n/I18nProvider';
+import type { ActionView, Outcome, TurnInput } from './api';
+import { chipText, chipTitle, shortNames } from './outcomes';
+import { liveText } from './sse';
+
+// LiveTurn is a turn while its reply streams in.
+export interface LiveTurn {
+  kind: 'turn' | 'retry' | 'continue';
+  // what the player sent, shown until the server's stored player action arrives
+  sent: TurnInput | null;
+  player: ActionView | null;
+  text: string;
+  reasoning: string;
+  stopped: { reason: 'length' | 'dropped' } | null;
+}
+
+export interface NodeHandlers {
+  busy: boolean;
+  onTake: (actionId: number) => void;
+  onFork: (actionId: number) => void;
+  onInsights: (actionId: number) => void;
+}
+
+// Story lists the head line in story order, then the turn being streamed.
+export function Story({
+  story,
+  statPaths,
+  reasoningById,
+  live,
+  handlers,
+}: {
+  story: ActionView[];
+  statPaths: string[];
+  reasoningById: Record<number, string>;
+  live: LiveTurn | null;
+  handlers: NodeHandlers;
+}) {
+  const { t } = useI18n();
+  // Name stats as the state line does; paths only an outcome mentions join in.
+  const names = useMemo(() => {
+    const all = new Set(statPaths);
+    for (const a of story) for (const o of a.outcomes ?? []) all.add(o.path);
+    return shortNames([...all]);
+  }, [statPaths, story]);
+  return (
+    <>
+      <ol className="solo-story" data-testid="story" aria-label={t('solo.story.label')}>
+        {story.map((a) => (
+          <StoryNode key={a.id} a={a} names={names} reasoning={reasoningById[a.id]} h={handlers} />
+        ))}
+      </ol>
+      <div className="live-region" aria-live="polite" aria-busy={live !== null}>
+        {live && <LiveBlock live={live} />}
+      </div>
+    </>
+  );
+}
+
+function PlayerText({ mode, text }: { mode: string; text: string }) {
+  const { t } = useI18n();
+  const known = mode === 'do' || mode === 'say' || mode === 'story';
+  return (
+    <>
+      {known && <span className="tag mode-tag">{t(`solo.mode.${mode}` as MessageKey)}</span>}
+      <p className="solo-text" data-testid="node-text">
+        {text}
+      </p>
+    </>
+  );
+}
+
+function StoryNode({
+  a,
+  names,
+  reasoning,
+  h,
+}: {
+  a: ActionView;
+  names: Map<string, string>;
+  reasoning: string | undefined;
+  h: NodeHandlers;
+}) {
+  const { t } = useI18n();
+  const takes = a.takes ?? { index: 1, count: 1, ids: [a.id] };
+  const outcomes = a.outcomes ?? [];
+  return (
+    <li
+      className={`solo-node kind-${a.kind}${a.mode === 'continue' ? ' is-continue' : ''}`}
+      data-testid="story-node"
+      data-kind={a.kind}
+      data-depth={a.depth}
+      data-action-id={a.id}
+    >
+      {a.kind === 'player' ? (
+        <PlayerText mode={a.mode} text={a.text} />
+      ) : (
+        <p className="solo-text" data-testid="node-text">
+          {a.text}
+        </p>
+      )}
+      {a.truncated && <CutShort reason={a.finish_reason === 'length' ? 'length' : 'dropped'} />}
+      {outcomes.length > 0 && <Chips outcomes={outcomes} names={names} />}
+      {reasoning && <Reasoning text={reasoning} />}
+      <div className="node-tools">
+        {takes.count > 1 && <TakePager takes={takes} h={h} />}
+        <button
+          type="button"
+          className="tool"
+          disabled={h.busy}
+          onClick={() => h.onFork(a.id)}
+          aria-label={format(t('solo.fork.label'), { depth: a.depth })}
+          title={t('solo.fork.hint')}
+        >
+          {t('solo.fork')}
+        </button>
+        {a.has_prompt && (
+          <button type="button" className="tool" onClick={() => h.onInsights(a.id)}>
+            {t('solo.insights.open')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function TakePager({ takes, h }: { takes: { index: number; count: number; ids: number[] }; h: NodeHandlers }) {
+  const { t } = useI18n();
+  const prev = takes.ids[takes.index - 2];
+  const next = takes.ids[takes.index];
+  return (
+    <span
+      className="take-pager"
+      role="group"
+      aria-label={format(t('solo.takes.label'), { index: takes.index, count: takes.count })}
+    >
+      <button
+        type="button"
+        className="tool"
+        aria-label={t('solo.takes.prev')}
+        disabled={h.busy || takes.index <= 1 || prev === undefined}
+        onClick={() => prev !== undefined && h.onTake(prev)}
+      >
+        ‹
+      </button>
+      <span data-testid="take-pager">{`${takes.index}/${takes.count}`}</span>
+      <button
+        type="button"
+        className="tool"
+        aria-label={t('solo.takes.next')}
+        disabled={h.busy || takes.index >= takes.count || next === undefined}
+        onClick={() => next !== undefined && h.onTake(next)}
+      >
+        ›
+      </button>
+    </span>
+  );
+}
+
+function Chips({ outcomes, names }: { outcomes: Outcome[]; names: Map<string, string> }) {
+  const { t } = useI18n();
+  return (
+    <ul className="stat-chips" aria-label={t('solo.chips.label')}>
+      {outcomes.map((o, i) => (
+        <li
+          key={`${o.path}-${i}`}
+          className={`stat-chip is-${o.status}`}
+          data-testid="stat-chip"
+          data-status={o.status}
+          data-path={o.path}
+          title={chipTitle(t, o)}
+        >
+          {chipText(t, o, names.get(o.path) ?? o.path)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CutShort({ reason }: { reason: 'length' | 'dropped' }) {
+  const { t } = useI18n();
+  return (
+    <p className="cut-short" data-testid="cut-short">
+      <strong>{t('solo.cutShort')}</strong> {t(reason === 'length' ? 'solo.cutShort.length' : 'solo.cutShort.dropped')}
+    </p>
+  );
+}
+
+function Reasoning({ text, open }: { text: string; open?: boolean }) {
+  const { t } = useI18n();
+  return (
+    <details className="reasoning" data-testid="reasoning" open={open}>
+      <summary>{t('solo.reasoning')}</summary>
+      <div className="reasoning-text">{text}</div>
+    </details>
+  );
+}
+
+function LiveBlock({ live }: { live: LiveTurn }) {
+  const { t } = useI18n();
+  const shown = liveText(live.text);
+  const player = live.player ?? (live.sent && live.sent.mode !== 'continue' ? live.sent : null);
+  return (
+    <div className="solo-live" data-testid="live-turn">
+      {player && (
+        <div className="solo-node kind-player" data-testid="live-player">
+          <PlayerText mode={player.mode} text={player.text} />
+        </div>
+      )}
+      <div className="solo-node kind-narration is-live" data-testid="live-narration">
+        {live.reasoning && <Reasoning text={live.reasoning} />}
+        {shown === '' ? (
+          <p className="hint" aria-busy="true">
+            {t('solo.live.waiting')}
+          </p>
+        ) : (
+          <p className="solo-text" data-testid="live-text">
+            {shown}
+          </p>
+        )}
+        {live.stopped && <CutShort reason={live.stopped.reason} />}
+      </div>
+    </div>
+  );
+}

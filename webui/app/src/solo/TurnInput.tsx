@@ -1,0 +1,63 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useI18n } from '../i18n/I18nProvider';
+import type { PlayerMode, TurnInput as TurnBody } from './api';
+
+const MODES: readonly PlayerMode[] = ['do', 'say', 'story'];
+
+// TurnInput is the player's box: a mode (Do / Say / Story), the text, Send.
+// onSend resolves true when the turn was saved; only then is the box emptied,
+// so a failed turn can be sent again as it was.
+export function TurnInput({ disabled, onSend }: { disabled: boolean; onSend: (input: TurnBody) => Promise<boolean> }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [mode, setMode] = useState<PlayerMode>('do');
+  const [text, setText] = useState('');
+
+  const send = async () => {
+    const body = text.trim();
+    if (disabled || body === '') return;
+    if (await onSend({ mode, text: body })) setText('');
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void send();
+  };
+
+  return (
+    <form className="solo-input" onSubmit={submit} data-testid="turn-input">
+      <fieldset className="mode-switch" disabled={disabled}>
+        <legend className="visually-hidden">{t('solo.mode.label')}</legend>
+        {MODES.map((m) => (
+          <label key={m} className={`mode-option${mode === m ? ' is-chosen' : ''}`}>
+            <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} />
+            {t(`solo.mode.${m}`)}
+          </label>
+        ))}
+      </fieldset>
+      <div className="input-row">
+        <label htmlFor={`${id}-text`} className="visually-hidden">
+          {t(`solo.prompt.${mode}`)}
+        </label>
+        <textarea
+          id={`${id}-text`}
+          className="message-input"
+          rows={2}
+          value={text}
+          placeholder={t(`solo.prompt.${mode}`)}
+          disabled={disabled}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter sends, Shift+Enter breaks the line; never while an IME composes.
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+        />
+        <button type="submit" disabled={disabled || text.trim() === ''}>
+          {t('solo.send')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+// The scenario editor's draft: numbers kept as the text typed (so a field can
+// be cleared while editing), card keys as one comma-separated line, and a
+// stable React key per row.
+import type { Band, CardInput, ScenarioInput, ScenarioView, StatKind, StatSchema } from './api';
+
+export interface BandDraft {
+  key: number;
+  lo: string;
+  hi: string;
+  label: string;
+}
+export interface StatDraft {
+  key: number;
+  path: string;
+  min: string;
+  max: string;
+  initial: string;
+  cooldown: string;
+  // kept as loaded: the editor edits number stats, and passes other kinds through
+  kind?: StatKind;
+  bands: BandDraft[];
+}
+export interface CardDraft {
+  key: number;
+  title: string;
+  keys: string;
+  type: string;
+  entry: string;
+}
+export interface ScenarioDraft {
+  title: string;
+  premise: string;
+  plot_essentials: string;
+  ai_instructions: string;
+  authors_note: string;
+  opening: string;
+  stats: StatDraft[];
+  cards: CardDraft[];
+}
+
+let rowKeys = 0;
+export const nextKey = () => ++rowKeys;
+
+export const CARD_TYPES = ['character', 'location', 'item', 'lore'] as const;
+
+export const EMPTY_SCENARIO: ScenarioInput = {
+  title: '',
+  premise: '',
+  plot_essentials: '',
+  ai_instructions: '',
+  authors_note: '',
+  opening: '',
+  stat_schema: {},
+  cards: [],
+};
+
+export const newStat = (): StatDraft => ({
+  key: nextKey(),
+  path: '',
+  min: '0',
+  max: '100',
+  initial: '100',
+  cooldown: '',
+  bands: [],
+});
+export const newBand = (): BandDraft => ({ key: nextKey(), lo: '', hi: '', label: '' });
+export const newCard = (): CardDraft => ({ key: nextKey(), title: '', keys: '', type: 'character', entry: '' });
+
+export function scenarioDraftOf(s: ScenarioInput | ScenarioView): ScenarioDraft {
+  return {
+    title: s.title ?? '',
+    premise: s.premise ?? '',
+    plot_essentials: s.plot_essentials ?? '',
+    ai_instructions: s.ai_instructions ?? '',
+    authors_note: s.authors_note ?? '',
+    opening: s.opening ?? '',
+    stats: Object.entries(s.stat_schema ?? {}).map(([path, spec]) => ({
+      key: nextKey(),
+      path,
+      min: String(spec.min ?? 0),
+      max: String(spec.max ?? 0),
+      initial: String(spec.initial ?? 0),
+      cooldown: spec.cooldown ? String(spec.cooldown) : '',
+      ...(spec.kind ? { kind: spec.kind } : {}),
+      bands: (spec.bands ?? []).map(([lo, hi, label]) => ({ key: nextKey(), lo: String(lo), hi: String(hi), label })),
+    })),
+    cards: (s.cards ?? []).map((c) => ({
+      key: nextKey(),
+      title: c.title,
+      keys: c.keys.join(', '),
+      type: c.type,
+      entry: c.entry,
+    })),
+  };
+}
+
+const num = (s: string) => {
+  const n = Number(s.trim());
+  return s.trim() === '' || !Number.isFinite(n) ? 0 : n;
+};
+
+// splitKeys turns "Gwen, the smith，forge" into ["Gwen", "the smith", "forge"]
+// (ASCII, full-width and ideographic commas all separate keys).
+export function splitKeys(line: string): string[] {
+  return line
+    .split(/[,，、]/)
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+}
+
+// scenarioInputOf builds the body of POST/PUT /api/scenarios. The server
+// rejects unknown fields, so cards go without their ids and optional stat
+// fields only when set. Rows without a path are dropped.
+export function scenarioInputOf(d: ScenarioDraft): ScenarioInput {
+  const stat_schema: StatSchema = {};
+  for (const row of d.stats) {
+    const path = row.path.trim();
+    if (path === '') continue;
+    const bands: Band[] = row.bands
+      .filter((b) => b.label.trim() !== '' || b.lo.trim() !== '' || b.hi.trim() !== '')
+      .map((b) => [num(b.lo), num(b.hi), b.label.trim()]);
+    const cooldown = Math.trunc(num(row.cooldown));
+    stat_schema[path] = {
+      min: num(row.min),
+      max: num(row.max),
+      initial: num(row.initial),
+      ...(bands.length > 0 ? { bands } : {}),
+      ...(cooldown > 0 ? { cooldown } : {}),
+      ...(row.kind ? { kind: row.kind } : {}),
+    };
+  }
+  const cards: CardInput[] = d.cards
+    .filter((c) => c.title.trim() !== '' || c.entry.trim() !== '' || c.keys.trim() !== '')
+    .map((c) => ({ title: c.title.trim(), keys: splitKeys(c.keys), entry: c.entry, type: c.type.trim() }));
+  return {
+    title: d.title.trim(),
+    premise: d.premise,
+    plot_essentials: d.plot_essentials,
+    ai_instructions: d.ai_instructions,
+    authors_note: d.authors_note,
+    opening: d.opening,
+    stat_schema,
+    cards,
+  };
+}

@@ -1,0 +1,631 @@
+// The solo area against a fake server at the fetch boundary: the play screen
+// (a streamed turn, chips, takes, fork, branches, insights, refusals), the
+// narrator settings form and the scenario editor.
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { en } from '../src/i18n/en';
+import { resetIdentity } from '../src/identity';
+import type { ActionView, AdventurePage, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
+import { apiError, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
+
+// ---- fixtures ------------------------------------------------------------
+
+function node(id: number, kind: ActionView['kind'], text: string, over: Partial<ActionView> = {}): ActionView {
+  return {
+    id,
+    kind,
+    mode: kind === 'player' ? 'do' : '',
+    text,
+    depth: 0,
+    branch_id: 1,
+    takes: { index: 1, count: 1, ids: [id] },
+    outcomes: [],
+    truncated: false,
+    finish_reason: kind === 'narration' ? 'stop' : '',
+    has_prompt: kind === 'narration',
+    created_at: T0,
+    ...over,
+  };
+}
+
+function adventure(over: Partial<AdventureView> = {}): AdventureView {
+  return {
+    id: 7,
+    scenario_id: 5,
+    title: 'The Old Mill',
+    authors_note: '',
+    persona_name: 'Ann',
+    persona_pronouns: 'she/her',
+    persona_desc: '',
+    stat_schema: {
+      'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 30, 'badly hurt'], [30, 70, 'wounded'], [70, 100, 'healthy']] },
+      'npc.gwen.trust': { min: 0, max: 100, initial: 50 },
+      'player.gold': { min: 0, max: 999, initial: 5, cooldown: 3 },
+    },
+    world_state: { 'player.hp': 100 },
+    state_line: 'gold 5/999, trust 50/100, hp 100/100 (healthy)',
+    head_branch_id: 1,
+    head_depth: 0,
+    turn_in_progress: false,
+    created_at: T0,
+    updated_at: T0,
+    ...over,
+  };
+}
+
+const OPENING = node(1, 'opening', 'The mill wheel creaks in the dark.');
+
+function page(story: ActionView[] = [OPENING], over: Partial<AdventureView> = {}): AdventurePage {
+  const last = story[story.length - 1];
+  return { adventure: adventure({ head_depth: last?.depth ?? 0, ...over }), story, has_more: false };
+}
+
+const branches = (head = 1) => ({
+  branches: [
+    { id: 1, name: '', parent_branch_id: null, fork_depth: 0, tip_depth: 4, is_head: head === 1, created_at: T0 },
+    { id: 2, name: '', parent_branch_id: 1, fork_depth: 2, tip_depth: 2, is_head: head === 2, created_at: T0 },
+  ],
+});
+
+// sse is a text/event-stream answer the test writes into piece by piece.
+function sse() {
+  let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      ctrl = c;
+    },
+  });
+  const enc = new TextEncoder();
+  return {
+    response: new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    raw: (s: string) => act(async () => ctrl.enqueue(enc.encode(s))),
+    send: (ev: unknown) => act(async () => ctrl.enqueue(enc.encode(`data: ${JSON.stringify(ev)}\n\n`))),
+    close: () => act(async () => ctrl.close()),
+  };
+}
+
+const turnBox = () => screen.getByPlaceholderText(en['solo.prompt.do']) as HTMLTextAreaElement;
+const stateLine = () => screen.getByTestId('state-line').textContent;
+const chips = () => screen.getAllByTestId('stat-chip').map((c) => c.textContent);
+const nodeTexts = () => screen.getAllByTestId('story-node').map((n) => within(n).getByTestId('node-text').textContent);
+
+beforeEach(() => {
+  localStorage.clear();
+  resetIdentity();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+// ---- the play screen -------------------------------------------------------
+
+describe('play screen', () => {
+  it('shows a streamed turn as it arrives, then the saved turn, its chip and the new stats line', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    expect(await screen.findByText('The mill wheel creaks in the dark.')).toBeTruthy();
+    expect(stateLine()).toBe('gold 5/999, trust 50/100, hp 100/100 (healthy)');
+
+    fireEvent.change(turnBox(), { target: { value: 'I open the door' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    expect(callsTo('POST', '/api/adventures/7/turns')[0]!.body).toEqual({ mode: 'do', text: 'I open the door' });
+
+    const player = node(2, 'player', 'I open the door', { depth: 1 });
+    await stream.send({ type: 'player', action: player });
+    await stream.send({ type: 'reasoning', text: 'The player is bold.' });
+    await stream.raw(': keep-alive\n\n');
+    await stream.send({ type: 'chunk', text: 'The door ' });
+    await stream.raw('data: {"type":"chunk","text":"creaks open.\\n```sta"}\n');
+    await stream.raw('\n');
+    // the live text grows, the state fence is hidden, the box is locked
+    expect(screen.getByTestId('live-text').textContent).toBe('The door creaks open.');
+    expect(screen.getByTestId('live-player').textContent).toContain('I open the door');
+    expect(within(screen.getByTestId('live-turn')).getByText(en['solo.reasoning'])).toBeTruthy();
+    expect(turnBox().disabled).toBe(true);
+    expect((screen.getByRole('button', { name: en['solo.retry'] }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('live-turn').closest('[aria-live]')!.getAttribute('aria-busy')).toBe('true');
+
+    await stream.send({ type: 'chunk', text: 'te\n{"player.hp": -15}\n```' });
+    const saved = node(3, 'narration', 'The door creaks open.', {
+      depth: 2,
+      outcomes: [{ path: 'player.hp', status: 'applied', from: 100, to: 85 }],
+    });
+    await stream.send({
+      type: 'done',
+      action: saved,
+      adventure: adventure({ head_depth: 2, state_line: 'gold 5/999, trust 50/100, hp 85/100 (healthy)' }),
+    });
+    await stream.close();
+
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I open the door', 'The door creaks open.']);
+    expect(chips()).toEqual(['hp −15']);
+    expect(stateLine()).toBe('gold 5/999, trust 50/100, hp 85/100 (healthy)');
+    expect(turnBox().disabled).toBe(false);
+    expect(turnBox().value).toBe('');
+    // the reasoning stays with the narration it belongs to
+    const last = screen.getAllByTestId('story-node')[2]!;
+    expect(within(last).getByTestId('reasoning').textContent).toContain('The player is bold.');
+    expect(callsTo('GET', '/api/adventures/7')).toHaveLength(1);
+  });
+
+  it('renders applied, clamped and rejected outcomes as chips', async () => {
+    const narration = node(3, 'narration', 'Gwen smiles; the merchant refuses.', {
+      depth: 2,
+      outcomes: [
+        { path: 'npc.gwen.trust', status: 'clamped', from: 95, to: 100, reason: 'clamped_to_max' },
+        { path: 'player.gold', status: 'rejected', from: 5, reason: 'cooldown' },
+        { path: 'player.hp', status: 'applied', from: 100, to: 85 },
+      ],
+    });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, node(2, 'player', 'Hi', { depth: 1 }), narration])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Gwen smiles; the merchant refuses.');
+    expect(chips()).toEqual(['trust +5 (clamped)', 'gold rejected: cooldown', 'hp −15']);
+    expect(screen.getAllByTestId('stat-chip').map((c) => c.getAttribute('data-status'))).toEqual([
+      'clamped',
+      'rejected',
+      'applied',
+    ]);
+  });
+
+  it('pages between takes by posting the neighbouring take id', async () => {
+    const player = node(2, 'player', 'I knock', { depth: 1 });
+    const take = (id: number, index: number, text: string) =>
+      node(id, 'narration', text, { depth: 2, takes: { index, count: 3, ids: [31, 32, 33] } });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, player, take(32, 2, 'Second take.')])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/takes': (body) => {
+        const id = (body as { action_id: number }).action_id;
+        const index = [31, 32, 33].indexOf(id) + 1;
+        return json(200, page([OPENING, player, take(id, index, `Take number ${index}.`)]));
+      },
+    });
+    renderApp('/solo/adventures/7');
+    expect((await screen.findByTestId('take-pager')).textContent).toBe('2/3');
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.takes.prev'] }));
+    await waitFor(() => expect(screen.getByTestId('take-pager').textContent).toBe('1/3'));
+    expect(callsTo('POST', '/api/adventures/7/takes')[0]!.body).toEqual({ action_id: 31 });
+    expect(screen.getByText('Take number 1.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: en['solo.takes.prev'] }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.takes.next'] }));
+    await waitFor(() => expect(screen.getByTestId('take-pager').textContent).toBe('2/3'));
+    expect(callsTo('POST', '/api/adventures/7/takes')[1]!.body).toEqual({ action_id: 32 });
+  });
+
+  it('shows a clear message when the server answers 409 turn_in_progress, and keeps the typed text', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => apiError(409, 'turn_in_progress'),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'Run!' } });
+    fireEvent.keyDown(turnBox(), { key: 'Enter' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.turn.inProgress']);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+    expect(turnBox().value).toBe('Run!');
+    expect(screen.queryByTestId('live-turn')).toBeNull();
+  });
+
+  it('locks the box while another tab writes a turn', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING], { turn_in_progress: true })),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+    });
+    renderApp('/solo/adventures/7');
+    expect((await screen.findByTestId('turn-elsewhere')).textContent).toContain(en['solo.turn.inProgress']);
+    expect(turnBox().disabled).toBe(true);
+  });
+
+  it('on an error event shows the failure and reloads the page so the previous take shows', async () => {
+    const stream = sse();
+    const player = node(2, 'player', 'I knock', { depth: 1 });
+    const first = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, player, first])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/retry': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.retry'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/retry')).toHaveLength(1));
+    await stream.send({ type: 'chunk', text: 'Somebody' });
+    // the retried narration steps aside while its new take streams
+    expect(screen.queryByText('Nobody answers.')).toBeNull();
+    expect(screen.getByTestId('live-text').textContent).toBe('Somebody');
+    await stream.send({ type: 'error', code: 'provider_unavailable', message: 'down' });
+    await stream.close();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.turn.failed']);
+    await waitFor(() => expect(callsTo('GET', '/api/adventures/7')).toHaveLength(2));
+    expect(await screen.findByText('Nobody answers.')).toBeTruthy();
+    expect(screen.queryByTestId('live-turn')).toBeNull();
+  });
+
+  it('flags a reply that was cut short, live and once saved; a retry shows the take pager', async () => {
+    const stream = sse();
+    const player = node(2, 'player', 'I knock', { depth: 1 });
+    const first = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, player, first])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/retry': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.retry'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/retry')).toHaveLength(1));
+    expect(callsTo('POST', '/api/adventures/7/retry')[0]!.body).toEqual({});
+    await stream.send({ type: 'chunk', text: 'A voice says' });
+    await stream.send({ type: 'stopped', reason: 'length', message: 'SERVER TEXT' });
+    expect(within(screen.getByTestId('live-turn')).getByTestId('cut-short').textContent).toContain(en['solo.cutShort']);
+    const second = node(4, 'narration', 'A voice says', {
+      depth: 2,
+      truncated: true,
+      finish_reason: 'length',
+      takes: { index: 2, count: 2, ids: [3, 4] },
+    });
+    await stream.send({ type: 'done', action: second, adventure: adventure({ head_depth: 2 }) });
+    await stream.close();
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I knock', 'A voice says']);
+    expect(screen.getByTestId('take-pager').textContent).toBe('2/2');
+    expect(screen.getByTestId('cut-short').textContent).toContain(en['solo.cutShort.length']);
+  });
+
+  it('forks at a node, lists the branches with the current one marked, and switches back', async () => {
+    const p1 = node(2, 'player', 'I knock', { depth: 1 });
+    const n1 = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+    const p2 = node(4, 'player', 'I kick the door', { depth: 3 });
+    const n2 = node(5, 'narration', 'It gives way.', { depth: 4 });
+    let head = 1;
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, p1, n1, p2, n2], { state_line: 'hp 55/100 (wounded)' })),
+      'GET /api/adventures/7/branches': () => json(200, branches(head)),
+      'POST /api/adventures/7/fork': () => {
+        head = 2;
+        return json(200, page([OPENING, p1, n1], { head_branch_id: 2, state_line: 'hp 85/100 (healthy)' }));
+      },
+      'POST /api/adventures/7/branches/1/switch': () => {
+        head = 1;
+        return json(200, page([OPENING, p1, n1, p2, n2], { state_line: 'hp 55/100 (wounded)' }));
+      },
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('It gives way.');
+    expect(screen.getAllByRole('button', { name: /^Fork a new branch here/ })).toHaveLength(5);
+    const current = await screen.findAllByTestId('branch');
+    expect(current[0]!.getAttribute('aria-current')).toBe('true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Fork a new branch here (depth 2)' }));
+    await waitFor(() => expect(stateLine()).toBe('hp 85/100 (healthy)'));
+    expect(callsTo('POST', '/api/adventures/7/fork')[0]!.body).toEqual({ action_id: 3 });
+    expect(screen.queryByText('It gives way.')).toBeNull();
+    await waitFor(() => expect(screen.getAllByTestId('branch')[1]!.getAttribute('aria-current')).toBe('true'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Main line' }));
+    await waitFor(() => expect(stateLine()).toBe('hp 55/100 (wounded)'));
+    expect(await screen.findByText('It gives way.')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('branch')[0]!.getAttribute('aria-current')).toBe('true'));
+  });
+
+  it('opens the insights drawer with the context breakdown and the exact prompt', async () => {
+    const n1 = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, node(2, 'player', 'I knock', { depth: 1 }), n1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'GET /api/actions/3/insights': () =>
+        json(200, {
+          action_id: 3,
+          budget: 8000,
+          total_tokens: 1234,
+          sections: [
+            { name: 'static', tokens: 400, fixed: true },
+            { name: 'history', tokens: 800, fixed: false },
+          ],
+          cards: [{ id: 9, title: 'Gwen', trigger: 'Gwen', tokens: 34, included: true }],
+          history_turns: 3,
+          messages: [
+            { role: 'system', content: 'You narrate.\n  Keep it short.' },
+            { role: 'user', content: 'I knock' },
+          ],
+          usage: { prompt_tokens: 1200, completion_tokens: 90, cached_prompt_tokens: 0 },
+        }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    // only the narration with a prompt offers insights
+    fireEvent.click(screen.getByRole('button', { name: en['solo.insights.open'] }));
+    const drawer = await screen.findByRole('dialog', { name: en['solo.insights.title'] });
+    expect((await within(drawer).findByTestId('insights-total')).textContent).toBe('1234');
+    expect(within(drawer).getByTestId('insights-budget').textContent).toBe('8000');
+    const rows = within(within(drawer).getByTestId('insights-sections')).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual(['SectionTokensFixed', 'Scenario400Yes', 'Story history800No']);
+    expect(within(drawer).getByTestId('insights-cards').textContent).toContain('Gwen');
+    const pres = drawer.querySelectorAll('pre');
+    expect([...pres].map((p) => p.textContent)).toEqual(['You narrate.\n  Keep it short.', 'I knock']);
+    fireEvent.click(within(drawer).getByRole('button', { name: en['solo.insights.close'] }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('undoes the newest turn and continues the story', async () => {
+    const stream = sse();
+    const p1 = node(2, 'player', 'I knock', { depth: 1 });
+    const n1 = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, p1, n1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/undo': () => json(200, page([OPENING])),
+      'POST /api/adventures/7/turns': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.undo'] }));
+    await waitFor(() => expect(screen.queryByText('Nobody answers.')).toBeNull());
+    expect((screen.getByRole('button', { name: en['solo.undo'] }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.continue'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    expect(callsTo('POST', '/api/adventures/7/turns')[0]!.body).toEqual({ mode: 'continue', text: '' });
+    await stream.send({ type: 'chunk', text: 'Time passes.' });
+    await stream.send({
+      type: 'done',
+      action: node(9, 'narration', 'Time passes.', { depth: 1, mode: 'continue' }),
+      adventure: adventure({ head_depth: 1 }),
+    });
+    await stream.close();
+    await waitFor(() => expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'Time passes.']));
+  });
+
+  it('shows the scenario changes and applies them', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'GET /api/adventures/7/refresh': () =>
+        json(200, {
+          fields: [{ field: 'authors_note', old: 'Dark.', new: 'Darker.' }],
+          cards_added: [{ id: 4, title: 'Gwen', keys: ['Gwen'], entry: 'A smith.', type: 'character' }],
+          cards_updated: [],
+          cards_removed: [],
+          state_paths_added: ['player.gold'],
+          state_paths_removed: [],
+        }),
+      'POST /api/adventures/7/refresh': () => json(200, page([OPENING], { authors_note: 'Darker.', state_line: 'hp 100/100' })),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.refresh.open'] }));
+    const panel = await screen.findByTestId('refresh');
+    expect((await within(panel).findByTestId('refresh-field')).textContent).toContain('Darker.');
+    expect(panel.textContent).toContain('Gwen (Gwen)');
+    expect(panel.textContent).toContain('player.gold');
+    fireEvent.click(within(panel).getByRole('button', { name: en['solo.refresh.apply'] }));
+    await waitFor(() => expect(screen.queryByTestId('refresh')).toBeNull());
+    expect(callsTo('POST', '/api/adventures/7/refresh')[0]!.body).toEqual({});
+    expect(stateLine()).toBe('hp 100/100');
+  });
+});
+
+// ---- narrator settings -----------------------------------------------------
+
+const SETTINGS: ProviderSettingsView = {
+  base_url: 'http://127.0.0.1:11434/v1',
+  model: 'llama3',
+  api_key_set: true,
+  context_budget: 8000,
+  max_output_tokens: 600,
+  temperature: 0.8,
+  top_p: 0.95,
+};
+
+describe('narrator settings', () => {
+  function stubSolo(settings = SETTINGS) {
+    return stubServer({
+      'GET /api/scenarios': () => json(200, { scenarios: [] }),
+      'GET /api/adventures': () => json(200, { adventures: [] }),
+      'GET /api/solo/settings': () => json(200, settings),
+      'PUT /api/solo/settings': (body) => {
+        const { api_key, ...rest } = body as Record<string, unknown>;
+        return json(200, { ...rest, api_key_set: api_key === undefined ? true : api_key !== '' });
+      },
+    });
+  }
+  const keyField = () => screen.getByLabelText(en['solo.provider.apiKey']) as HTMLInputElement;
+  const save = () => fireEvent.click(screen.getByRole('button', { name: en['solo.provider.save'] }));
+
+  it('never shows a stored key and sends api_key only when one is typed', async () => {
+    stubSolo();
+    renderApp('/solo');
+    expect((await screen.findByTestId('api-key-state')).textContent).toBe(en['solo.provider.keyStored']);
+    expect(keyField().value).toBe('');
+    expect(keyField().type).toBe('password');
+
+    fireEvent.change(screen.getByLabelText(en['solo.provider.model']), { target: { value: 'fake' } });
+    fireEvent.change(screen.getByLabelText(en['solo.provider.temperature']), { target: { value: '1.1' } });
+    save();
+    await waitFor(() => expect(callsTo('PUT', '/api/solo/settings')).toHaveLength(1));
+    expect(callsTo('PUT', '/api/solo/settings')[0]!.body).toEqual({
+      base_url: 'http://127.0.0.1:11434/v1',
+      model: 'fake',
+      context_budget: 8000,
+      max_output_tokens: 600,
+      temperature: 1.1,
+      top_p: 0.95,
+    });
+    await screen.findByText(en['common.saved']);
+
+    fireEvent.change(keyField(), { target: { value: 'sk-new-secret' } });
+    save();
+    await waitFor(() => expect(callsTo('PUT', '/api/solo/settings')).toHaveLength(2));
+    expect((callsTo('PUT', '/api/solo/settings')[1]!.body as { api_key: string }).api_key).toBe('sk-new-secret');
+    await waitFor(() => expect(keyField().value).toBe(''));
+    expect(document.body.innerHTML).not.toContain('sk-new-secret');
+    expect(screen.getByTestId('api-key-state').textContent).toBe(en['solo.provider.keyStored']);
+  });
+
+  it('clears the stored key only when asked', async () => {
+    stubSolo();
+    renderApp('/solo');
+    fireEvent.click(await screen.findByLabelText(en['solo.provider.clearKey']));
+    save();
+    await waitFor(() => expect(callsTo('PUT', '/api/solo/settings')).toHaveLength(1));
+    expect((callsTo('PUT', '/api/solo/settings')[0]!.body as { api_key: string }).api_key).toBe('');
+    await waitFor(() => expect(screen.getByTestId('api-key-state').textContent).toBe(en['solo.provider.keyNotStored']));
+    expect(screen.queryByLabelText(en['solo.provider.clearKey'])).toBeNull();
+  });
+});
+
+// ---- scenario editor -------------------------------------------------------
+
+describe('scenario editor', () => {
+  it('builds the ScenarioInput (stats with bands, cards with split keys), then plays it', async () => {
+    let stored: ScenarioView | null = null;
+    stubServer({
+      'POST /api/scenarios': (body) => {
+        const input = body as Omit<ScenarioView, 'id' | 'cards' | 'created_at' | 'updated_at'> & {
+          cards: ScenarioView['cards'];
+        };
+        stored = {
+          ...input,
+          id: 5,
+          cards: input.cards.map((c, i) => ({ ...c, id: 40 + i })),
+          created_at: T0,
+          updated_at: T0,
+        };
+        return json(201, stored);
+      },
+      'GET /api/scenarios/5': () => json(200, stored),
+      'POST /api/scenarios/5/play': () => json(201, page()),
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+    });
+    renderApp('/solo/scenarios/new');
+    const field = (label: string) => screen.getByLabelText(label);
+    const type = (el: HTMLElement, value: string) => fireEvent.change(el, { target: { value } });
+
+    type(await screen.findByLabelText(en['solo.editor.scenarioTitle']), ' The Old Mill ');
+    type(field(en['solo.editor.premise']), 'A mill at night.');
+    type(field(en['solo.editor.opening']), 'The mill wheel creaks in the dark.');
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.stats.add'] }));
+    const stat = screen.getByTestId('stat-row');
+    type(within(stat).getByLabelText(en['solo.stats.path']), 'player.hp');
+    type(within(stat).getByLabelText(en['solo.stats.min']), '0');
+    type(within(stat).getByLabelText(en['solo.stats.max']), '100');
+    type(within(stat).getByLabelText(en['solo.stats.initial']), '90');
+    type(within(stat).getByLabelText(en['solo.stats.cooldown']), '2');
+    fireEvent.click(within(stat).getByRole('button', { name: en['solo.bands.add'] }));
+    fireEvent.click(within(stat).getByRole('button', { name: en['solo.bands.add'] }));
+    fireEvent.click(within(stat).getByRole('button', { name: en['solo.bands.add'] }));
+    const bands = within(stat).getAllByTestId('band-row');
+    const band = (row: HTMLElement, lo: string, hi: string, label: string) => {
+      type(within(row).getByLabelText(en['solo.bands.lo']), lo);
+      type(within(row).getByLabelText(en['solo.bands.hi']), hi);
+      type(within(row).getByLabelText(en['solo.bands.label']), label);
+    };
+    band(bands[0]!, '0', '30', 'badly hurt');
+    band(bands[1]!, '99', '99', 'scratch');
+    band(bands[2]!, '30', '100', 'fine');
+    fireEvent.click(within(screen.getAllByTestId('band-row')[1]!).getByRole('button', { name: en['solo.bands.remove'] }));
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.stats.add'] }));
+    const second = screen.getAllByTestId('stat-row')[1]!;
+    type(within(second).getByLabelText(en['solo.stats.path']), 'player.gold');
+    fireEvent.click(within(second).getByRole('button', { name: 'Remove player.gold' }));
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.cards.add'] }));
+    const card = screen.getByTestId('card-row');
+    type(within(card).getByLabelText(en['solo.cards.cardTitle']), 'Gwen');
+    type(within(card).getByLabelText(en['solo.cards.keys']), 'Gwen, the smith，smith ,');
+    type(within(card).getByLabelText(en['solo.cards.type']), 'character');
+    type(within(card).getByLabelText(en['solo.cards.entry']), 'The village smith.');
+
+    fireEvent.click(screen.getByRole('button', { name: en['solo.editor.save'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/scenarios')).toHaveLength(1));
+    expect(callsTo('POST', '/api/scenarios')[0]!.body).toEqual({
+      title: 'The Old Mill',
+      premise: 'A mill at night.',
+      plot_essentials: '',
+      ai_instructions: '',
+      authors_note: '',
+      opening: 'The mill wheel creaks in the dark.',
+      stat_schema: {
+        'player.hp': {
+          min: 0,
+          max: 100,
+          initial: 90,
+          cooldown: 2,
+          bands: [
+            [0, 30, 'badly hurt'],
+            [30, 100, 'fine'],
+          ],
+        },
+      },
+      cards: [{ title: 'Gwen', keys: ['Gwen', 'the smith', 'smith'], type: 'character', entry: 'The village smith.' }],
+    });
+
+    // the saved scenario opens at its own address, then Play asks who you are
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Old Mill' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe(en['solo.editor.saved']);
+    fireEvent.click(screen.getByRole('button', { name: en['solo.play.button'] }));
+    const dialog = await screen.findByRole('dialog');
+    type(within(dialog).getByLabelText(en['solo.persona.name']), 'Ann');
+    type(within(dialog).getByLabelText(en['solo.persona.pronouns']), 'she/her');
+    type(within(dialog).getByLabelText(en['solo.persona.desc']), 'A miller’s daughter.');
+    fireEvent.click(within(dialog).getByRole('button', { name: en['solo.play.start'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/scenarios/5/play')).toHaveLength(1));
+    expect(callsTo('POST', '/api/scenarios/5/play')[0]!.body).toEqual({
+      persona_name: 'Ann',
+      persona_pronouns: 'she/her',
+      persona_desc: 'A miller’s daughter.',
+    });
+    expect(await screen.findByTestId('state-line')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'The Old Mill' })).toBeTruthy();
+  });
+
+  it('loads a stored scenario into the form and sends cards without their ids', async () => {
+    const stored: ScenarioView = {
+      id: 5,
+      title: 'The Old Mill',
+      premise: 'p',
+      plot_essentials: 'e',
+      ai_instructions: 'i',
+      authors_note: 'n',
+      opening: 'o',
+      stat_schema: { 'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 50, 'hurt']] } },
+      cards: [{ id: 40, title: 'Gwen', keys: ['Gwen', 'smith'], entry: 'A smith.', type: 'character' }],
+      created_at: T0,
+      updated_at: T0,
+    };
+    stubServer({
+      'GET /api/scenarios/5': () => json(200, stored),
+      'PUT /api/scenarios/5': () => json(200, stored),
+    });
+    renderApp('/solo/scenarios/5');
+    expect(((await screen.findByLabelText(en['solo.cards.keys'])) as HTMLInputElement).value).toBe('Gwen, smith');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.editor.save'] }));
+    await waitFor(() => expect(callsTo('PUT', '/api/scenarios/5')).toHaveLength(1));
+    const body = callsTo('PUT', '/api/scenarios/5')[0]!.body as { cards: unknown[]; stat_schema: unknown };
+    expect(body.cards).toEqual([{ title: 'Gwen', keys: ['Gwen', 'smith'], type: 'character', entry: 'A smith.' }]);
+    expect(body.stat_schema).toEqual({ 'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 50, 'hurt']] } });
+  });
+});

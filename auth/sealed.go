@@ -27,6 +27,15 @@ func sealKey(secret []byte, purpose string) []byte {
 	return m.Sum(nil)
 }
 
+// sealCipher is AES-256-GCM under the purpose's key.
+func sealCipher(secret []byte, purpose string) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(sealKey(secret, purpose))
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
 // SealSecret encrypts plaintext (a user's API key) for storage with AES-256-GCM
 // under a key derived from the server secret. The purpose is bound into the
 // key and the ciphertext. An empty plaintext seals to "".
@@ -34,11 +43,7 @@ func SealSecret(secret []byte, purpose, plaintext string) (string, error) {
 	if plaintext == "" {
 		return "", nil
 	}
-	block, err := aes.NewCipher(sealKey(secret, purpose))
-	if err != nil {
-		return "", err
-	}
-	gcm, err := cipher.NewGCM(block)
+	gcm, err := sealCipher(secret, purpose)
 	if err != nil {
 		return "", err
 	}
@@ -63,11 +68,7 @@ func OpenSecret(secret []byte, purpose, sealed string) (string, error) {
 	if err != nil {
 		return "", ErrSealedInvalid
 	}
-	block, err := aes.NewCipher(sealKey(secret, purpose))
-	if err != nil {
-		return "", err
-	}
-	gcm, err := cipher.NewGCM(block)
+	gcm, err := sealCipher(secret, purpose)
 	if err != nil {
 		return "", err
 	}

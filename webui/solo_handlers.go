@@ -183,11 +183,7 @@ func (s *Server) soloRoutes() {
 		soloID("id", http.StatusOK, n.ListBranches), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/branches/{branch_id}/switch", Tag: "solo", Summary: "Continue on another branch; its state is restored", Request: typeOf[EmptyInput](), Response: page, Errors: tree},
 		func(c *gin.Context) {
-			id, ok := pathID(c, "id")
-			if !ok {
-				return
-			}
-			branchID, ok := pathID(c, "branch_id")
+			id, branchID, ok := pathIDs(c, "id", "branch_id")
 			if !ok {
 				return
 			}
@@ -200,11 +196,7 @@ func (s *Server) soloRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "PATCH", Path: "/api/adventures/{id}/branches/{branch_id}", Tag: "solo", Summary: "Rename a branch", Request: typeOf[narrative.BranchNameInput](), Response: typeOf[narrative.BranchView](), Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {
-			id, ok := pathID(c, "id")
-			if !ok {
-				return
-			}
-			branchID, ok := pathID(c, "branch_id")
+			id, branchID, ok := pathIDs(c, "id", "branch_id")
 			if !ok {
 				return
 			}

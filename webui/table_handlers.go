@@ -78,6 +78,16 @@ func pathID(c *gin.Context, name string) (int64, bool) {
 	return id, true
 }
 
+// pathIDs reads two numeric path parameters.
+func pathIDs(c *gin.Context, first, second string) (int64, int64, bool) {
+	a, ok := pathID(c, first)
+	if !ok {
+		return 0, 0, false
+	}
+	b, ok := pathID(c, second)
+	return a, b, ok
+}
+
 // reply writes v with status, or the error.
 func reply[T any](c *gin.Context, status int, v T, err error) {
 	if err != nil {
@@ -164,11 +174,7 @@ func (s *Server) tableRoutes() {
 		withID("id", http.StatusOK, t.RotateInvite), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/rooms/{id}/members/{access_id}/revoke", Tag: "rooms", Summary: "Revoke a member's access", Response: room, Errors: codes(apperr.RoomOwnerRequired, apperr.OwnerCannotBeRevoked)},
 		func(c *gin.Context) {
-			roomID, ok := pathID(c, "id")
-			if !ok {
-				return
-			}
-			accessID, ok := pathID(c, "access_id")
+			roomID, accessID, ok := pathIDs(c, "id", "access_id")
 			if !ok {
 				return
 			}
@@ -177,11 +183,7 @@ func (s *Server) tableRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/rooms/{id}/members/{access_id}/authority", Tag: "rooms", Summary: "Grant or remove the DM key", Request: typeOf[AuthorityInput](), Response: room, Errors: codes(apperr.RoomOwnerRequired, apperr.InvalidRequest)},
 		func(c *gin.Context) {
-			roomID, ok := pathID(c, "id")
-			if !ok {
-				return
-			}
-			accessID, ok := pathID(c, "access_id")
+			roomID, accessID, ok := pathIDs(c, "id", "access_id")
 			if !ok {
 				return
 			}

@@ -2,18 +2,10 @@
 // takes, branches, insights, provider settings). Shapes follow the server
 // contract one to one. Every call is an identity route: it first awaits the
 // one-time identity bootstrap (see ../identity.ts).
-import { ApiError, NETWORK_ERROR, apiGet as rawGet, apiSend as rawSend } from '../api';
+import { ApiError, NETWORK_ERROR } from '../api';
 import { ensureIdentity } from '../identity';
+import { apiGet, apiSend } from '../identityApi';
 import { createSseParser, parseStreamEvent, type StreamEvent } from './sse';
-
-async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
-  await ensureIdentity();
-  return rawGet<T>(path, signal);
-}
-async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  await ensureIdentity();
-  return rawSend<T>(method, path, body);
-}
 
 // ---- types ---------------------------------------------------------------
 

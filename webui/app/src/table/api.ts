@@ -1,22 +1,7 @@
 // Types and calls of the table API (rooms, campaigns, seats, characters,
 // sessions, the live table). Shapes follow the server contract one to one.
-// Every call here is an identity route: it first awaits the one-time identity
-// bootstrap (see ../identity.ts) so a fresh browser gets exactly one guest.
-import { apiGet as rawGet, apiSend as rawSend, apiUpload as rawUpload } from '../api';
-import { ensureIdentity } from '../identity';
-
-async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
-  await ensureIdentity();
-  return rawGet<T>(path, signal);
-}
-async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  await ensureIdentity();
-  return rawSend<T>(method, path, body);
-}
-async function apiUpload<T>(path: string, data: Blob): Promise<T> {
-  await ensureIdentity();
-  return rawUpload<T>(path, data);
-}
+// Every call here is an identity route (see ../identityApi.ts).
+import { apiGet, apiSend, apiUpload } from '../identityApi';
 
 export type Authority = 'owner' | 'dm' | 'member';
 export type AccessStatus = 'active' | 'revoked';

@@ -292,6 +292,27 @@ describe('play screen', () => {
     expect(screen.getByTestId('cut-short').textContent).toContain(en['solo.cutShort.length']);
   });
 
+  it('after a failed turn left the player action at the tip, retry narrates it', async () => {
+    const stream = sse();
+    const player = node(2, 'player', 'I knock', { depth: 1 });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, player])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/retry': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('I knock');
+    const retry = screen.getByRole('button', { name: en['solo.retry'] }) as HTMLButtonElement;
+    expect(retry.disabled).toBe(false);
+    fireEvent.click(retry);
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/retry')).toHaveLength(1));
+    const answer = node(3, 'narration', 'The door opens.', { depth: 2 });
+    await stream.send({ type: 'done', action: answer, adventure: adventure({ head_depth: 2 }) });
+    await stream.close();
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I knock', 'The door opens.']);
+  });
+
   it('forks at a node, lists the branches with the current one marked, and switches back', async () => {
     const p1 = node(2, 'player', 'I knock', { depth: 1 });
     const n1 = node(3, 'narration', 'Nobody answers.', { depth: 2 });

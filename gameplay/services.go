@@ -8,6 +8,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
 )
@@ -34,6 +35,8 @@ type Options struct {
 	Secret []byte
 	// Provider streams completions; the OpenAI-compatible client when nil.
 	Provider llm.Provider
+	// Sandbox runs scenario scripts; a default one is made on first use when nil.
+	Sandbox *scripting.Sandbox
 }
 
 // New builds the services on an open, migrated store.
@@ -46,7 +49,7 @@ func New(store *models.Store, opts Options) *Services {
 	}
 	return &Services{
 		Table:     table.New(store, opts.Now),
-		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret}),
+		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox}),
 		store:     store, mode: opts.Mode, now: opts.Now,
 	}
 }

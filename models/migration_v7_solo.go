@@ -87,12 +87,15 @@ type adventureCardV7 struct {
 	AdventureID    int64        `gorm:"not null;index"`
 	Adventure      *adventureV7 `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
 	SourceCardID   *int64
-	PlayerAuthored bool   `gorm:"not null;default:false"`
-	Position       int    `gorm:"not null"`
-	Title          string `gorm:"size:200;not null"`
-	Keys           string `gorm:"type:text;not null"`
-	Entry          string `gorm:"type:text;not null"`
-	Type           string `gorm:"size:40;not null"`
+	PlayerAuthored bool      `gorm:"not null;default:false"`
+	Position       int       `gorm:"not null"`
+	Title          string    `gorm:"size:200;not null"`
+	Keys           string    `gorm:"type:text;not null"`
+	Entry          string    `gorm:"type:text;not null"`
+	Type           string    `gorm:"size:40;not null"`
+	Description    string    `gorm:"type:text;not null;default:''"`
+	CreatedAt      time.Time `gorm:"not null"`
+	UpdatedAt      time.Time `gorm:"not null"`
 }
 
 type branchV7 struct {

@@ -98,12 +98,15 @@ type AdventureCard struct {
 	AdventureID    int64      `gorm:"not null;index"`
 	Adventure      *Adventure `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
 	SourceCardID   *int64
-	PlayerAuthored bool   `gorm:"not null;default:false"`
-	Position       int    `gorm:"not null"`
-	Title          string `gorm:"size:200;not null"`
-	Keys           string `gorm:"type:text;not null"`
-	Entry          string `gorm:"type:text;not null"`
-	Type           string `gorm:"size:40;not null"`
+	PlayerAuthored bool      `gorm:"not null;default:false"`
+	Position       int       `gorm:"not null"`
+	Title          string    `gorm:"size:200;not null"`
+	Keys           string    `gorm:"type:text;not null"`
+	Entry          string    `gorm:"type:text;not null"`
+	Type           string    `gorm:"size:40;not null"`
+	Description    string    `gorm:"type:text;not null;default:''"`
+	CreatedAt      time.Time `gorm:"not null"`
+	UpdatedAt      time.Time `gorm:"not null"`
 }
 
 // Branch is one line of an adventure. It stores no story of its own above

@@ -426,3 +426,21 @@ func (s *Store) SaveProviderSetting(ctx context.Context, p *ProviderSetting) err
 func (s *Store) SetActionWorldState(ctx context.Context, id int64, state string) error {
 	return translate(s.db.WithContext(ctx).Model(&Action{}).Where("id = ?", id).Update("world_state_after", state).Error, "turn")
 }
+
+// CreateConsoleEntries appends lines to script consoles.
+func (s *Store) CreateConsoleEntries(ctx context.Context, entries []ScriptConsoleEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Create(&entries).Error, "console")
+}
+
+// ConsoleTail returns the newest limit console lines of an adventure, oldest first.
+func (s *Store) ConsoleTail(ctx context.Context, adventureID int64, limit int) ([]ScriptConsoleEntry, error) {
+	var rows []ScriptConsoleEntry
+	err := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID).Order("id DESC").Limit(limit).Find(&rows).Error
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+	return rows, translate(err, "console")
+}

@@ -103,7 +103,7 @@ func (s *Server) soloRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/scenarios", Tag: "solo", Summary: "Create a scenario", Status: http.StatusCreated, Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: []apperr.Code{apperr.ScenarioInvalid}},
 		func(c *gin.Context) {
 			var in narrative.ScenarioInput
-			if !bindJSON(c, &in) {
+			if !bindJSONLimit(c, &in, maxScenarioBytes) {
 				return
 			}
 			v, err := n.CreateScenario(c.Request.Context(), userOf(c), in)
@@ -112,7 +112,18 @@ func (s *Server) soloRoutes() {
 	s.route(apiRoute{Method: "GET", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "A scenario with its cards", Response: typeOf[narrative.ScenarioView](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetScenario), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "Replace a scenario (adventures already played keep their copies)", Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: codes(apperr.ScenarioInvalid)},
-		soloIDBody("id", http.StatusOK, n.UpdateScenario), s.identify)
+		func(c *gin.Context) {
+			id, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			var in narrative.ScenarioInput
+			if !bindJSONLimit(c, &in, maxScenarioBytes) {
+				return
+			}
+			v, err := n.UpdateScenario(c.Request.Context(), userOf(c), id, in)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
 	s.route(apiRoute{Method: "DELETE", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "Delete a scenario", Response: typeOf[narrative.Deleted](), Errors: notFound},
 		soloID("id", http.StatusOK, n.DeleteScenario), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/scenarios/{id}/play", Tag: "solo", Summary: "Start an adventure from a scenario (copies its plot, stats and cards)", Status: http.StatusCreated, Request: typeOf[narrative.Persona](), Response: page, Errors: codes(apperr.ScenarioInvalid)},
@@ -215,6 +226,8 @@ func (s *Server) soloRoutes() {
 		soloID("id", http.StatusOK, n.DeleteAction), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/actions/{id}/insights", Tag: "solo", Summary: "The context breakdown and exact prompt of a narration", Response: typeOf[narrative.Insights](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetInsights), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/console", Tag: "solo", Summary: "The newest lines of the adventure's script console (log() calls, script errors, messages)", Response: typeOf[narrative.Console](), Errors: notFound},
+		soloID("id", http.StatusOK, n.GetConsole), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "What updating from the scenario would change", Response: typeOf[narrative.RefreshDiff](), Errors: notFound},
 		soloID("id", http.StatusOK, n.RefreshDiff), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "Update from the scenario (never the opening, title, summary or player-authored cards)", Request: typeOf[EmptyInput](), Response: page, Errors: tree},

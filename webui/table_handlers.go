@@ -54,8 +54,15 @@ type SeatCharacterInput struct {
 
 // bindJSON decodes the body into v, rejecting unknown fields and trailing
 // data with invalid_request.
-func bindJSON(c *gin.Context, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
+func bindJSON(c *gin.Context, v any) bool { return bindJSONLimit(c, v, maxBodyBytes) }
+
+// maxScenarioBytes bounds a scenario body: four script slots of up to 1 MiB
+// each (real AI Dungeon libraries are 0.3–0.8 MB) plus the rest.
+const maxScenarioBytes = 6 << 20
+
+// bindJSONLimit is bindJSON with its own size limit.
+func bindJSONLimit(c *gin.Context, v any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil && dec.Decode(&struct{}{}) != io.EOF {

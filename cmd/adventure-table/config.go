@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
 )
@@ -27,6 +28,9 @@ type Config struct {
 	TLSProxy       bool     // TLS is terminated by a proxy the operator runs
 	TrustedProxies []string // proxies whose X-Forwarded-For is believed
 	LogFormat      string   // text | json
+	// ScriptTimeout and ScriptMemoryMB limit one scenario-script hook call.
+	ScriptTimeout  time.Duration
+	ScriptMemoryMB int
 }
 
 // configError names the variable at fault, so the one line printed at exit
@@ -37,7 +41,7 @@ func (e *configError) Error() string { return e.name + ": " + e.problem }
 
 // DefaultConfig is the local personality.
 func DefaultConfig() Config {
-	return Config{Mode: "local", DataDir: "./data", LogFormat: "text"}
+	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64}
 }
 
 // envVars lists each setting's variable, flag name and help once.
@@ -54,6 +58,8 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_TLS_PROXY", "tls-proxy", "1: a reverse proxy terminates TLS in front of this server"},
 	{"AT_TRUSTED_PROXIES", "trusted-proxies", "comma-separated proxy IPs/CIDRs whose X-Forwarded-For is believed"},
 	{"AT_LOG_FORMAT", "log-format", "text (default) or json"},
+	{"AT_SCRIPT_TIMEOUT", "script-timeout", "time limit of one scenario-script hook, e.g. 1s (default), 10ms to 30s"},
+	{"AT_SCRIPT_MEMORY_MB", "script-memory-mb", "memory limit of one scenario-script hook in MiB, 16 to 1024 (default 64)"},
 }
 
 // LoadConfig reads the environment, then args as flags, and validates.
@@ -135,6 +141,20 @@ func configFrom(raw map[string]string) (Config, error) {
 				return c, &configError{f.env, fmt.Sprintf("cannot read %s: %v", f.path, errors.Unwrap(err))}
 			}
 		}
+	}
+	if v, ok := raw["AT_SCRIPT_TIMEOUT"]; ok {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Millisecond || d > 30*time.Second {
+			return c, &configError{"AT_SCRIPT_TIMEOUT", fmt.Sprintf("must be a duration from 10ms to 30s, got %q", v)}
+		}
+		c.ScriptTimeout = d
+	}
+	if v, ok := raw["AT_SCRIPT_MEMORY_MB"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 16 || n > 1024 {
+			return c, &configError{"AT_SCRIPT_MEMORY_MB", fmt.Sprintf("must be a number of MiB from 16 to 1024, got %q", v)}
+		}
+		c.ScriptMemoryMB = n
 	}
 	if v := raw["AT_TRUSTED_PROXIES"]; v != "" {
 		for _, p := range strings.Split(v, ",") {

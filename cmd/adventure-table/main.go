@@ -18,12 +18,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/mcp"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/tlsdev"
@@ -52,6 +54,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, "adventure-table", version)
 		return 0
 	case "serve", "migrate", "certs", "grant":
+	case "script":
+		return runScriptCommand(ctx, args, stdout, stderr)
 	case "help":
 		usage(stdout)
 		return 0
@@ -97,6 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: adventure-table [serve|migrate|certs|version] [flags]")
 	fmt.Fprintln(w, "       adventure-table grant -seat <id> [flags]   (local mode: mint an AI token for a seat)")
+	fmt.Fprintln(w, "       adventure-table script test --hook input|context|output --script <file> [--library <file>] --input <json or file>")
 	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")
 	for _, v := range envVars {
 		fmt.Fprintf(w, "  %-20s [-%s] %s\n", v.env, v.flag, v.help)
@@ -198,7 +203,18 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	if cfg.Mode == "hosted" {
 		provider = llm.NewOpenAI(llm.PublicOnlyHTTPClient())
 	}
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider})
+	// Scenario scripts run in QuickJS with a working directory of their own
+	// that stays empty: no host file is reachable from a script.
+	sandboxDir := filepath.Join(cfg.DataDir, "script-sandbox")
+	if err := os.MkdirAll(sandboxDir, 0o700); err != nil {
+		return fmt.Errorf("script sandbox: %w", err)
+	}
+	sandbox, err := scripting.New(scripting.Options{Timeout: cfg.ScriptTimeout, MemoryLimit: int64(cfg.ScriptMemoryMB) << 20, WorkDir: sandboxDir})
+	if err != nil {
+		return fmt.Errorf("script sandbox: %w", err)
+	}
+	defer sandbox.Close()
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox})
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {

@@ -9,6 +9,7 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/modelstest"
@@ -32,8 +33,11 @@ func newSolo(t testing.TB) *solo {
 	tbl := table.New(store, time.Now)
 	u, _, err := tbl.EnsureGuest(context.Background(), 0)
 	must(t, err)
+	sandbox, err := scripting.New(scripting.Options{Timeout: 500 * time.Millisecond, MemoryLimit: 32 << 20})
+	must(t, err)
+	t.Cleanup(func() { _ = sandbox.Close() })
 	f := &solo{t: t, store: store, fake: llmtest.New(t), user: u.ID,
-		svc: narrative.New(store, narrative.Options{Provider: llm.NewOpenAI(nil), Secret: testSecret})}
+		svc: narrative.New(store, narrative.Options{Provider: llm.NewOpenAI(nil), Secret: testSecret, Sandbox: sandbox})}
 	_, err = f.svc.PutSettings(context.Background(), u.ID, narrative.ProviderSettingsInput{BaseURL: f.fake.URL(), Model: "fake",
 		ContextBudget: 4000, MaxOutputTokens: 400, Temperature: 0.8, TopP: 0.95})
 	must(t, err)
@@ -56,11 +60,18 @@ var hpSchema = narrative.Schema{
 // adventure creates a scenario with an hp stat and a card, and plays it.
 func (f *solo) adventure() narrative.AdventurePage {
 	f.t.Helper()
+	return f.adventureWith(narrative.Scripts{})
+}
+
+// adventureWith is adventure with scenario scripts.
+func (f *solo) adventureWith(scripts narrative.Scripts) narrative.AdventurePage {
+	f.t.Helper()
 	sc, err := f.svc.CreateScenario(context.Background(), f.user, narrative.ScenarioInput{
 		Title: "The Crypt", Premise: "A damp crypt under the old town.", PlotEssentials: "Gwen guards the gate.",
 		AIInstructions: "Keep it tense.", Opening: "You stand before the crypt door.", StatSchema: hpSchema,
 		Cards: []narrative.CardInput{{Title: "Gwen", Keys: []string{"Gwen"}, Entry: "Gwen is a veteran guard.", Type: "character"},
 			{Title: "Lantern", Keys: []string{"lantern"}, Entry: "An old brass lantern that never goes out.", Type: "item"}},
+		Scripts: scripts,
 	})
 	must(f.t, err)
 	page, err := f.svc.Play(context.Background(), f.user, sc.ID, narrative.Persona{PersonaName: "Ash", PersonaPronouns: "they/them"})

@@ -3,6 +3,7 @@ package narrative
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -46,6 +47,10 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 		{"ai_instructions", adv.AIInstructions, sc.AIInstructions},
 		{"authors_note", adv.AuthorsNote, sc.AuthorsNote},
 		{"stat_schema", adv.StatSchema, sc.StatSchema},
+		{"script_library", adv.ScriptLibrary, sc.ScriptLibrary},
+		{"script_input", adv.ScriptInput, sc.ScriptInput},
+		{"script_context", adv.ScriptContext, sc.ScriptContext},
+		{"script_output", adv.ScriptOutput, sc.ScriptOutput},
 	} {
 		if f.old != f.new {
 			p.diff.Fields = append(p.diff.Fields, FieldChange{Field: f.name, Old: f.old, New: f.new})
@@ -83,7 +88,7 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 			p.diff.CardsAdded = append(p.diff.CardsAdded, scenarioCardView(sc))
 		case ac.Title != sc.Title || ac.Keys != sc.Keys || ac.Entry != sc.Entry || ac.Type != sc.Type:
 			p.diff.CardsUpdated = append(p.diff.CardsUpdated, CardChange{Old: adventureCardView(ac), New: scenarioCardView(sc)})
-			ac.Title, ac.Keys, ac.Entry, ac.Type = sc.Title, sc.Keys, sc.Entry, sc.Type
+			ac.Title, ac.Keys, ac.Entry, ac.Type, ac.UpdatedAt = sc.Title, sc.Keys, sc.Entry, sc.Type, time.Now()
 			p.update = append(p.update, ac)
 		}
 	}
@@ -145,7 +150,8 @@ func (s *Service) ApplyRefresh(ctx context.Context, userID, adventureID int64) (
 		added := make([]models.AdventureCard, len(p.add))
 		for i, c := range p.add {
 			src := c.ID
-			added[i] = models.AdventureCard{AdventureID: h.adv.ID, SourceCardID: &src, Position: c.Position, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type}
+			added[i] = models.AdventureCard{AdventureID: h.adv.ID, SourceCardID: &src, Position: c.Position, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type,
+				CreatedAt: s.now(), UpdatedAt: s.now()}
 		}
 		if err := tx.CreateAdventureCards(ctx, added); err != nil {
 			return err

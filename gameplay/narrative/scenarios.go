@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -18,6 +19,9 @@ const (
 	maxTitleRunes   = 120
 	maxCardTitle    = 200
 	maxCardKeyRunes = 80
+	// MaxScriptBytes bounds one script slot: real AI Dungeon libraries run
+	// to 0.3–0.8 MB.
+	MaxScriptBytes = 1 << 20
 )
 
 func validateScenario(in *ScenarioInput) error {
@@ -33,6 +37,14 @@ func validateScenario(in *ScenarioInput) error {
 	}
 	for path, problem := range ValidateSchema(in.StatSchema) {
 		bad.WithField("stat_schema."+path, problem)
+	}
+	for field, v := range map[string]string{"scripts.library": in.Scripts.Library, "scripts.input": in.Scripts.Input,
+		"scripts.context": in.Scripts.Context, "scripts.output": in.Scripts.Output} {
+		if len(v) > MaxScriptBytes {
+			bad.WithField(field, "at most 1 MiB")
+		} else if !utf8.ValidString(v) {
+			bad.WithField(field, "must be valid UTF-8 text")
+		}
 	}
 	if len(in.Cards) > MaxCards {
 		bad.WithField("cards", fmt.Sprintf("at most %d cards", MaxCards))
@@ -64,7 +76,8 @@ func validateScenario(in *ScenarioInput) error {
 
 func scenarioRow(userID int64, in ScenarioInput) models.Scenario {
 	return models.Scenario{UserID: userID, Title: in.Title, Premise: in.Premise, PlotEssentials: in.PlotEssentials,
-		AIInstructions: in.AIInstructions, AuthorsNote: in.AuthorsNote, Opening: in.Opening, StatSchema: mustJSON(in.StatSchema)}
+		AIInstructions: in.AIInstructions, AuthorsNote: in.AuthorsNote, Opening: in.Opening, StatSchema: mustJSON(in.StatSchema),
+		ScriptLibrary: in.Scripts.Library, ScriptInput: in.Scripts.Input, ScriptContext: in.Scripts.Context, ScriptOutput: in.Scripts.Output}
 }
 
 // scenarioCardRows keeps the ids of existing cards whose title matches, so an
@@ -85,6 +98,7 @@ func scenarioCardRows(in []CardInput, existing []models.ScenarioCard) []models.S
 func scenarioView(sc models.Scenario, cards []models.ScenarioCard) ScenarioView {
 	v := ScenarioView{ID: sc.ID, Title: sc.Title, Premise: sc.Premise, PlotEssentials: sc.PlotEssentials, AIInstructions: sc.AIInstructions,
 		AuthorsNote: sc.AuthorsNote, Opening: sc.Opening, StatSchema: parseSchema(sc.StatSchema), Cards: make([]Card, len(cards)),
+		Scripts: Scripts{Library: sc.ScriptLibrary, Input: sc.ScriptInput, Context: sc.ScriptContext, Output: sc.ScriptOutput},
 		CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 	for i, c := range cards {
 		v.Cards[i] = scenarioCardView(c)
@@ -219,6 +233,7 @@ func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Pe
 		now := s.now()
 		adv := models.Adventure{UserID: userID, ScenarioID: &sc.ID, Title: sc.Title, Premise: sc.Premise, PlotEssentials: sc.PlotEssentials,
 			AIInstructions: sc.AIInstructions, AuthorsNote: sc.AuthorsNote, StatSchema: sc.StatSchema,
+			ScriptLibrary: sc.ScriptLibrary, ScriptInput: sc.ScriptInput, ScriptContext: sc.ScriptContext, ScriptOutput: sc.ScriptOutput,
 			PersonaName: persona.PersonaName, PersonaPronouns: persona.PersonaPronouns, PersonaDesc: persona.PersonaDesc,
 			CreatedAt: now, UpdatedAt: now}
 		if err := tx.CreateAdventure(ctx, &adv); err != nil {
@@ -231,7 +246,8 @@ func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Pe
 		cards := make([]models.AdventureCard, len(scCards))
 		for i, c := range scCards {
 			src := c.ID
-			cards[i] = models.AdventureCard{AdventureID: adv.ID, SourceCardID: &src, Position: i, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type}
+			cards[i] = models.AdventureCard{AdventureID: adv.ID, SourceCardID: &src, Position: i, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type,
+				CreatedAt: now, UpdatedAt: now}
 		}
 		if err := tx.CreateAdventureCards(ctx, cards); err != nil {
 			return err

@@ -2,12 +2,15 @@ package narrative
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -25,12 +28,18 @@ type Service struct {
 	// fail, when set by a test, injects a failure at a named point inside
 	// a transaction, to prove the transaction is all or nothing.
 	fail func(point string) error
+
+	sandboxOnce sync.Once
+	scripts     *scripting.Sandbox
 }
 
 // Options configures New.
 type Options struct {
 	Now      func() time.Time
 	Provider llm.Provider
+	// Sandbox runs scenario scripts; one with the default limits is made on
+	// first use when nil.
+	Sandbox *scripting.Sandbox
 	// Secret seals the users' API keys at rest.
 	Secret []byte
 }
@@ -43,7 +52,21 @@ func New(store *models.Store, opts Options) *Service {
 	if opts.Provider == nil {
 		opts.Provider = llm.NewOpenAI(nil)
 	}
-	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, staleTurn: 10 * time.Minute}
+	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, staleTurn: 10 * time.Minute, scripts: opts.Sandbox}
+}
+
+// sandbox returns the script sandbox, creating the default one on first use.
+func (s *Service) sandbox() *scripting.Sandbox {
+	s.sandboxOnce.Do(func() {
+		if s.scripts == nil {
+			sb, err := scripting.New(scripting.Options{})
+			if err != nil {
+				panic(fmt.Sprintf("narrative: cannot create the script sandbox: %v", err))
+			}
+			s.scripts = sb
+		}
+	})
+	return s.scripts
 }
 
 func (s *Service) failpoint(point string) error {

@@ -642,4 +642,3 @@ func reverse[T any](s []T) {
 		s[i], s[j] = s[j], s[i]
 	}
 }
-

@@ -2,6 +2,7 @@ package narrative
 
 import (
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"context"
 	"crypto/rand"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -49,6 +51,9 @@ type Event struct {
 	Message   string         `json:"message,omitempty"`
 	Action    *ActionView    `json:"action,omitempty"`
 	Adventure *AdventureView `json:"adventure,omitempty"`
+	// Notices are messages for the player from scripts (state.message, or
+	// a script failure the turn continued without), on done and error.
+	Notices []string `json:"notices,omitempty"`
 }
 
 // Turn is one claimed generation. The claim is taken when the request is
@@ -65,6 +70,20 @@ type Turn struct {
 	parentID    int64       // the node the narration continues
 	depth       int         // where the narration goes
 	skip        []int64     // the take being replaced, excluded from every reader
+	// notices collect the scripts' messages for the player; stopped is set
+	// when the input script stopped the action (nothing was stored).
+	notices []string
+	stopped error
+	scripts *scriptRun // the context and output hooks' run
+}
+
+// code is the application error code of err, "" for other errors.
+func code(err error) apperr.Code {
+	var ae *apperr.Error
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	return ""
 }
 
 // claim takes the adventure's turn slot after checking ownership.
@@ -125,6 +144,19 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return nil, err
 	}
 	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: in.Mode}
+	text, input, err := s.inputHook(ctx, userID, adventureID, in)
+	if input != nil {
+		t.notices = input.notices
+	}
+	if code(err) == apperr.ScriptStopped {
+		// Answered as the stream's error event, with the script's notices.
+		t.stopped = err
+		return t, nil
+	}
+	if err != nil {
+		s.release(adventureID, token)
+		return nil, err
+	}
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
 		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
 		if err != nil {
@@ -142,12 +174,15 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 			t.parentID, t.depth = tip.ID, tip.Depth+1
 			return nil
 		}
-		line := playerLine(in.Mode, in.Text)
+		line := playerLine(in.Mode, text)
 		node := &models.Action{AdventureID: adventureID, Depth: tip.Depth + 1, ParentID: &tip.ID, Kind: models.ActionPlayer,
-			Mode: in.Mode, Text: in.Text, TokenCount: countTokens(line), WorldStateAfter: tip.WorldStateAfter,
-			ScriptStateAfter: tip.ScriptStateAfter, Outcomes: "[]", CreatedAt: s.now()}
+			Mode: in.Mode, Text: text, TokenCount: countTokens(line), WorldStateAfter: tip.WorldStateAfter,
+			ScriptStateAfter: input.stateOr(tip.ScriptStateAfter), Outcomes: "[]", CreatedAt: s.now()}
 		b, err := s.place(ctx, tx, h, node)
 		if err != nil {
+			return err
+		}
+		if err := input.persist(ctx, tx, &node.ID); err != nil {
 			return err
 		}
 		if err := s.setHead(ctx, tx, adventureID, b.ID, node.Depth); err != nil {
@@ -166,6 +201,59 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return nil, err
 	}
 	return t, nil
+}
+
+// inputHook runs the scenario's onInput script over a player's text (not
+// for continue or retry, as upstream). It runs before the transaction that
+// stores the action, so a slow script never holds the database; the turn
+// claim keeps the story still meanwhile. A stop ends the turn before
+// anything is stored; its console lines are kept.
+func (s *Service) inputHook(ctx context.Context, userID, adventureID int64, in TurnInput) (string, *scriptRun, error) {
+	if in.Mode == ModeContinue {
+		return in.Text, nil, nil
+	}
+	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+	if err != nil || adv.ScriptInput == "" {
+		return in.Text, nil, err
+	}
+	h, err := loadHead(ctx, s.store, adv)
+	if err != nil {
+		return "", nil, err
+	}
+	tip, err := h.tip(ctx, s.store)
+	if err != nil {
+		return "", nil, err
+	}
+	run, err := s.newScriptRun(ctx, s.store, adv, tip.ScriptStateAfter, h.line, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	text, stop := run.hook(ctx, scripting.HookInput, adv.ScriptInput, in.Text, scripting.Info{CharacterNames: characterNames(adv)})
+	if stop || strings.TrimSpace(text) == "" {
+		run.keepConsole(context.WithoutCancel(ctx), s.store)
+		return "", run, scriptStopped(scripting.HookInput, run.notices)
+	}
+	if utf8.RuneCountInString(text) > maxTextField {
+		text = clip(text, maxTextField)
+	}
+	return text, run, nil
+}
+
+// characterNames are the protagonist and the NPCs of the stat schema.
+func characterNames(adv *models.Adventure) []string {
+	names := []string{}
+	if adv.PersonaName != "" {
+		names = append(names, adv.PersonaName)
+	}
+	seen := map[string]bool{}
+	for path := range parseSchema(adv.StatSchema) {
+		parts := strings.Split(path, ".")
+		if len(parts) >= 3 && parts[0] == "npc" && !seen[parts[1]] {
+			seen[parts[1]] = true
+			names = append(names, parts[1])
+		}
+	}
+	return names
 }
 
 // StartRetry accepts a retry of the newest narration: a new take at the same
@@ -246,6 +334,8 @@ func decompress(data []byte) ([]byte, error) {
 
 // built is a prepared generation: the prompt and what the referee needs.
 type built struct {
+	adv      *models.Adventure
+	messages []llm.Message // what is sent: the builder's, or a context script's rewrite
 	settings models.ProviderSetting
 	llm      llm.Settings
 	result   prompt.Result
@@ -292,11 +382,24 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	budget := int(float64(settings.ContextBudget) / ratio)
 	schema := parseSchema(adv.StatSchema)
 	state := parseState(parent.WorldStateAfter)
+	run, err := s.newScriptRun(ctx, s.store, adv, parent.ScriptStateAfter, h.line, t.skip)
+	if err != nil {
+		return nil, err
+	}
+	t.scripts = run
 	in := prompt.Input{
 		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
 		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
 		PlotEssentials: adv.PlotEssentials, Summary: adv.Summary, StateLine: StateLine(schema, state),
 		AuthorsNote: adv.AuthorsNote, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
+	}
+	// A script's state.memory takes precedence over the adventure's own
+	// without changing it, each in the place §2.1 gives it; "" keeps the
+	// adventure's value, so a script cannot clear memory.
+	if mem := run.memory(); mem != (scripting.Memory{}) {
+		in.PlotEssentials = cmp.Or(mem.Context, in.PlotEssentials)
+		in.AuthorsNote = cmp.Or(mem.AuthorsNote, in.AuthorsNote)
+		in.FrontMemory = mem.FrontMemory
 	}
 	// The story only gets what the fixed sections leave: read just enough
 	// of it to cover that (their counts are memoised, so this dry build
@@ -309,11 +412,15 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	for i, c := range cardRows {
 		cards[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
 	}
-	in.Cards, in.History = cards, history
+	in.Cards, in.History = cards, promptTurns(history)
 	res := prompt.Build(in)
+	messages, err := t.contextHook(ctx, adv, res, budget)
+	if err != nil {
+		return nil, err
+	}
 	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns,
 		Messages: []InsightMessage{}, Sections: []InsightSection{}, Cards: []InsightCard{}}
-	for _, m := range res.Messages {
+	for _, m := range messages {
 		snap.Messages = append(snap.Messages, InsightMessage{Role: m.Role, Content: m.Content})
 	}
 	for _, sec := range res.Sections {
@@ -323,7 +430,36 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		snap.Cards = append(snap.Cards, InsightCard{ID: c.ID, Title: c.Title, Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included})
 	}
 	raw, _ := json.Marshal(snap)
-	return &built{settings: settings, llm: ls, result: res, schema: schema, state: state, script: parent.ScriptStateAfter, snapshot: compress(raw)}, nil
+	return &built{adv: adv, settings: settings, llm: ls, result: res, messages: messages, schema: schema, state: state,
+		script: parent.ScriptStateAfter, snapshot: compress(raw)}, nil
+}
+
+// contextHook lets the onModelContext script rewrite the assembled prompt.
+// The script sees it as one text, the static block first (its length is
+// info.memoryLength). A rewrite that keeps the static block in front is sent
+// as that system block plus one user message; any other rewrite is sent as
+// one user message. The snapshot keeps what was actually sent.
+func (t *Turn) contextHook(ctx context.Context, adv *models.Adventure, res prompt.Result, budget int) ([]llm.Message, error) {
+	if t.scripts == nil || adv.ScriptContext == "" {
+		return res.Messages, nil
+	}
+	var rest []string
+	for _, m := range res.Messages[1:] {
+		rest = append(rest, m.Content)
+	}
+	text := flattenPrompt(res.StaticBlock, rest)
+	out, stop := t.scripts.hook(ctx, scripting.HookContext, adv.ScriptContext, text,
+		scripting.Info{MaxChars: budget * 4, MemoryLength: len(res.StaticBlock), CharacterNames: characterNames(adv)})
+	if stop {
+		return nil, scriptStopped(scripting.HookContext, t.scripts.notices)
+	}
+	if out == text {
+		return res.Messages, nil
+	}
+	if body, ok := strings.CutPrefix(out, res.StaticBlock+"\n\n"); ok {
+		return []llm.Message{{Role: llm.RoleSystem, Content: res.StaticBlock}, {Role: llm.RoleUser, Content: body}}, nil
+	}
+	return []llm.Message{{Role: llm.RoleUser, Content: out}}, nil
 }
 
 // providerError maps a provider failure to a stable code.
@@ -360,14 +496,19 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		if !errors.As(err, &ae) {
 			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
 		}
-		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message})
+		t.scripts.keepConsole(context.WithoutCancel(ctx), t.s.store)
+		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+	}
+	if t.stopped != nil {
+		fail(t.stopped)
+		return
 	}
 	b, err := t.build(ctx)
 	if err != nil {
 		fail(err)
 		return
 	}
-	res, err := t.s.provider.Stream(ctx, b.llm, llm.Request{Messages: b.result.Messages}, func(ev llm.Event) {
+	res, err := t.s.provider.Stream(ctx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
 		switch ev.Kind {
 		case llm.EventReasoning:
 			emit(Event{Type: EventReasoning, Text: ev.Text})
@@ -379,7 +520,16 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(providerError(err))
 		return
 	}
-	prose, delta := ExtractDelta(res.Text)
+	reply := res.Text
+	if b.adv.ScriptOutput != "" {
+		var stop bool
+		reply, stop = t.scripts.hook(ctx, scripting.HookOutput, b.adv.ScriptOutput, reply, scripting.Info{CharacterNames: characterNames(b.adv)})
+		if stop {
+			fail(scriptStopped(scripting.HookOutput, t.scripts.notices))
+			return
+		}
+	}
+	prose, delta := ExtractDelta(reply)
 	if strings.TrimSpace(prose) == "" {
 		if strings.TrimSpace(res.Reasoning) != "" {
 			fail(apperr.E(apperr.ProviderReasoningOnly, "The model spent its whole output budget (%d tokens) thinking and wrote no story. Raise max output tokens, choose a non-reasoning model, or turn the endpoint's reasoning/thinking setting down.", b.settings.MaxOutputTokens))
@@ -390,7 +540,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	}
 	next, outcomes := Referee(b.schema, b.state, delta, t.depth)
 	node := &models.Action{AdventureID: t.adventureID, Depth: t.depth, ParentID: &t.parentID, Kind: models.ActionNarration,
-		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: mustJSON(next), ScriptStateAfter: b.script,
+		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: mustJSON(next), ScriptStateAfter: t.scripts.stateOr(b.script),
 		Outcomes: mustJSON(outcomes), FinishReason: res.FinishReason, Truncated: res.Truncated, PromptSnapshot: b.snapshot,
 		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, CachedPromptTokens: res.CachedPromptTokens, CreatedAt: t.s.now()}
 	if t.mode == ModeContinue {
@@ -423,14 +573,23 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 			saved = &page.Story[i]
 		}
 	}
-	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure})
+	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure, Notices: t.allNotices()})
+}
+
+// allNotices are the input hook's notices then the context and output hooks'.
+func (t *Turn) allNotices() []string {
+	out := append([]string(nil), t.notices...)
+	if t.scripts != nil {
+		out = append(out, t.scripts.notices...)
+	}
+	return out
 }
 
 // save stores the narration node and moves the head onto it, in one
 // transaction, and updates the tokenizer calibration.
 func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.Result) error {
 	s := t.s
-	return s.store.Tx(ctx, func(tx *models.Store) error {
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
 		adv, err := ownAdventure(ctx, tx, t.userID, t.adventureID, true)
 		if err != nil {
 			return err
@@ -444,6 +603,9 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 		}
 		br, err := s.place(ctx, tx, h, node)
 		if err != nil {
+			return err
+		}
+		if err := t.scripts.persist(ctx, tx, &node.ID); err != nil {
 			return err
 		}
 		if err := s.failpoint("turn.after_node"); err != nil {
@@ -465,6 +627,10 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 		}
 		return s.setHead(ctx, tx, t.adventureID, br.ID, node.Depth)
 	})
+	if err == nil {
+		t.scripts.saved()
+	}
+	return err
 }
 
 // GetInsights returns the context breakdown and exact prompt of a narration.

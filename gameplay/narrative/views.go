@@ -21,6 +21,14 @@ type Card struct {
 	CardInput
 }
 
+// Scripts are a scenario's four AI Dungeon script slots.
+type Scripts struct {
+	Library string `json:"library" jsonschema:"prepended to every hook, same scope"`
+	Input   string `json:"input" jsonschema:"onInput: may rewrite or stop the player's text"`
+	Context string `json:"context" jsonschema:"onModelContext: may rewrite the whole prompt"`
+	Output  string `json:"output" jsonschema:"onOutput: may rewrite the model's reply"`
+}
+
 // ScenarioInput is a scenario as a person writes it.
 type ScenarioInput struct {
 	Title          string      `json:"title" jsonschema:"1 to 120 characters"`
@@ -31,6 +39,7 @@ type ScenarioInput struct {
 	Opening        string      `json:"opening"`
 	StatSchema     Schema      `json:"stat_schema"`
 	Cards          []CardInput `json:"cards"`
+	Scripts        Scripts     `json:"scripts"`
 }
 
 // ScenarioView is a stored scenario.
@@ -44,6 +53,7 @@ type ScenarioView struct {
 	Opening        string    `json:"opening"`
 	StatSchema     Schema    `json:"stat_schema"`
 	Cards          []Card    `json:"cards"`
+	Scripts        Scripts   `json:"scripts"`
 	CreatedAt      time.Time `json:"created_at"`
 	UpdatedAt      time.Time `json:"updated_at"`
 }
@@ -271,6 +281,21 @@ type TakeInput struct {
 // TextInput replaces a node's text.
 type TextInput struct {
 	Text string `json:"text"`
+}
+
+// ConsoleEntry is one line of an adventure's script console.
+type ConsoleEntry struct {
+	ID        int64     `json:"id"`
+	ActionID  *int64    `json:"action_id"`
+	Hook      string    `json:"hook"`
+	Level     string    `json:"level" jsonschema:"log, error or message"`
+	Text      string    `json:"text"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Console is the newest part of an adventure's script console, oldest first.
+type Console struct {
+	Entries []ConsoleEntry `json:"entries"`
 }
 
 // BranchNameInput renames a branch.

@@ -16,8 +16,8 @@ const firstWindow = 32
 // measured average instead of doubling; each round fetches only rows it does
 // not hold yet, so no row is read twice and the cost is bounded by the
 // budget, not by the story's length. skip excludes the turn being retried.
-func historyWindow(ctx context.Context, store *models.Store, line []models.LineSegment, skip []int64, budget int) ([]prompt.Turn, error) {
-	var turns []prompt.Turn // newest first while reading
+func historyWindow(ctx context.Context, store *models.Store, line []models.LineSegment, skip []int64, budget int) ([]storyTurn, error) {
+	var turns []storyTurn // newest first while reading
 	tokens := 0
 	want := firstWindow
 	for {
@@ -36,7 +36,7 @@ func historyWindow(ctx context.Context, store *models.Store, line []models.LineS
 			if n <= 0 {
 				n = countTokens(text)
 			}
-			turns = append(turns, prompt.Turn{ID: r.ID, Kind: r.Kind, Text: text, Tokens: n})
+			turns = append(turns, storyTurn{Turn: prompt.Turn{ID: r.ID, Kind: r.Kind, Text: text, Tokens: n}, Mode: r.Mode})
 			tokens += n
 		}
 		if len(rows) < want || tokens >= budget {
@@ -48,4 +48,19 @@ func historyWindow(ctx context.Context, store *models.Store, line []models.LineS
 	}
 	reverse(turns)
 	return turns, nil
+}
+
+// storyTurn is a turn of the window with its mode (do, say, story,
+// continue), which scripts see as the action's type.
+type storyTurn struct {
+	prompt.Turn
+	Mode string
+}
+
+func promptTurns(turns []storyTurn) []prompt.Turn {
+	out := make([]prompt.Turn, len(turns))
+	for i, t := range turns {
+		out[i] = t.Turn
+	}
+	return out
 }

@@ -136,6 +136,7 @@ const (
 	ProviderRejected        Code = "provider_rejected"
 	ProviderEmptyReply      Code = "provider_empty_reply"
 	ProviderReasoningOnly   Code = "provider_reasoning_only"
+	ScriptStopped           Code = "script_stopped"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -231,6 +232,7 @@ var kinds = map[Code]Kind{
 	ProviderRejected:        KindUnavailable,
 	ProviderEmptyReply:      KindUnavailable,
 	ProviderReasoningOnly:   KindUnavailable,
+	ScriptStopped:           KindConflict,
 }
 
 // Codes returns every declared code, sorted.

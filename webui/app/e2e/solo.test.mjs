@@ -2,7 +2,9 @@
 // language model (fake-model.mjs). One player points the narrator settings at
 // the fake, writes a scenario with an hp stat, plays three turns, retries the
 // third and pages between its takes, forks at the second and moves between the
-// two branches.
+// two branches. A second player writes a scenario with user scripts (an input
+// script that rewrites the player's text and logs, an output script that
+// appends to the reply), plays one turn and reads the script console.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -60,6 +62,26 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   const stateLine = (page) => page.getByTestId('state-line');
   const waitState = (page, text) => stateLine(page).filter({ hasText: exactly(text) }).waitFor();
 
+  // newPlayer opens a page in a fresh browser context (a new guest identity).
+  async function newPlayer() {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1300, height: 1000 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return page;
+  }
+
+  // pointAtModel saves narrator settings that point at the fake model.
+  async function pointAtModel(page) {
+    await at(page, 'solo');
+    const settings = page.getByTestId('provider-settings');
+    await label(settings, 'Base URL').fill(model.url);
+    await label(settings, 'Model').fill('fake');
+    await button(settings, 'Save narrator settings').click();
+    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  }
+
   // play sends one Do action; reply is queued on the fake model first.
   async function play(page, action, reply) {
     const gate = model.push(reply);
@@ -69,11 +91,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   }
 
   test('write a scenario, play three turns, retry and page takes, fork and switch branches', async () => {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1300, height: 1000 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const page = await newPlayer();
 
     // --- the narrator settings point at the fake model; the key stays write-only
     await at(page, 'solo');
@@ -220,6 +238,87 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await node(page, forkTurn).waitFor();
     await waitState(page, 'hp 74/100 (healthy)');
     assert.equal(await node(page, turn3a).count(), 0);
+
+    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+  });
+
+  test('scenario scripts rewrite the player’s text and the reply, and log to the script console', async () => {
+    const page = await newPlayer();
+    await pointAtModel(page);
+
+    // --- a scenario with an input and an output script (no stats: the reply has no state block)
+    await page.getByRole('link', { name: 'New scenario', exact: true }).click();
+    await page.waitForURL(/\/solo\/scenarios\/new$/);
+    await label(page, 'Title').fill('The Cave');
+    await label(page, 'Premise').fill('A dark cave in the hills. A monster guards the way in.');
+    await label(page, 'Opening').fill('Something moves at the back of the cave.');
+    const inputScript =
+      "const modifier = (text) => { state.count = (state.count || 0) + 1; log('turn', state.count); return { text: text.replace('goblin', 'dragon') } }\nmodifier(text)";
+    const outputScript = "const modifier = (text) => ({ text: text + ' (scripted)' })\nmodifier(text)";
+    const tabs = page.getByRole('tablist', { name: 'Script hooks' });
+    await tabs.getByRole('tab', { name: 'Input', exact: true }).click();
+    await page.getByRole('tabpanel', { name: 'Input', exact: true }).getByLabel('Input script', { exact: true }).fill(inputScript);
+    await tabs.getByRole('tab', { name: 'Output', exact: true }).click();
+    await page.getByRole('tabpanel', { name: 'Output', exact: true }).getByLabel('Output script', { exact: true }).fill(outputScript);
+    await button(page, 'Save scenario').click();
+    await page.waitForURL(/\/solo\/scenarios\/\d+$/);
+    await page.getByRole('heading', { level: 1, name: 'The Cave' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    // the stored scripts come back into their tabs
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'The Cave' }).waitFor();
+    assert.equal(await label(page, 'Input script').inputValue(), inputScript);
+    assert.equal(await label(page, 'Output script').inputValue(), outputScript);
+    assert.equal(await label(page, 'Library script').inputValue(), '');
+    assert.equal(await label(page, 'Context script').inputValue(), '');
+
+    await button(page, 'Play').click();
+    const dialog = page.getByRole('dialog');
+    await label(dialog, 'Your character’s name').fill('Bo');
+    await button(dialog, 'Start adventure').click();
+    await page.waitForURL(/\/solo\/adventures\/\d+$/);
+    await node(page, 'Something moves at the back of the cave.').waitFor();
+
+    // --- one turn: the input script turns the goblin into a dragon, the output script signs the reply
+    const before = model.requests.length;
+    const reply = 'The beast rears up and roars; you raise your sword.';
+    await play(page, 'I fight the goblin', { text: reply });
+    const narrated = `${reply} (scripted)`;
+    await node(page, narrated).waitFor();
+    assert.equal(model.requests.length, before + 1, 'one model request for the turn');
+    // the player's line (however the prompt words it: "I fight…", "You fight…")
+    const lines = model.requests[before].messages
+      .flatMap((m) => String(m.content).split('\n'))
+      .filter((l) => /fight the/i.test(l));
+    assert.ok(lines.length > 0, 'the prompt holds the player’s line');
+    for (const l of lines) {
+      assert.ok(l.includes('dragon'), `the player’s line was rewritten: ${l}`);
+      assert.ok(!l.includes('goblin'), `the player’s line still says goblin: ${l}`);
+    }
+
+    // the stored narration is the scripted one
+    await page.reload();
+    await node(page, narrated).waitFor();
+    const texts = await page.getByTestId('node-text').allTextContents();
+    assert.ok(texts.at(-1).trim().endsWith('(scripted)'), `the newest narration ends with (scripted): ${texts.at(-1)}`);
+
+    // --- the script console shows the input script's log line
+    await button(page, 'Script console').click();
+    const consoleDrawer = page.getByRole('dialog', { name: 'Script console' });
+    await consoleDrawer.getByTestId('console-entries').waitFor();
+    const logLine = consoleDrawer.locator('[data-testid="console-entry"][data-level="log"]').filter({ hasText: 'turn' });
+    await logLine.first().waitFor();
+    assert.equal(await logLine.count(), 1, 'one log line for one turn');
+    assert.equal(await logLine.getAttribute('data-hook'), 'input');
+    const logged = await logLine.getByTestId('console-text').textContent();
+    // log() arguments are JSON-serialised: "turn" 1 or ["turn",1]
+    assert.match(logged, /turn/);
+    assert.match(logged, /(^|\D)1(\D|$)/);
+    await button(consoleDrawer, 'Close').click();
+    await consoleDrawer.waitFor({ state: 'detached' });
 
     assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(model.queued, 0, 'every scripted reply was used');

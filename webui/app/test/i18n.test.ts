@@ -95,6 +95,7 @@ const SERVER_ERROR_CODES = [
   'provider_rejected',
   'provider_empty_reply',
   'provider_reasoning_only',
+  'script_stopped',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -4,8 +4,16 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
+import { format } from '../src/i18n/messages';
 import { resetIdentity } from '../src/identity';
-import type { ActionView, AdventurePage, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
+import type {
+  ActionView,
+  AdventurePage,
+  AdventureView,
+  ProviderSettingsView,
+  ScenarioView,
+  ScriptConsoleEntry,
+} from '../src/solo/api';
 import { apiError, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
@@ -444,6 +452,183 @@ describe('play screen', () => {
     expect(callsTo('POST', '/api/adventures/7/refresh')[0]!.body).toEqual({});
     expect(stateLine()).toBe('hp 100/100');
   });
+
+  it('shows the script notices of a finished turn above the input; each can be dismissed, the next turn clears them', async () => {
+    const first = sse();
+    const second = sse();
+    const streams = [first, second];
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => streams.shift()!.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    expect(screen.queryByTestId('script-notice')).toBeNull();
+
+    fireEvent.change(turnBox(), { target: { value: 'I open the door' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    const failure = 'Script error in the output hook (line 3): ReferenceError: foo is not defined — the turn continued without it.';
+    await first.send({ type: 'player', action: node(2, 'player', 'I open the door', { depth: 1 }) });
+    await first.send({ type: 'chunk', text: 'The door creaks open.' });
+    await first.send({
+      type: 'done',
+      action: node(3, 'narration', 'The door creaks open.', { depth: 2 }),
+      adventure: adventure({ head_depth: 2 }),
+      notices: ['You feel watched.', failure],
+    });
+    await first.close();
+
+    const box = await screen.findByTestId('script-notice');
+    expect(box.getAttribute('role')).toBe('status');
+    expect(within(box).getAllByRole('listitem').map((li) => li.querySelector('.notice-text')!.textContent)).toEqual([
+      'You feel watched.',
+      failure,
+    ]);
+    // the notices sit above the input and block nothing
+    expect(box.compareDocumentPosition(screen.getByTestId('turn-input')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(turnBox().disabled).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fireEvent.click(within(box).getByRole('button', { name: format(en['solo.notices.dismissN'], { n: 1 }) }));
+    expect(screen.getByTestId('script-notice').textContent).not.toContain('You feel watched.');
+    expect(screen.getByTestId('script-notice').textContent).toContain(failure);
+    expect(screen.queryByRole('button', { name: en['solo.notices.dismissAll'] })).toBeNull();
+
+    // a new turn starts with no notices; a turn without notices shows none
+    fireEvent.change(turnBox(), { target: { value: 'I go in' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(2));
+    expect(screen.queryByTestId('script-notice')).toBeNull();
+    await second.send({ type: 'player', action: node(4, 'player', 'I go in', { depth: 3 }) });
+    await second.send({
+      type: 'done',
+      action: node(5, 'narration', 'It is dark inside.', { depth: 4 }),
+      adventure: adventure({ head_depth: 4 }),
+    });
+    await second.close();
+    await waitFor(() => expect(nodeTexts()).toContain('It is dark inside.'));
+    expect(screen.queryByTestId('script-notice')).toBeNull();
+  });
+
+  it('shows the message of an action a script stopped, with its notices, and keeps the typed text', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'I burn the mill' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    await stream.send({
+      type: 'error',
+      code: 'script_stopped',
+      message: 'The input script stopped the action: fire is not allowed here.',
+      notices: ['The miller would never forgive you.'],
+    });
+    await stream.close();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The input script stopped the action: fire is not allowed here.');
+    expect(within(alert).getByTestId('error-detail').textContent).toBe(
+      'The input script stopped the action: fire is not allowed here.',
+    );
+    // a script stopped it, the narrator did not fail
+    expect(alert.textContent).not.toContain(en['solo.turn.failed']);
+    expect(screen.getByTestId('script-notice').textContent).toContain('The miller would never forgive you.');
+    expect(turnBox().value).toBe('I burn the mill');
+    await waitFor(() => expect(callsTo('GET', '/api/adventures/7')).toHaveLength(2));
+    expect(turnBox().disabled).toBe(false);
+  });
+
+  it('does not show the server message of other turn failures', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'I knock' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    await stream.send({ type: 'error', code: 'provider_unavailable', message: 'SERVER TEXT dial tcp refused' });
+    await stream.close();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.turn.failed']);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+  });
+
+  it('opens the script console, lists its entries with hook and level, and reloads it each time it opens', async () => {
+    const entry = (id: number, hook: ScriptConsoleEntry['hook'], level: ScriptConsoleEntry['level'], text: string) => ({
+      id,
+      action_id: id === 1 ? null : 2,
+      hook,
+      level,
+      text,
+      created_at: T0,
+    });
+    let entries: ScriptConsoleEntry[] = [];
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'GET /api/adventures/7/console': () => json(200, { entries }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    const open = screen.getByRole('button', { name: en['solo.console.open'] });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(open);
+    let dialog = await screen.findByRole('dialog', { name: en['solo.console.title'] });
+    expect((await within(dialog).findByTestId('console-empty')).textContent).toBe(en['solo.console.empty']);
+    expect(open.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(within(dialog).getByRole('button', { name: en['solo.console.close'] }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(open);
+
+    entries = [
+      entry(1, 'input', 'log', '"turn" 1'),
+      entry(2, 'output', 'error', 'ReferenceError: foo is not defined (line 3)'),
+      entry(3, 'context', 'message', 'You feel watched.'),
+    ];
+    fireEvent.click(open);
+    dialog = await screen.findByRole('dialog', { name: en['solo.console.title'] });
+    await within(dialog).findByTestId('console-entries');
+    expect(callsTo('GET', '/api/adventures/7/console')).toHaveLength(2);
+    const rows = within(dialog).getAllByTestId('console-entry');
+    expect(rows.map((r) => [r.getAttribute('data-hook'), r.getAttribute('data-level')])).toEqual([
+      ['input', 'log'],
+      ['output', 'error'],
+      ['context', 'message'],
+    ]);
+    expect(rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent))).toEqual([
+      ['Input', 'log', '"turn" 1'],
+      ['Output', 'error', 'ReferenceError: foo is not defined (line 3)'],
+      ['Context', 'message', 'You feel watched.'],
+    ]);
+    // Escape closes it too
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says when the script console cannot be loaded', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'GET /api/adventures/7/console': () => apiError(503, 'database_unavailable'),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.console.open'] }));
+    const dialog = await screen.findByRole('dialog', { name: en['solo.console.title'] });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(en['solo.console.failed']);
+  });
 });
 
 // ---- narrator settings -----------------------------------------------------
@@ -517,6 +702,11 @@ describe('narrator settings', () => {
 
 // ---- scenario editor -------------------------------------------------------
 
+const INPUT_SCRIPT =
+  "const modifier = (text) => { state.count = (state.count || 0) + 1; log('turn', state.count); return { text: text.replace('goblin', 'dragon') } }\nmodifier(text)";
+const OUTPUT_SCRIPT = "const modifier = (text) => ({ text: text + ' (scripted)' })\nmodifier(text)";
+const CONTEXT_SCRIPT = 'const modifier = (text) => ({ text })\nmodifier(text)\n';
+
 describe('scenario editor', () => {
   it('builds the ScenarioInput (stats with bands, cards with split keys), then plays it', async () => {
     let stored: ScenarioView | null = null;
@@ -580,6 +770,27 @@ describe('scenario editor', () => {
     type(within(card).getByLabelText(en['solo.cards.type']), 'character');
     type(within(card).getByLabelText(en['solo.cards.entry']), 'The village smith.');
 
+    // scripts: four tabs, one monospace box each; arrows move between tabs
+    const tablist = screen.getByRole('tablist', { name: en['solo.scripts.tabs'] });
+    const tabs = within(tablist).getAllByRole('tab');
+    expect(tabs.map((x) => x.textContent)).toEqual(['Library', 'Input', 'Context', 'Output']);
+    expect(tabs.map((x) => x.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false']);
+    const codeBox = (hook: 'library' | 'input' | 'context' | 'output') => {
+      const panel = screen.getByRole('tabpanel', { name: en[`solo.scripts.tab.${hook}`] });
+      return within(panel).getByLabelText(format(en['solo.scripts.code'], { hook: en[`solo.scripts.tab.${hook}`] }));
+    };
+    expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
+    expect(codeBox('library').getAttribute('spellcheck')).toBe('false');
+    fireEvent.click(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.input'] }));
+    expect(screen.getByRole('tabpanel').textContent).toContain(en['solo.scripts.about.input']);
+    type(codeBox('input'), INPUT_SCRIPT);
+    fireEvent.keyDown(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.input'] }), { key: 'ArrowRight' });
+    expect(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.context'] }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.context'] }));
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    type(codeBox('output'), OUTPUT_SCRIPT);
+    expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
+
     fireEvent.click(screen.getByRole('button', { name: en['solo.editor.save'] }));
     await waitFor(() => expect(callsTo('POST', '/api/scenarios')).toHaveLength(1));
     expect(callsTo('POST', '/api/scenarios')[0]!.body).toEqual({
@@ -602,6 +813,7 @@ describe('scenario editor', () => {
         },
       },
       cards: [{ title: 'Gwen', keys: ['Gwen', 'the smith', 'smith'], type: 'character', entry: 'The village smith.' }],
+      scripts: { library: '', input: INPUT_SCRIPT, context: '', output: OUTPUT_SCRIPT },
     });
 
     // the saved scenario opens at its own address, then Play asks who you are
@@ -634,6 +846,7 @@ describe('scenario editor', () => {
       opening: 'o',
       stat_schema: { 'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 50, 'hurt']] } },
       cards: [{ id: 40, title: 'Gwen', keys: ['Gwen', 'smith'], entry: 'A smith.', type: 'character' }],
+      scripts: { library: 'const shout = (s) => s.toUpperCase()\n', input: '', context: CONTEXT_SCRIPT, output: OUTPUT_SCRIPT },
       created_at: T0,
       updated_at: T0,
     };
@@ -645,8 +858,51 @@ describe('scenario editor', () => {
     expect(((await screen.findByLabelText(en['solo.cards.keys'])) as HTMLInputElement).value).toBe('Gwen, smith');
     fireEvent.click(screen.getByRole('button', { name: en['solo.editor.save'] }));
     await waitFor(() => expect(callsTo('PUT', '/api/scenarios/5')).toHaveLength(1));
-    const body = callsTo('PUT', '/api/scenarios/5')[0]!.body as { cards: unknown[]; stat_schema: unknown };
+    const body = callsTo('PUT', '/api/scenarios/5')[0]!.body as { cards: unknown[]; stat_schema: unknown; scripts: unknown };
     expect(body.cards).toEqual([{ title: 'Gwen', keys: ['Gwen', 'smith'], type: 'character', entry: 'A smith.' }]);
     expect(body.stat_schema).toEqual({ 'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 50, 'hurt']] } });
+    expect(body.scripts).toEqual(stored.scripts);
+  });
+
+  it('loads the stored scripts into their tabs and saves an edit of one', async () => {
+    const stored: ScenarioView = {
+      id: 5,
+      title: 'The Old Mill',
+      premise: '',
+      plot_essentials: '',
+      ai_instructions: '',
+      authors_note: '',
+      opening: '',
+      stat_schema: {},
+      cards: [],
+      scripts: { library: 'const shout = (s) => s.toUpperCase()\n', input: '', context: CONTEXT_SCRIPT, output: OUTPUT_SCRIPT },
+      created_at: T0,
+      updated_at: T0,
+    };
+    stubServer({
+      'GET /api/scenarios/5': () => json(200, stored),
+      'PUT /api/scenarios/5': (body) => json(200, { ...stored, ...(body as object) }),
+    });
+    renderApp('/solo/scenarios/5');
+    const tablist = await screen.findByRole('tablist', { name: en['solo.scripts.tabs'] });
+    const label = (hook: 'library' | 'input' | 'context' | 'output') =>
+      format(en['solo.scripts.code'], { hook: en[`solo.scripts.tab.${hook}`] });
+    // every panel stays in the page, the hidden ones too
+    expect((screen.getByLabelText(label('library')) as HTMLTextAreaElement).value).toBe(stored.scripts.library);
+    expect((screen.getByLabelText(label('input')) as HTMLTextAreaElement).value).toBe('');
+    expect((screen.getByLabelText(label('context')) as HTMLTextAreaElement).value).toBe(CONTEXT_SCRIPT);
+    expect((screen.getByLabelText(label('output')) as HTMLTextAreaElement).value).toBe(OUTPUT_SCRIPT);
+    fireEvent.click(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.output'] }));
+    const output = within(screen.getByRole('tabpanel', { name: en['solo.scripts.tab.output'] })).getByLabelText(label('output'));
+    fireEvent.change(output, { target: { value: '' } });
+    expect(screen.getByRole('status').textContent).toBe(en['solo.editor.unsaved']);
+    fireEvent.click(screen.getByRole('button', { name: en['solo.editor.save'] }));
+    await waitFor(() => expect(callsTo('PUT', '/api/scenarios/5')).toHaveLength(1));
+    expect((callsTo('PUT', '/api/scenarios/5')[0]!.body as { scripts: unknown }).scripts).toEqual({
+      library: stored.scripts.library,
+      input: '',
+      context: CONTEXT_SCRIPT,
+      output: '',
+    });
   });
 });

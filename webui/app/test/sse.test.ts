@@ -78,6 +78,24 @@ describe('SSE parser', () => {
     expect(parseStreamEvent('{"type":"future_thing"}')).toBeNull();
     expect(parseStreamEvent('{"type":"done"}')).toBeNull();
   });
+
+  it('keeps the notices of done and error events, and leaves them out when there are none', () => {
+    const done = parseStreamEvent(
+      JSON.stringify({ type: 'done', action: { id: 3 }, adventure: { id: 7 }, notices: ['You feel watched.', 7, '', null] }),
+    );
+    expect(done).toMatchObject({ type: 'done', notices: ['You feel watched.'] });
+    const stopped = parseStreamEvent(
+      '{"type":"error","code":"script_stopped","message":"The input script stopped the action.","notices":["No."]}',
+    );
+    expect(stopped).toEqual({
+      type: 'error',
+      code: 'script_stopped',
+      message: 'The input script stopped the action.',
+      notices: ['No.'],
+    });
+    const plain = parseStreamEvent('{"type":"done","action":{"id":3},"adventure":{"id":7},"notices":"nope"}');
+    expect(plain).not.toHaveProperty('notices');
+  });
 });
 
 describe('liveText', () => {
@@ -134,6 +152,7 @@ describe('scenario input', () => {
         { key: 2, path: 'gold', min: '0', max: '999', initial: '10', cooldown: '0', bands: [] },
       ],
       cards: [{ key: 3, title: '', keys: '', type: 'lore', entry: '' }],
+      scripts: { library: '', input: '  const modifier = (text) => ({ text })\nmodifier(text)\n', context: '', output: '' },
     };
     expect(scenarioInputOf(d)).toEqual({
       title: 'T',
@@ -144,6 +163,8 @@ describe('scenario input', () => {
       opening: '',
       stat_schema: { gold: { min: 0, max: 999, initial: 10 } },
       cards: [],
+      // scripts go always, all four, exactly as typed
+      scripts: { library: '', input: '  const modifier = (text) => ({ text })\nmodifier(text)\n', context: '', output: '' },
     });
   });
 });

@@ -22,6 +22,8 @@ import {
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
 import { RefreshPanel } from './RefreshPanel';
+import { ScriptConsole } from './ScriptConsole';
+import { ScriptNotices } from './ScriptNotices';
 import type { StreamEvent } from './sse';
 import { Story, type LiveTurn } from './Story';
 import { TurnInput } from './TurnInput';
@@ -57,7 +59,13 @@ function Play({ id }: { id: string }) {
   const [loaded, reload] = useApi(load);
   const [page, setPage] = useState<AdventurePage | null>(null);
   const [live, setLive] = useState<LiveTurn | null>(null);
-  const [turnError, setTurnError] = useState<string | null>(null);
+  // the failure of the last turn: its code, and for script_stopped the
+  // server's message (it says what the script stopped and why)
+  const [turnError, setTurnError] = useState<{ code: string; message?: string } | null>(null);
+  // messages of the scripts for the player after the last turn
+  const [notices, setNotices] = useState<string[]>([]);
+  const [consoleOpen, setConsoleOpen] = useState(false);
+  const consoleButton = useRef<HTMLButtonElement>(null);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
@@ -68,7 +76,7 @@ function Play({ id }: { id: string }) {
   useEffect(() => {
     if (loaded.state !== 'ok') return;
     setPage(loaded.data);
-    if (!loaded.data.adventure.turn_in_progress) setTurnError((e) => (e === 'turn_in_progress' ? null : e));
+    if (!loaded.data.adventure.turn_in_progress) setTurnError((e) => (e?.code === 'turn_in_progress' ? null : e));
   }, [loaded]);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -84,6 +92,7 @@ function Play({ id }: { id: string }) {
     if (!page || live || abortRef.current) return false;
     const advId = page.adventure.id;
     setTurnError(null);
+    setNotices([]);
     action.clear();
     setAnnounce('');
     setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
@@ -122,13 +131,14 @@ function Play({ id }: { id: string }) {
       abortRef.current = null;
       setLive(null);
       const code = e instanceof ApiError ? e.code : '';
-      setTurnError(code);
+      setTurnError({ code });
       // another tab (or a lost answer) is still writing a turn: show that state
       if (code === 'turn_in_progress') reload();
       return false;
     }
     if (ctrl.signal.aborted) return false;
     abortRef.current = null;
+    setNotices(result.notices);
     const done = result.done;
     if (done) {
       setPage((p) => p && mergeDone(p, kind, player, done));
@@ -140,7 +150,8 @@ function Play({ id }: { id: string }) {
     // The turn failed: the previous take is back in charge, so show the page
     // as the server now has it.
     setLive(null);
-    setTurnError(result.error ?? '');
+    const code = result.error ?? '';
+    setTurnError(code === 'script_stopped' ? { code, message: result.message } : { code });
     reload();
     return false;
   };
@@ -163,7 +174,7 @@ function Play({ id }: { id: string }) {
   const streaming = live !== null;
   const busy = streaming || action.busy;
   const elsewhere = adv.turn_in_progress && !streaming;
-  const refusedBusy = turnError === 'turn_in_progress';
+  const refusedBusy = turnError?.code === 'turn_in_progress';
   const last = page.story[page.story.length - 1];
   // while a retry streams, the narration it replaces steps aside
   const shown = live?.kind === 'retry' && last?.kind === 'narration' ? page.story.slice(0, -1) : page.story;
@@ -171,6 +182,11 @@ function Play({ id }: { id: string }) {
   const version = `${adv.head_branch_id}:${adv.head_depth}:${adv.updated_at}`;
 
   const run = (fn: () => Promise<AdventurePage>) => action.run(fn).then(adopt);
+  // one drawer at a time: Insights and the script console share the right edge
+  const openInsights = (actionId: number) => {
+    setConsoleOpen(false);
+    setInsightsFor(actionId);
+  };
   const loadOlder = async () => {
     const first = page.story[0];
     if (!first) return;
@@ -208,7 +224,7 @@ function Play({ id }: { id: string }) {
           busy,
           onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
           onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
-          onInsights: setInsightsFor,
+          onInsights: openInsights,
         }}
       />
       <p className="visually-hidden" role="status">
@@ -223,14 +239,20 @@ function Play({ id }: { id: string }) {
           </button>
         </div>
       )}
-      {turnError !== null && (
-        <ErrorNotice
-          code={turnError}
-          lead={refusedBusy ? t('solo.turn.inProgress') : t('solo.turn.failed')}
-          onRetry={refusedBusy ? reload : undefined}
-        />
-      )}
+      {turnError !== null &&
+        (turnError.code === 'script_stopped' ? (
+          // not a failure of the narrator: the code's text and what the script said
+          <ErrorNotice code={turnError.code} detail={turnError.message} />
+        ) : (
+          <ErrorNotice
+            code={turnError.code}
+            lead={refusedBusy ? t('solo.turn.inProgress') : t('solo.turn.failed')}
+            onRetry={refusedBusy ? reload : undefined}
+          />
+        ))}
       {action.error !== null && <ErrorNotice code={action.error} />}
+
+      <ScriptNotices notices={notices} onChange={setNotices} />
 
       <TurnInput disabled={busy || elsewhere} onSend={(input) => stream('turn', input)} />
       <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
@@ -258,10 +280,21 @@ function Play({ id }: { id: string }) {
           {t('solo.continue')}
         </button>
         {lastPrompt && (
-          <button type="button" onClick={() => setInsightsFor(lastPrompt.id)}>
+          <button type="button" onClick={() => openInsights(lastPrompt.id)}>
             {t('solo.insights.last')}
           </button>
         )}
+        <button
+          type="button"
+          ref={consoleButton}
+          aria-expanded={consoleOpen}
+          onClick={() => {
+            setInsightsFor(null);
+            setConsoleOpen(true);
+          }}
+        >
+          {t('solo.console.open')}
+        </button>
         {adv.scenario_id !== null && (
           <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
             {t('solo.refresh.open')}
@@ -288,6 +321,16 @@ function Play({ id }: { id: string }) {
       />
 
       {insightsFor !== null && <InsightsDrawer actionId={insightsFor} onClose={() => setInsightsFor(null)} />}
+      {consoleOpen && (
+        <ScriptConsole
+          adventureId={adv.id}
+          version={version}
+          onClose={() => {
+            setConsoleOpen(false);
+            consoleButton.current?.focus();
+          }}
+        />
+      )}
     </div>
   );
 }

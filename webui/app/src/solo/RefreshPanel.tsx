@@ -6,7 +6,17 @@ import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { applyRefresh, getRefreshDiff, type AdventurePage, type Card, type RefreshDiff } from './api';
 
-const FIELDS = ['plot_essentials', 'ai_instructions', 'authors_note', 'premise', 'stat_schema'] as const;
+const FIELDS = [
+  'plot_essentials',
+  'ai_instructions',
+  'authors_note',
+  'premise',
+  'stat_schema',
+  'script_library',
+  'script_input',
+  'script_context',
+  'script_output',
+] as const;
 
 const isEmpty = (d: RefreshDiff) =>
   d.fields.length === 0 &&

@@ -7,6 +7,7 @@ import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { createScenario, deleteScenario, getScenario, updateScenario, type ScenarioView } from './api';
 import { PlayDialog } from './PlayDialog';
+import { ScriptsEditor } from './ScriptsEditor';
 import {
   CARD_TYPES,
   EMPTY_SCENARIO,
@@ -154,6 +155,11 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
 
         <StatsEditor stats={draft.stats} onChange={(stats) => set({ stats })} />
         <CardsEditor cards={draft.cards} onChange={(cards) => set({ cards })} />
+        <ScriptsEditor
+          scripts={draft.scripts}
+          onChange={(scripts) => set({ scripts })}
+          invalid={(hook) => badFields.includes('scripts') || badFields.includes(`scripts.${hook}`)}
+        />
 
         {action.error !== null && (
           <ErrorNotice

@@ -31,6 +31,19 @@ export interface Card extends CardInput {
   id: number;
 }
 
+// The scenario's user scripts (AI Dungeon style JavaScript, run by the server
+// in a sandbox): library is prepended to every hook; input may rewrite or stop
+// the player's text, context may rewrite the whole prompt, output may rewrite
+// the model's reply. Each may be "" (up to 1 MiB each).
+export interface ScenarioScripts {
+  library: string;
+  input: string;
+  context: string;
+  output: string;
+}
+export type ScriptHook = 'input' | 'context' | 'output';
+export type ScriptLevel = 'log' | 'error' | 'message';
+
 export interface ScenarioInput {
   title: string;
   premise: string;
@@ -40,6 +53,7 @@ export interface ScenarioInput {
   opening: string;
   stat_schema: StatSchema;
   cards: CardInput[];
+  scripts: ScenarioScripts;
 }
 export interface ScenarioView extends Omit<ScenarioInput, 'cards'> {
   id: number;
@@ -167,6 +181,17 @@ export interface RefreshDiff {
   state_paths_removed: string[];
 }
 
+// ScriptConsoleEntry is one line of an adventure's script console: a log()
+// call (arguments JSON-serialised), a script failure or a state.message.
+export interface ScriptConsoleEntry {
+  id: number;
+  action_id: number | null;
+  hook: ScriptHook;
+  level: ScriptLevel;
+  text: string;
+  created_at: string;
+}
+
 export interface TurnInput {
   mode: PlayerMode | 'continue';
   text: string;
@@ -216,15 +241,21 @@ export const getInsights = (actionId: number, signal?: AbortSignal) =>
 export const getRefreshDiff = (id: number, signal?: AbortSignal) =>
   apiGet<RefreshDiff>(`/api/adventures/${id}/refresh`, signal);
 export const applyRefresh = (id: number) => apiSend<AdventurePage>('POST', `/api/adventures/${id}/refresh`, {});
+// getScriptConsole answers the newest (at most 200) console entries, oldest first.
+export const getScriptConsole = (id: number, signal?: AbortSignal) =>
+  apiGet<{ entries: ScriptConsoleEntry[] }>(`/api/adventures/${id}/console`, signal);
 
 // ---- streamed turns ----------------------------------------------------------
 
 // StreamResult says how a streamed turn ended: with the saved narration (done),
-// with an error event or a body that ended early (error: its code), or both
-// absent when the caller aborted.
+// with an error event or a body that ended early (error: its code; message:
+// the event's message), or both absent when the caller aborted. notices are
+// the messages for the player of the done or error event (script output).
 export interface StreamResult {
   done: Extract<StreamEvent, { type: 'done' }> | null;
   error: string | null;
+  message: string;
+  notices: string[];
 }
 
 // postStream POSTs body to path and feeds each event of the text/event-stream
@@ -263,16 +294,23 @@ async function postStream(
     throw new ApiError(code, res.status, fields, details);
   }
 
-  const result: StreamResult = { done: null, error: null };
+  const result: StreamResult = { done: null, error: null, message: '', notices: [] };
   const parser = createSseParser((data) => {
     const ev = parseStreamEvent(data);
     if (!ev) return;
-    if (ev.type === 'done') result.done = ev;
-    if (ev.type === 'error') result.error = ev.code || '';
+    if (ev.type === 'done') {
+      result.done = ev;
+      result.notices = ev.notices ?? [];
+    }
+    if (ev.type === 'error') {
+      result.error = ev.code || '';
+      result.message = ev.message;
+      result.notices = ev.notices ?? [];
+    }
     onEvent(ev);
   });
   if (!res.body) {
-    return { done: null, error: NETWORK_ERROR };
+    return { done: null, error: NETWORK_ERROR, message: '', notices: [] };
   }
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -285,7 +323,7 @@ async function postStream(
     parser.push(decoder.decode());
     parser.end();
   } catch {
-    if (signal?.aborted) return { done: null, error: null };
+    if (signal?.aborted) return { done: null, error: null, message: '', notices: [] };
     // the connection dropped mid-stream: handled below like a body that ended early
   }
   // A body that ends with neither done nor error lost its turn on the way.

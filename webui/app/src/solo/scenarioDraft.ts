@@ -1,7 +1,7 @@
 // The scenario editor's draft: numbers kept as the text typed (so a field can
 // be cleared while editing), card keys as one comma-separated line, and a
 // stable React key per row.
-import type { Band, CardInput, ScenarioInput, ScenarioView, StatKind, StatSchema } from './api';
+import type { Band, CardInput, ScenarioInput, ScenarioScripts, ScenarioView, StatKind, StatSchema } from './api';
 
 export interface BandDraft {
   key: number;
@@ -36,12 +36,19 @@ export interface ScenarioDraft {
   opening: string;
   stats: StatDraft[];
   cards: CardDraft[];
+  // kept exactly as typed (never trimmed): whitespace is part of a script
+  scripts: ScenarioScripts;
 }
 
 let rowKeys = 0;
 export const nextKey = () => ++rowKeys;
 
 export const CARD_TYPES = ['character', 'location', 'item', 'lore'] as const;
+
+// The script tabs of the editor, in the order they are shown.
+export const SCRIPT_TABS = ['library', 'input', 'context', 'output'] as const satisfies readonly (keyof ScenarioScripts)[];
+
+export const EMPTY_SCRIPTS: ScenarioScripts = { library: '', input: '', context: '', output: '' };
 
 export const EMPTY_SCENARIO: ScenarioInput = {
   title: '',
@@ -52,6 +59,7 @@ export const EMPTY_SCENARIO: ScenarioInput = {
   opening: '',
   stat_schema: {},
   cards: [],
+  scripts: EMPTY_SCRIPTS,
 };
 
 export const newStat = (): StatDraft => ({
@@ -91,6 +99,13 @@ export function scenarioDraftOf(s: ScenarioInput | ScenarioView): ScenarioDraft 
       type: c.type,
       entry: c.entry,
     })),
+    // a scenario stored before scripts existed has none
+    scripts: {
+      library: s.scripts?.library ?? '',
+      input: s.scripts?.input ?? '',
+      context: s.scripts?.context ?? '',
+      output: s.scripts?.output ?? '',
+    },
   };
 }
 
@@ -110,7 +125,8 @@ export function splitKeys(line: string): string[] {
 
 // scenarioInputOf builds the body of POST/PUT /api/scenarios. The server
 // rejects unknown fields, so cards go without their ids and optional stat
-// fields only when set. Rows without a path are dropped.
+// fields only when set. Rows without a path are dropped. Scripts always go,
+// all four, empty ones included.
 export function scenarioInputOf(d: ScenarioDraft): ScenarioInput {
   const stat_schema: StatSchema = {};
   for (const row of d.stats) {
@@ -141,5 +157,6 @@ export function scenarioInputOf(d: ScenarioDraft): ScenarioInput {
     opening: d.opening,
     stat_schema,
     cards,
+    scripts: { library: d.scripts.library, input: d.scripts.input, context: d.scripts.context, output: d.scripts.output },
   };
 }

@@ -8,8 +8,10 @@ export type StreamEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'chunk'; text: string }
   | { type: 'stopped'; reason: 'length' | 'dropped'; message: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'done'; action: ActionView; adventure: AdventureView };
+  // notices: messages for the player (a script's state.message, or a script
+  // failure the turn went on without); absent when there are none
+  | { type: 'error'; code: string; message: string; notices?: string[] }
+  | { type: 'done'; action: ActionView; adventure: AdventureView; notices?: string[] };
 
 export interface SseParser {
   // push feeds the next piece of decoded text.
@@ -80,6 +82,11 @@ export function parseStreamEvent(data: string): StreamEvent | null {
   if (!v || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === 'string' ? x : '');
+  // notices keeps the non-empty strings of an array; none: no field at all
+  const notices = (x: unknown) => {
+    const list = Array.isArray(x) ? x.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
+    return list.length > 0 ? { notices: list } : {};
+  };
   switch (o.type) {
     case 'player':
       return o.action && typeof o.action === 'object' ? { type: 'player', action: o.action as ActionView } : null;
@@ -90,10 +97,10 @@ export function parseStreamEvent(data: string): StreamEvent | null {
     case 'stopped':
       return { type: 'stopped', reason: o.reason === 'length' ? 'length' : 'dropped', message: str(o.message) };
     case 'error':
-      return { type: 'error', code: str(o.code), message: str(o.message) };
+      return { type: 'error', code: str(o.code), message: str(o.message), ...notices(o.notices) };
     case 'done':
       return o.action && typeof o.action === 'object' && o.adventure && typeof o.adventure === 'object'
-        ? { type: 'done', action: o.action as ActionView, adventure: o.adventure as AdventureView }
+        ? { type: 'done', action: o.action as ActionView, adventure: o.adventure as AdventureView, ...notices(o.notices) }
         : null;
     default:
       return null;

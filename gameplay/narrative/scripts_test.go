@@ -1,0 +1,188 @@
+package narrative_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
+)
+
+// lastRequest is the newest prompt the model received, as one text.
+func (f *solo) lastPrompt() string {
+	reqs := f.fake.Requests()
+	var sb strings.Builder
+	for _, m := range reqs[len(reqs)-1].Messages {
+		sb.WriteString(m.Role + ": " + m.Content + "\n")
+	}
+	return sb.String()
+}
+
+func (f *solo) console(adv int64) []narrative.ConsoleEntry {
+	f.t.Helper()
+	c, err := f.svc.GetConsole(context.Background(), f.user, adv)
+	must(f.t, err)
+	return c.Entries
+}
+
+func TestScriptHooksInTheTurn(t *testing.T) {
+	f := newSolo(t)
+	adv := f.adventureWith(narrative.Scripts{
+		Library: `function shout(s) { return s.toUpperCase() }
+counter = 0 // a sloppy global the hooks may use`,
+		Input: `const modifier = (text) => {
+  state.turns = (state.turns || 0) + 1
+  log('input', state.turns, history.length, info.actionCount)
+  if (text.includes('forbidden')) { state.message = 'You cannot do that here.'; return { text, stop: true } }
+  return { text: text.replace('goblin', 'dragon') }
+}
+modifier(text)`,
+		Context: `const modifier = (text) => ({ text: text.replace('Gwen guards the gate.', 'Brunhild guards the gate.') })
+modifier(text)`,
+		Output: `const modifier = (text) => {
+  state.outputs = (state.outputs || 0) + 1
+  log('outputs', state.outputs)
+  return { text: text.replace('roars', shout('roars')) }
+}
+modifier(text)`,
+	}).Adventure.ID
+
+	// Input rewrite reaches the model and the story; context rewrite reaches the model; output rewrite is stored.
+	done := f.play(adv, "fight the goblin", "The beast roars.", `{"player.hp": -10}`)
+	p := f.page(adv)
+	if got := p.Story[len(p.Story)-2].Text; got != "fight the dragon" {
+		t.Fatalf("stored player text %q, want the input script's rewrite", got)
+	}
+	prompt := f.lastPrompt()
+	if !strings.Contains(prompt, "> fight the dragon") || strings.Contains(prompt, "goblin") {
+		t.Fatal("the model did not get the rewritten input")
+	}
+	if !strings.Contains(prompt, "Brunhild guards the gate.") || strings.Contains(prompt, "Gwen guards the gate.") {
+		t.Fatal("the context script's rewrite did not reach the model")
+	}
+	if done.Action.Text != "The beast ROARS." {
+		t.Fatalf("stored narration %q, want the output script's rewrite", done.Action.Text)
+	}
+	if hp(p) != 90 {
+		t.Fatalf("hp %v: the state block must still be refereed after the output hook", hp(p))
+	}
+	// The insights prompt is what was sent (the rewrite), not the builder's.
+	ins, err := f.svc.GetInsights(context.Background(), f.user, done.Action.ID)
+	must(t, err)
+	var rewritten bool
+	for _, m := range ins.Messages {
+		rewritten = rewritten || strings.Contains(m.Content, "Brunhild")
+	}
+	if !rewritten {
+		t.Fatal("insights does not show the prompt that was sent")
+	}
+
+	// State persists across turns; the console records log() lines with their hook.
+	f.play(adv, "look around", "Quiet.", "")
+	var logs []string
+	for _, e := range f.console(adv) {
+		logs = append(logs, e.Hook+":"+e.Text)
+	}
+	// history and actionCount are the story before this action: the opening,
+	// then the opening and turn one.
+	want := []string{`input:"input" 1 1 1`, `output:"outputs" 1`, `input:"input" 2 3 3`, `output:"outputs" 2`}
+	if strings.Join(logs, "|") != strings.Join(want, "|") {
+		t.Fatalf("console %q, want %q", logs, want)
+	}
+
+	// Retry after a script changed state gives the pre-turn state back: the
+	// retried take's output hook sees outputs=1 again, not 2.
+	f.retry(adv, "Still quiet.", "")
+	c := f.console(adv)
+	if got := c[len(c)-1].Text; got != `"outputs" 2` {
+		t.Fatalf("after retry the output hook logged %s, want outputs 2 (restored from the node in front)", got)
+	}
+
+	// Stop: nothing stored, the player sees the script's message.
+	before := len(f.page(adv).Story)
+	turn, err := f.svc.StartTurn(context.Background(), f.user, adv, narrative.TurnInput{Mode: "do", Text: "do the forbidden thing"})
+	events := run(t, turn, err)
+	last := events[len(events)-1]
+	if last.Type != narrative.EventError || last.Code != "script_stopped" || len(last.Notices) == 0 || last.Notices[0] != "You cannot do that here." {
+		t.Fatalf("stop: %+v", last)
+	}
+	if len(f.page(adv).Story) != before {
+		t.Fatal("a stopped action was stored")
+	}
+	if n := len(f.fake.Requests()); n != 3 {
+		t.Fatalf("the model was called %d times; a stopped action must not reach it", n)
+	}
+}
+
+// A script that throws, loops forever or exhausts memory is skipped: the
+// turn continues unmodified and the player gets a notice with the error.
+func TestScriptFailuresNeverBreakTheTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"throw", "const x = 1\nnull.boom\nmodifier(text)", "line 2"},
+		{"infinite loop", "while (true) {}", "timeout"},
+		{"memory bomb", "let a = []; while (true) { a.push('x'.repeat(1 << 20) + a.length) }", "memory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newSolo(t)
+			adv := f.adventureWith(narrative.Scripts{Output: tc.script}).Adventure.ID
+			done := f.play(adv, "wait", "Nothing happens.", "")
+			if done.Action.Text != "Nothing happens." {
+				t.Fatalf("narration %q: the failed hook changed the turn", done.Action.Text)
+			}
+			if len(done.Notices) != 1 || !strings.Contains(strings.ToLower(done.Notices[0]), tc.want) {
+				t.Fatalf("notices %q, want one naming %q", done.Notices, tc.want)
+			}
+			c := f.console(adv)
+			if len(c) == 0 || c[len(c)-1].Level != narrative.ConsoleError {
+				t.Fatalf("console %+v: the failure is not recorded", c)
+			}
+			// The next turn still works.
+			f.play(adv, "wait again", "Still nothing.", "")
+		})
+	}
+}
+
+// Cards a script adds or edits are stored with the turn and trigger later;
+// memory set by a script lands where the context engine puts memory.
+func TestScriptCardsAndMemory(t *testing.T) {
+	f := newSolo(t)
+	adv := f.adventureWith(narrative.Scripts{Input: `const modifier = (text) => {
+  const i = addStoryCard('obelisk', 'A black obelisk hums with old power.', 'location')
+  log('index', i)
+  const gwen = storyCards.find(c => c.title === 'Gwen')
+  if (gwen) gwen.entry = 'Gwen is wounded and bitter.'
+  state.memory = { frontMemory: 'FRONT-REMINDER', authorsNote: 'Tone: eerie.' }
+  return { text }
+}
+modifier(text)`}).Adventure.ID
+	f.play(adv, "approach Gwen near the obelisk", "She nods.", "")
+	prompt := f.lastPrompt()
+	for _, want := range []string{"A black obelisk hums", "Gwen is wounded and bitter.", "FRONT-REMINDER", "Tone: eerie."} {
+		if !strings.Contains(prompt, want) {
+			t.Fatalf("prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if strings.Contains(prompt, "veteran guard") {
+		t.Fatal("the edited card's old entry is still used")
+	}
+	reqs := f.fake.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	tail := msgs[len(msgs)-1].Content
+	if !strings.Contains(tail, "FRONT-REMINDER") {
+		t.Fatal("front memory is not in the final message")
+	}
+	c := f.console(adv)
+	if len(c) == 0 || c[0].Text != `"index" 2` {
+		t.Fatalf("addStoryCard after two cards returned %+v, want index 2", c)
+	}
+	// Adding the same keys again returns false and adds nothing.
+	f.play(adv, "touch the obelisk", "It hums.", "")
+	if c := f.console(adv); c[len(c)-1].Text != `"index" false` {
+		t.Fatalf("the same keys again: %s", c[len(c)-1].Text)
+	}
+	if n := strings.Count(f.lastPrompt(), "A black obelisk hums"); n != 1 {
+		t.Fatalf("the obelisk card appears %d times", n)
+	}
+}

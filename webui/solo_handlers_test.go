@@ -200,3 +200,45 @@ func TestSoloTurnOverHTTP(t *testing.T) {
 		t.Fatal("the API key is in the logs")
 	}
 }
+
+// A scenario may carry a real-sized script library (up to 1 MiB a slot),
+// beyond the 1 MiB limit of other bodies; larger ones are refused whole.
+func TestScenarioScriptsOverHTTP(t *testing.T) {
+	f := newFixture(t, withSecret)
+	srv := httptest.NewServer(f.handler)
+	defer srv.Close()
+	me := tabletest.NewUser(t, f.services.Table, "Author")
+	lib := "// " + strings.Repeat("x", 900<<10) + "\nfunction helper() { return 1 }"
+	body := func(library string) string {
+		b, _ := json.Marshal(map[string]any{"title": "Scripted", "premise": "", "plot_essentials": "", "ai_instructions": "", "authors_note": "",
+			"opening": "Hi.", "stat_schema": map[string]any{}, "cards": []any{},
+			"scripts": map[string]string{"library": library, "input": "modifier(text)", "context": "", "output": ""}})
+		return string(b)
+	}
+	sc := decode[struct {
+		ID      int64
+		Scripts struct{ Library, Input string }
+	}](t, send(t, srv, me, "POST", "/api/scenarios", body(lib)), 201)
+	if sc.Scripts.Library != lib || sc.Scripts.Input != "modifier(text)" {
+		t.Fatal("the scripts did not round-trip")
+	}
+	res := send(t, srv, me, "POST", "/api/scenarios", body(strings.Repeat("y", (1<<20)+1)))
+	if res.StatusCode != 422 && res.StatusCode != 400 {
+		t.Fatalf("a 1 MiB + 1 library: %d", res.StatusCode)
+	}
+	list := decode[struct{ Scenarios []struct{ ID int64 } }](t, send(t, srv, me, "GET", "/api/scenarios", ""), 200)
+	if len(list.Scenarios) != 1 {
+		t.Fatalf("%d scenarios after one refused create", len(list.Scenarios))
+	}
+	page := decode[struct {
+		Adventure struct{ ID int64 } `json:"adventure"`
+	}](t, send(t, srv, me, "POST", fmt.Sprintf("/api/scenarios/%d/play", sc.ID), `{"persona_name":"","persona_pronouns":"","persona_desc":""}`), 201)
+	console := decode[struct{ Entries []any }](t, send(t, srv, me, "GET", fmt.Sprintf("/api/adventures/%d/console", page.Adventure.ID), ""), 200)
+	if console.Entries == nil || len(console.Entries) != 0 {
+		t.Fatalf("a new adventure's console: %+v", console)
+	}
+	other := tabletest.NewUser(t, f.services.Table, "Other")
+	if res := send(t, srv, other, "GET", fmt.Sprintf("/api/adventures/%d/console", page.Adventure.ID), ""); res.StatusCode != 404 {
+		t.Fatalf("another user's console read: %d", res.StatusCode)
+	}
+}

@@ -29,11 +29,19 @@ type solo struct {
 
 func newSolo(t testing.TB) *solo {
 	t.Helper()
+	// Generous time: under -race on a loaded machine QuickJS runs slowly,
+	// and only the infinite-loop case wants a short limit.
+	return newSoloWith(t, scripting.Options{Timeout: 5 * time.Second, MemoryLimit: 32 << 20})
+}
+
+// newSoloWith is newSolo with the given script limits.
+func newSoloWith(t testing.TB, limits scripting.Options) *solo {
+	t.Helper()
 	store := modelstest.MustOpen(t)
 	tbl := table.New(store, time.Now)
 	u, _, err := tbl.EnsureGuest(context.Background(), 0)
 	must(t, err)
-	sandbox, err := scripting.New(scripting.Options{Timeout: 500 * time.Millisecond, MemoryLimit: 32 << 20})
+	sandbox, err := scripting.New(limits)
 	must(t, err)
 	t.Cleanup(func() { _ = sandbox.Close() })
 	f := &solo{t: t, store: store, fake: llmtest.New(t), user: u.ID,

@@ -4,8 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/scripting"
 )
 
 // lastRequest is the newest prompt the model received, as one text.
@@ -119,13 +121,17 @@ modifier(text)`,
 func TestScriptFailuresNeverBreakTheTurn(t *testing.T) {
 	for _, tc := range []struct {
 		name, script, want string
+		timeout            time.Duration
 	}{
-		{"throw", "const x = 1\nnull.boom\nmodifier(text)", "line 2"},
-		{"infinite loop", "while (true) {}", "timeout"},
-		{"memory bomb", "let a = []; while (true) { a.push('x'.repeat(1 << 20) + a.length) }", "memory"},
+		{"throw", "const x = 1\nnull.boom\nmodifier(text)", "line 2", 0},
+		{"infinite loop", "while (true) {}", "timeout", 300 * time.Millisecond},
+		{"memory bomb", "const a = []; const s = 'x'.repeat(1 << 20); while (true) a.push(s + a.length);", "memory", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newSolo(t)
+			if tc.timeout > 0 {
+				f = newSoloWith(t, scripting.Options{Timeout: tc.timeout, MemoryLimit: 32 << 20})
+			}
 			adv := f.adventureWith(narrative.Scripts{Output: tc.script}).Adventure.ID
 			done := f.play(adv, "wait", "Nothing happens.", "")
 			if done.Action.Text != "Nothing happens." {

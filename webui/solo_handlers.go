@@ -77,7 +77,9 @@ func (s *Server) soloRoutes() {
 	n := s.opts.Services.Narrative
 	page := typeOf[narrative.AdventurePage]()
 	notFound := []apperr.Code{apperr.NotFound}
-	codes := func(extra ...apperr.Code) []apperr.Code { return append(append([]apperr.Code{}, notFound...), extra...) }
+	codes := func(extra ...apperr.Code) []apperr.Code {
+		return append(append([]apperr.Code{}, notFound...), extra...)
+	}
 	tree := codes(apperr.TurnInProgress, apperr.ActionNotOnLine, apperr.ActionNotEditable)
 
 	s.route(apiRoute{Method: "GET", Path: "/api/solo/settings", Tag: "solo", Summary: "The caller's model settings (the API key is never returned)", Response: typeOf[narrative.ProviderSettingsView]()},

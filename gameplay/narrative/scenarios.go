@@ -98,7 +98,7 @@ func scenarioCardRows(in []CardInput, existing []models.ScenarioCard) []models.S
 func scenarioView(sc models.Scenario, cards []models.ScenarioCard) ScenarioView {
 	v := ScenarioView{ID: sc.ID, Title: sc.Title, Premise: sc.Premise, PlotEssentials: sc.PlotEssentials, AIInstructions: sc.AIInstructions,
 		AuthorsNote: sc.AuthorsNote, Opening: sc.Opening, StatSchema: parseSchema(sc.StatSchema), Cards: make([]Card, len(cards)),
-		Scripts: Scripts{Library: sc.ScriptLibrary, Input: sc.ScriptInput, Context: sc.ScriptContext, Output: sc.ScriptOutput},
+		Scripts:   Scripts{Library: sc.ScriptLibrary, Input: sc.ScriptInput, Context: sc.ScriptContext, Output: sc.ScriptOutput},
 		CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 	for i, c := range cards {
 		v.Cards[i] = scenarioCardView(c)

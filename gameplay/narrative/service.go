@@ -3,8 +3,8 @@ package narrative
 import (
 	"context"
 	"fmt"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 

@@ -9,38 +9,26 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
 // userOf is the browser user of a solo route.
 func userOf(c *gin.Context) int64 { return callerOf(c).UserID }
 
-// soloID adapts a solo call that takes one path id.
+// soloID adapts a solo call that takes one path id (solo calls take the
+// browser user, not a table caller).
 func soloID[T any](param string, status int, call func(ctx context.Context, userID, id int64) (T, error)) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, ok := pathID(c, param)
-		if !ok {
-			return
-		}
-		v, err := call(c.Request.Context(), userOf(c), id)
-		reply(c, status, v, err)
-	}
+	return withID(param, status, func(ctx context.Context, caller table.Caller, id int64) (T, error) {
+		return call(ctx, caller.UserID, id)
+	})
 }
 
 // soloIDBody adapts a solo call that takes a path id and a JSON body.
 func soloIDBody[In, T any](param string, status int, call func(ctx context.Context, userID, id int64, in In) (T, error)) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, ok := pathID(c, param)
-		if !ok {
-			return
-		}
-		var in In
-		if !bindJSON(c, &in) {
-			return
-		}
-		v, err := call(c.Request.Context(), userOf(c), id, in)
-		reply(c, status, v, err)
-	}
+	return withIDAndBody(param, status, func(ctx context.Context, caller table.Caller, id int64, in In) (T, error) {
+		return call(ctx, caller.UserID, id, in)
+	})
 }
 
 // EmptyInput is a body with no fields ({}).

@@ -252,3 +252,35 @@ func TestUndoDeleteEditKeepTreeConsistent(t *testing.T) {
 		t.Fatalf("undo of a borrowed turn: %v", err)
 	}
 }
+
+// Page and list reads never load a prompt snapshot: the rows they read
+// carry none even though the node has one (the seed's 189× egress defect).
+func TestReadsNeverLoadPromptSnapshots(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	adv := f.adventure().Adventure.ID
+	done := f.play(adv, "look", "A long room.", "")
+	prompt, err := f.store.FindActionPrompt(ctx, done.Action.ID)
+	must(t, err)
+	if len(prompt) == 0 {
+		t.Fatal("the narration has no stored prompt")
+	}
+	row, err := f.store.FindActionRow(ctx, done.Action.ID)
+	must(t, err)
+	if row.PromptSnapshot != nil || !row.HasPrompt {
+		t.Fatalf("a node read loaded %d prompt bytes (has_prompt %v)", len(row.PromptSnapshot), row.HasPrompt)
+	}
+	mctx, meter := models.WithReadMeter(ctx)
+	_, err = f.svc.GetAdventure(mctx, f.user, adv)
+	must(t, err)
+	withPrompt, err := f.svc.GetInsights(mctx, f.user, done.Action.ID)
+	must(t, err)
+	_ = withPrompt
+	pageBytes := meter.Bytes.Load()
+	mctx2, meter2 := models.WithReadMeter(ctx)
+	_, err = f.svc.GetAdventure(mctx2, f.user, adv)
+	must(t, err)
+	if page := meter2.Bytes.Load(); page >= pageBytes-int64(len(prompt)) || page == 0 {
+		t.Fatalf("the page read %d bytes; with insights %d (prompt %d): the page is reading the prompt", page, pageBytes, len(prompt))
+	}
+}

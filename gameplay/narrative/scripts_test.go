@@ -192,3 +192,30 @@ modifier(text)`}).Adventure.ID
 		t.Fatalf("the obelisk card appears %d times", n)
 	}
 }
+
+// Cards the adventure made itself (here by a script) are never touched by
+// "update from scenario"; the scenario's own cards are.
+func TestRefreshKeepsTheAdventuresOwnCards(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	page := f.adventureWith(narrative.Scripts{Input: `addStoryCard('obelisk', 'A humming obelisk.', 'location'); modifier = (t) => ({ text: t }); modifier(text)`})
+	adv := page.Adventure.ID
+	f.play(adv, "look at the obelisk", "It hums.", "")
+	sc, err := f.svc.GetScenario(ctx, f.user, *page.Adventure.ScenarioID)
+	must(t, err)
+	in := narrative.ScenarioInput{Title: sc.Title, Opening: sc.Opening, StatSchema: sc.StatSchema, Scripts: sc.Scripts} // every card removed
+	_, err = f.svc.UpdateScenario(ctx, f.user, sc.ID, in)
+	must(t, err)
+	diff, err := f.svc.RefreshDiff(ctx, f.user, adv)
+	must(t, err)
+	if len(diff.CardsRemoved) != 2 {
+		t.Fatalf("removed %d cards, want the scenario's 2 (Gwen, Lantern) only", len(diff.CardsRemoved))
+	}
+	_, err = f.svc.ApplyRefresh(ctx, f.user, adv)
+	must(t, err)
+	f.play(adv, "touch the obelisk", "Warm.", "")
+	p := f.lastPrompt()
+	if !strings.Contains(p, "A humming obelisk.") || strings.Contains(p, "veteran guard") {
+		t.Fatal("refresh removed the adventure's own card or kept a removed scenario card")
+	}
+}

@@ -62,6 +62,7 @@ func (s *Store) CreateRuntime(ctx context.Context, sessionID int64, now time.Tim
 // NextEventSeq takes the next seq of a session inside the caller's
 // transaction. The UPDATE locks the runtime row until commit, so two
 // writers can never take the same seq and a rolled-back writer leaves no gap.
+// On PostgreSQL it also queues the NOTIFY that wakes other processes.
 func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time) (int64, error) {
 	res := s.db.WithContext(ctx).Model(&SessionTableRuntime{}).Where("session_id = ?", sessionID).Updates(map[string]any{
 		"last_event_seq": clauseExpr("last_event_seq + 1"),
@@ -73,6 +74,11 @@ func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time
 	}
 	if res.RowsAffected != 1 {
 		return 0, translate(errRecordNotFound, "session runtime")
+	}
+	// Every event is written through here, so this is the one place that
+	// tells the other server processes (delivered at commit).
+	if err := s.notifySessionEvents(ctx, sessionID); err != nil {
+		return 0, translate(err, "session runtime")
 	}
 	return s.LastEventSeq(ctx, sessionID)
 }

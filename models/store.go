@@ -48,6 +48,9 @@ type Store struct {
 	dialect Dialect
 	// location describes the database for humans without secrets.
 	location string
+	// pgURL is kept for the LISTEN connection; it may hold a password and
+	// is never printed.
+	pgURL string
 }
 
 // Open opens (and for SQLite creates) the database. It does not migrate; call
@@ -76,7 +79,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.dialect, s.location = SQLite, cfg.SQLitePath
 	case strings.HasPrefix(cfg.DatabaseURL, "postgres://"), strings.HasPrefix(cfg.DatabaseURL, "postgresql://"):
 		dialector = postgres.Open(cfg.DatabaseURL)
-		s.dialect, s.location = Postgres, RedactURL(cfg.DatabaseURL)
+		s.dialect, s.location, s.pgURL = Postgres, RedactURL(cfg.DatabaseURL), cfg.DatabaseURL
 	default:
 		return nil, errors.New("open database: the URL must start with postgres:// or postgresql://")
 	}
@@ -180,7 +183,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // back otherwise. On SQLite the write lock is taken at BEGIN.
 func (s *Store) Tx(ctx context.Context, fn func(tx *Store) error) error {
 	return s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
-		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location})
+		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL})
 	})
 }
 

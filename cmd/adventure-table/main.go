@@ -215,6 +215,13 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}
 	defer sandbox.Close()
 	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox})
+	// On PostgreSQL several server processes may share the database: their
+	// commits wake this process's long polls too.
+	if err := services.Table.FollowOtherProcesses(ctx, func(err error) {
+		logger.Warn("listening for other processes' events failed; waits fall back to their timeout until it reconnects", "err", err)
+	}); err != nil {
+		return fmt.Errorf("listen for session events: %w", err)
+	}
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {

@@ -280,3 +280,11 @@ func (n *Notifier) Waiters(sessionID int64) int {
 	}
 	return 0
 }
+
+// FollowOtherProcesses wakes this process's long polls when another server
+// process on the same PostgreSQL database commits events (LISTEN/NOTIFY).
+// It returns once listening; it is a no-op on SQLite (one process). The
+// in-process notifier stays the fast path for this process's own writes.
+func (s *Service) FollowOtherProcesses(ctx context.Context, onError func(error)) error {
+	return s.store.ListenSessionEvents(ctx, s.notifier.Notify, onError)
+}

@@ -4,6 +4,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
+import errorsEn from '../src/i18n/errors.en.json';
 import { format } from '../src/i18n/messages';
 import { resetIdentity } from '../src/identity';
 import type {
@@ -14,7 +15,7 @@ import type {
   ScenarioView,
   ScriptConsoleEntry,
 } from '../src/solo/api';
-import { apiError, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
+import { apiError, calls, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -628,6 +629,340 @@ describe('play screen', () => {
     fireEvent.click(screen.getByRole('button', { name: en['solo.console.open'] }));
     const dialog = await screen.findByRole('dialog', { name: en['solo.console.title'] });
     expect((await within(dialog).findByRole('alert')).textContent).toContain(en['solo.console.failed']);
+  });
+});
+
+// ---- editing the story, branches and the adventure ----------------------------
+
+describe('editing the story', () => {
+  const P1 = node(2, 'player', 'I knock', { depth: 1 });
+  const N1 = node(3, 'narration', 'Nobody answers.', { depth: 2 });
+  const P2 = node(4, 'player', 'I kick the door', { depth: 3 });
+  const N2 = node(5, 'narration', 'It gives way.', { depth: 4 });
+  const storyNode = (text: string) =>
+    screen.getAllByTestId('story-node').find((n) => n.textContent?.includes(text) || within(n).queryByDisplayValue(text))!;
+  const editButton = (depth: number) => screen.getByRole('button', { name: format(en['solo.edit.label'], { depth }) });
+  const deleteButton = (depth: number) => screen.getByRole('button', { name: format(en['solo.delete.label'], { depth }) });
+  const editBox = (depth: number) =>
+    screen.getByRole('textbox', { name: format(en['solo.edit.text'], { depth }) }) as HTMLTextAreaElement;
+
+  it('edits the text of a turn and shows the saved node with its takes and outcomes', async () => {
+    const saved = node(3, 'narration', 'Gwen opens the door.', {
+      depth: 2,
+      takes: { index: 2, count: 2, ids: [9, 3] },
+      outcomes: [{ path: 'npc.gwen.trust', status: 'applied', from: 50, to: 55 }],
+    });
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/actions/3': () => json(200, saved),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    // every node can be edited; every node but the opening can be deleted
+    expect(screen.getAllByRole('button', { name: /^Edit this turn/ })).toHaveLength(3);
+    expect(screen.getAllByRole('button', { name: /^Delete this turn/ })).toHaveLength(2);
+    expect(within(storyNode('The mill wheel')).queryByRole('button', { name: /^Delete/ })).toBeNull();
+
+    fireEvent.click(editButton(2));
+    expect(editBox(2).value).toBe('Nobody answers.');
+    expect(document.activeElement).toBe(editBox(2));
+    fireEvent.change(editBox(2), { target: { value: 'Gwen opens the door.' } });
+    fireEvent.click(within(storyNode('Gwen opens the door.')).getByRole('button', { name: en['common.save'] }));
+
+    await waitFor(() => expect(callsTo('PATCH', '/api/actions/3')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/actions/3')[0]!.body).toEqual({ text: 'Gwen opens the door.' });
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /^Text of this turn/ })).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I knock', 'Gwen opens the door.']);
+    expect(screen.getByTestId('take-pager').textContent).toBe('2/2');
+    expect(chips()).toEqual(['trust +5']);
+    expect(document.activeElement).toBe(editButton(2));
+    // the page was not reloaded: the answer is the node
+    expect(callsTo('GET', '/api/adventures/7')).toHaveLength(1);
+  });
+
+  it('edits the opening and a player action; cancel leaves the text as it was', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/actions/1': (body) => json(200, { ...OPENING, text: (body as { text: string }).text }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+
+    fireEvent.click(editButton(1));
+    fireEvent.change(editBox(1), { target: { value: 'I knock twice' } });
+    fireEvent.click(within(storyNode('I knock twice')).getByRole('button', { name: en['common.cancel'] }));
+    expect(screen.queryByRole('textbox', { name: /^Text of this turn/ })).toBeNull();
+    expect(nodeTexts()[1]).toBe('I knock');
+    expect(document.activeElement).toBe(editButton(1));
+
+    fireEvent.click(editButton(0));
+    fireEvent.change(editBox(0), { target: { value: 'The mill is silent.' } });
+    fireEvent.submit(editBox(0).closest('form')!);
+    await waitFor(() => expect(nodeTexts()[0]).toBe('The mill is silent.'));
+    expect(callsTo('PATCH', '/api/actions/1')[0]!.body).toEqual({ text: 'The mill is silent.' });
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('shows a refused edit at its node by code and keeps the draft', async () => {
+    const answers = [apiError(422, 'turn_text_invalid'), apiError(409, 'action_not_on_line')];
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/actions/2': () => answers.shift()!,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(editButton(1));
+    fireEvent.change(editBox(1), { target: { value: 'x'.repeat(30) } });
+    fireEvent.click(within(storyNode('x'.repeat(30))).getByRole('button', { name: en['common.save'] }));
+
+    const alert = await within(storyNode('x'.repeat(30))).findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.edit.failed']);
+    expect(alert.textContent).toContain(errorsEn.turn_text_invalid);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+    expect(editBox(1).value).toBe('x'.repeat(30));
+
+    fireEvent.click(within(storyNode('x'.repeat(30))).getByRole('button', { name: en['common.save'] }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(errorsEn.action_not_on_line));
+    expect(callsTo('PATCH', '/api/actions/2')).toHaveLength(2);
+
+    // cancelling forgets the failure
+    fireEvent.click(screen.getByRole('button', { name: en['common.cancel'] }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(nodeTexts()[1]).toBe('I knock');
+  });
+
+  it('an edit refused because a turn is being written shows why and reloads the page', async () => {
+    let gets = 0;
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1], { turn_in_progress: ++gets > 1 })),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/actions/3': () => apiError(409, 'turn_in_progress'),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(editButton(2));
+    fireEvent.change(editBox(2), { target: { value: 'Somebody answers.' } });
+    fireEvent.click(screen.getByRole('button', { name: en['common.save'] }));
+    expect((await screen.findByRole('alert')).textContent).toContain(errorsEn.turn_in_progress);
+    await waitFor(() => expect(callsTo('GET', '/api/adventures/7')).toHaveLength(2));
+    expect(await screen.findByTestId('turn-elsewhere')).toBeTruthy();
+    // the draft survives the reload
+    expect(editBox(2).value).toBe('Somebody answers.');
+  });
+
+  it('deletes a turn after an inline confirmation and shows the page the server answers', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1, P2, N2], { state_line: 'hp 55/100 (wounded)' })),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'DELETE /api/actions/4': () => json(200, page([OPENING, P1, N1, { ...N2, depth: 3 }], { state_line: 'hp 60/100 (wounded)' })),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('It gives way.');
+
+    fireEvent.click(deleteButton(3));
+    const confirm = screen.getByRole('group', { name: format(en['solo.delete.label'], { depth: 3 }) });
+    expect(confirm.textContent).toContain(en['solo.delete.confirm']);
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: en['common.no'] }));
+    fireEvent.click(within(confirm).getByRole('button', { name: en['common.no'] }));
+    expect(screen.queryByRole('group', { name: format(en['solo.delete.label'], { depth: 3 }) })).toBeNull();
+    expect(document.activeElement).toBe(deleteButton(3));
+    expect(callsTo('DELETE', '/api/actions/4')).toHaveLength(0);
+
+    fireEvent.click(deleteButton(3));
+    fireEvent.click(within(screen.getByRole('group', { name: /^Delete this turn/ })).getByRole('button', { name: en['common.yes'] }));
+    await waitFor(() => expect(stateLine()).toBe('hp 60/100 (wounded)'));
+    expect(callsTo('DELETE', '/api/actions/4')).toHaveLength(1);
+    expect(callsTo('DELETE', '/api/actions/4')[0]!.body).toBeUndefined();
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I knock', 'Nobody answers.', 'It gives way.']);
+    expect(screen.queryByText('I kick the door')).toBeNull();
+  });
+
+  it('shows why a turn another branch continues from cannot be deleted', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'DELETE /api/actions/2': () => apiError(409, 'action_not_editable'),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    fireEvent.click(deleteButton(1));
+    fireEvent.click(screen.getByRole('button', { name: en['common.yes'] }));
+    const alert = await within(storyNode('I knock')).findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.delete.notEditable']);
+    expect(alert.textContent).toContain(errorsEn.action_not_editable);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+    // the confirmation closed, the turn stays
+    expect(screen.queryByRole('group', { name: /^Delete this turn/ })).toBeNull();
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I knock', 'Nobody answers.']);
+    expect(document.activeElement).toBe(deleteButton(1));
+  });
+
+  it('locks the edit, delete, rename and settings controls while a turn streams', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING, P1, N1])),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('Nobody answers.');
+    await screen.findAllByTestId('branch');
+    fireEvent.click(editButton(2));
+    fireEvent.click(screen.getByRole('button', { name: en['solo.settings.open'] }));
+    const settings = screen.getByTestId('adventure-settings');
+    fireEvent.change(within(settings).getByLabelText(en['solo.persona.name']), { target: { value: 'Bea' } });
+
+    fireEvent.change(turnBox(), { target: { value: 'I wait' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    const disabled = (el: HTMLElement) => (el as HTMLButtonElement).disabled;
+    for (const b of screen.getAllByRole('button', { name: /^(Edit|Delete) this turn/ })) expect(disabled(b)).toBe(true);
+    expect(disabled(within(storyNode('Nobody answers.')).getByRole('button', { name: en['common.save'] }))).toBe(true);
+    expect(disabled(within(settings).getByRole('button', { name: en['solo.settings.save'] }))).toBe(true);
+    for (const b of screen.getAllByRole('button', { name: /^Rename / })) expect(disabled(b)).toBe(true);
+
+    await stream.send({ type: 'player', action: node(6, 'player', 'I wait', { depth: 3 }) });
+    await stream.send({ type: 'done', action: node(7, 'narration', 'Time passes.', { depth: 4 }), adventure: adventure({ head_depth: 4 }) });
+    await stream.close();
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(disabled(editButton(4))).toBe(false);
+    expect(disabled(deleteButton(4))).toBe(false);
+    expect(disabled(within(settings).getByRole('button', { name: en['solo.settings.save'] }))).toBe(false);
+    // the open editor and the settings draft lived through the turn
+    expect(editBox(2).value).toBe('Nobody answers.');
+    expect((within(settings).getByLabelText(en['solo.persona.name']) as HTMLInputElement).value).toBe('Bea');
+  });
+});
+
+describe('branch names', () => {
+  it('renames a branch in place and reloads the list', async () => {
+    let named = '';
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => {
+        const b = branches();
+        b.branches[1]!.name = named;
+        return json(200, b);
+      },
+      'PATCH /api/adventures/7/branches/2': (body) => {
+        named = (body as { name: string }).name;
+        return json(200, { ...branches().branches[1], name: named });
+      },
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findAllByTestId('branch');
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Branch 2' }));
+    const input = screen.getByRole('textbox', { name: format(en['solo.branches.newName'], { name: 'Branch 2' }) }) as HTMLInputElement;
+    expect(input.value).toBe('');
+    expect(document.activeElement).toBe(input);
+    const save = within(input.closest('form')!).getByRole('button', { name: en['common.save'] }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '  The cellar  ' } });
+    fireEvent.click(save);
+
+    await waitFor(() => expect(callsTo('PATCH', '/api/adventures/7/branches/2')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/adventures/7/branches/2')[0]!.body).toEqual({ name: 'The cellar' });
+    await waitFor(() => expect(screen.getAllByTestId('branch')[1]!.textContent).toContain('The cellar'));
+    expect(callsTo('GET', '/api/adventures/7/branches')).toHaveLength(2);
+    expect(screen.queryByRole('textbox', { name: /^New name for/ })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename The cellar' })));
+    expect(screen.getByRole('button', { name: 'Switch to The cellar' })).toBeTruthy();
+  });
+
+  it('shows a refused name by code and keeps the form open', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/adventures/7/branches/1': () => apiError(422, 'invalid_request'),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findAllByTestId('branch');
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Main line' }));
+    const input = screen.getByRole('textbox', { name: 'New name for Main line' });
+    fireEvent.change(input, { target: { value: 'y'.repeat(20) } });
+    fireEvent.submit(input.closest('form')!);
+    const alert = await within(screen.getByTestId('branches')).findByRole('alert');
+    expect(alert.textContent).toContain(en['solo.branches.renameFailed']);
+    expect(alert.textContent).toContain(errorsEn.invalid_request);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getAllByTestId('branch')[0]!.textContent).toContain('Main line');
+  });
+});
+
+describe('adventure settings', () => {
+  it('sends only the changed fields and shows the adventure the server answers', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page([OPENING], { authors_note: 'Dark.' })),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/adventures/7': (body) =>
+        json(200, adventure({ authors_note: 'Grim.', persona_desc: 'A miller’s daughter.', title: 'The Old Mill, retold', ...(body as object) })),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    const toggle = screen.getByRole('button', { name: en['solo.settings.open'] });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const panel = screen.getByRole('region', { name: en['solo.settings.title'] });
+    expect(toggle.getAttribute('aria-controls')).toBe(panel.id);
+    const field = (label: string) => within(panel).getByLabelText(label) as HTMLInputElement | HTMLTextAreaElement;
+    expect(field(en['solo.editor.authorsNote']).value).toBe('Dark.');
+    expect(document.activeElement).toBe(field(en['solo.editor.authorsNote']));
+    expect(field(en['solo.persona.name']).value).toBe('Ann');
+    expect(field(en['solo.persona.pronouns']).value).toBe('she/her');
+    expect(field(en['solo.persona.desc']).value).toBe('');
+    const save = within(panel).getByRole('button', { name: en['solo.settings.save'] }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+
+    fireEvent.change(field(en['solo.editor.authorsNote']), { target: { value: 'Grim.' } });
+    fireEvent.change(field(en['solo.persona.desc']), { target: { value: 'A miller’s daughter.' } });
+    // a name typed back to what it was is no change
+    fireEvent.change(field(en['solo.persona.name']), { target: { value: 'Ann ' } });
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+
+    await waitFor(() => expect(callsTo('PATCH', '/api/adventures/7')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/adventures/7')[0]!.body).toEqual({
+      authors_note: 'Grim.',
+      persona_desc: 'A miller’s daughter.',
+    });
+    // the answer replaces the adventure of the page
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Old Mill, retold' })).toBeTruthy();
+    expect(within(panel).getByRole('status').textContent).toBe(en['common.saved']);
+    expect(save.disabled).toBe(true);
+    expect(field(en['solo.persona.name']).value).toBe('Ann');
+
+    fireEvent.click(within(panel).getByRole('button', { name: en['solo.settings.close'] }));
+    expect(screen.queryByRole('region', { name: en['solo.settings.title'] })).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+  });
+
+  it('shows a refused change by code and marks the field', async () => {
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'PATCH /api/adventures/7': () =>
+        json(422, { error: { code: 'scenario_invalid', message: 'SERVER TEXT', fields: { persona_name: 'is too long' } } }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.click(screen.getByRole('button', { name: en['solo.settings.open'] }));
+    const panel = screen.getByTestId('adventure-settings');
+    const name = within(panel).getByLabelText(en['solo.persona.name']);
+    fireEvent.change(name, { target: { value: 'z'.repeat(200) } });
+    fireEvent.click(within(panel).getByRole('button', { name: en['solo.settings.save'] }));
+    const alert = await within(panel).findByRole('alert');
+    expect(callsTo('PATCH', '/api/adventures/7')[0]!.body).toEqual({ persona_name: 'z'.repeat(200) });
+    expect(alert.textContent).toContain(format(en['solo.editor.badFields'], { fields: en['solo.persona.name'] }));
+    expect(alert.textContent).toContain(errorsEn.scenario_invalid);
+    expect(alert.textContent).not.toContain('SERVER TEXT');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('heading', { level: 1, name: 'The Old Mill' })).toBeTruthy();
   });
 });
 

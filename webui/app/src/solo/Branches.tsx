@@ -1,13 +1,15 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
+import { useAction } from '../useAction';
 import { useApi } from '../useApi';
-import { listBranches, type BranchView } from './api';
+import { listBranches, renameBranch, type BranchView } from './api';
 
 // BranchList shows every line of the adventure; the current one is marked and
 // any other can be switched to. version changes whenever the page changes
-// (a turn, a fork, a switch), which reloads the list.
+// (a turn, a fork, a switch), which reloads the list. Any branch can be
+// renamed in place.
 export function BranchList({
   adventureId,
   version,
@@ -26,6 +28,34 @@ export function BranchList({
     [adventureId, version],
   );
   const [list, reload] = useApi(load);
+  // the branch being renamed and its new name
+  const [renaming, setRenaming] = useState<{ id: number; draft: string } | null>(null);
+  const rename = useAction();
+  const renameButtons = useRef(new Map<number, HTMLButtonElement>());
+  // the Rename button to focus once the form is gone; after a save, once the
+  // list shown is no longer stale (a list other than stale)
+  const [focusTo, setFocusTo] = useState<{ id: number; stale: typeof list | null } | null>(null);
+  useEffect(() => {
+    if (focusTo === null || list.state !== 'ok' || list === focusTo.stale) return;
+    renameButtons.current.get(focusTo.id)?.focus();
+    setFocusTo(null);
+  }, [focusTo, list]);
+  const stopRenaming = (branchId: number) => {
+    setRenaming(null);
+    rename.clear();
+    setFocusTo({ id: branchId, stale: null });
+  };
+  const saveName = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!renaming || busy || rename.busy) return;
+    const name = renaming.draft.trim();
+    if (name === '') return;
+    const saved = await rename.run(() => renameBranch(adventureId, renaming.id, name));
+    if (!saved) return;
+    setRenaming(null);
+    setFocusTo({ id: saved.id, stale: list });
+    reload();
+  };
   const name = (b: BranchView) => {
     if (b.name.trim() !== '') return b.name;
     return b.parent_branch_id === null ? t('solo.branches.main') : format(t('solo.branches.nameN'), { id: b.id });
@@ -46,7 +76,32 @@ export function BranchList({
               aria-current={b.is_head ? 'true' : undefined}
               className={b.is_head ? 'is-current' : undefined}
             >
-              <span className="branch-name">{name(b)}</span>
+              {renaming?.id === b.id ? (
+                <form className="branch-rename" onSubmit={saveName}>
+                  <input
+                    aria-label={format(t('solo.branches.newName'), { name: name(b) })}
+                    value={renaming.draft}
+                    maxLength={120}
+                    autoFocus
+                    aria-invalid={rename.error !== null || undefined}
+                    onChange={(e) => setRenaming({ id: b.id, draft: e.target.value })}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Escape') {
+                        e.preventDefault();
+                        stopRenaming(b.id);
+                      }
+                    }}
+                  />{' '}
+                  <button type="submit" className="tool" disabled={busy || rename.busy || renaming.draft.trim() === ''}>
+                    {t('common.save')}
+                  </button>{' '}
+                  <button type="button" className="tool" onClick={() => stopRenaming(b.id)}>
+                    {t('common.cancel')}
+                  </button>
+                </form>
+              ) : (
+                <span className="branch-name">{name(b)}</span>
+              )}
               <span className="hint">
                 {b.parent_branch_id === null
                   ? format(t('solo.branches.length'), { tip: b.tip_depth })
@@ -63,6 +118,27 @@ export function BranchList({
                 >
                   {t('solo.branches.switch')}
                 </button>
+              )}
+              {renaming?.id !== b.id && (
+                <button
+                  type="button"
+                  className="tool"
+                  ref={(el) => {
+                    if (el) renameButtons.current.set(b.id, el);
+                    else renameButtons.current.delete(b.id);
+                  }}
+                  disabled={busy}
+                  onClick={() => {
+                    rename.clear();
+                    setRenaming({ id: b.id, draft: b.name });
+                  }}
+                  aria-label={format(t('solo.branches.renameLabel'), { name: name(b) })}
+                >
+                  {t('solo.branches.rename')}
+                </button>
+              )}
+              {renaming?.id === b.id && rename.error !== null && (
+                <ErrorNotice code={rename.error} lead={t('solo.branches.renameFailed')} />
               )}
             </li>
           ))}

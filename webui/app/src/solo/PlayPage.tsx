@@ -7,6 +7,8 @@ import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import {
   chooseTake,
+  deleteAction,
+  editAction,
   forkAt,
   getAdventure,
   getOlderStory,
@@ -19,13 +21,14 @@ import {
   type StreamResult,
   type TurnInput as TurnBody,
 } from './api';
+import { AdventureSettings } from './AdventureSettings';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
 import { RefreshPanel } from './RefreshPanel';
 import { ScriptConsole } from './ScriptConsole';
 import { ScriptNotices } from './ScriptNotices';
 import type { StreamEvent } from './sse';
-import { Story, type LiveTurn } from './Story';
+import { Story, type LiveTurn, type NodeFailure } from './Story';
 import { TurnInput } from './TurnInput';
 
 const OLDER_PAGE = 30;
@@ -69,8 +72,14 @@ function Play({ id }: { id: string }) {
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
   const [announce, setAnnounce] = useState('');
   const action = useAction();
+  // the edits and deletes of single nodes: their failure shows at the node
+  const nodeAction = useAction();
+  const [nodeOp, setNodeOp] = useState<{ id: number; op: NodeFailure['op'] } | null>(null);
+  const clearNode = nodeAction.clear;
   const abortRef = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -79,13 +88,22 @@ function Play({ id }: { id: string }) {
     if (!loaded.data.adventure.turn_in_progress) setTurnError((e) => (e?.code === 'turn_in_progress' ? null : e));
   }, [loaded]);
   useEffect(() => () => abortRef.current?.abort(), []);
+  // an edit or delete refused because another tab (or a lost answer) is
+  // writing a turn: show that state
+  useEffect(() => {
+    if (nodeAction.error === 'turn_in_progress') reload();
+  }, [nodeAction.error, reload]);
 
   // adopt takes a page answered by an action (undo, take, fork, switch, refresh).
-  const adopt = useCallback((p: AdventurePage | undefined) => {
-    if (!p) return;
-    setPage(p);
-    setTurnError(null);
-  }, []);
+  const adopt = useCallback(
+    (p: AdventurePage | undefined) => {
+      if (!p) return;
+      setPage(p);
+      setTurnError(null);
+      clearNode();
+    },
+    [clearNode],
+  );
 
   const stream = async (kind: LiveTurn['kind'], input: TurnBody | null): Promise<boolean> => {
     // abortRef doubles as the guard against a second turn started before re-render
@@ -94,6 +112,7 @@ function Play({ id }: { id: string }) {
     setTurnError(null);
     setNotices([]);
     action.clear();
+    clearNode();
     setAnnounce('');
     setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
     const ctrl = new AbortController();
@@ -172,7 +191,7 @@ function Play({ id }: { id: string }) {
 
   const adv = page.adventure;
   const streaming = live !== null;
-  const busy = streaming || action.busy;
+  const busy = streaming || action.busy || nodeAction.busy;
   const elsewhere = adv.turn_in_progress && !streaming;
   const refusedBusy = turnError?.code === 'turn_in_progress';
   const last = page.story[page.story.length - 1];
@@ -181,7 +200,18 @@ function Play({ id }: { id: string }) {
   const lastPrompt = [...page.story].reverse().find((a) => a.has_prompt);
   const version = `${adv.head_branch_id}:${adv.head_depth}:${adv.updated_at}`;
 
-  const run = (fn: () => Promise<AdventurePage>) => action.run(fn).then(adopt);
+  const run = (fn: () => Promise<AdventurePage>) => {
+    clearNode();
+    return action.run(fn).then(adopt);
+  };
+  // runNode edits or deletes one node; a refusal shows at that node.
+  const runNode = <R,>(actionId: number, op: NodeFailure['op'], fn: () => Promise<R>): Promise<R | undefined> => {
+    action.clear();
+    setNodeOp({ id: actionId, op });
+    return nodeAction.run(fn);
+  };
+  const nodeFailure: NodeFailure | null =
+    nodeOp !== null && nodeAction.error !== null ? { ...nodeOp, code: nodeAction.error } : null;
   // one drawer at a time: Insights and the script console share the right edge
   const openInsights = (actionId: number) => {
     setConsoleOpen(false);
@@ -225,6 +255,19 @@ function Play({ id }: { id: string }) {
           onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
           onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
           onInsights: openInsights,
+          onEdit: async (actionId, text) => {
+            const saved = await runNode(actionId, 'edit', () => editAction(actionId, text));
+            if (!saved) return false;
+            setPage((p) => p && { ...p, story: p.story.map((a) => (a.id === saved.id ? saved : a)) });
+            return true;
+          },
+          onDelete: async (actionId) => {
+            const p = await runNode(actionId, 'delete', () => deleteAction(actionId));
+            adopt(p);
+            return p !== undefined;
+          },
+          onDismiss: clearNode,
+          failure: nodeFailure,
         }}
       />
       <p className="visually-hidden" role="status">
@@ -295,6 +338,15 @@ function Play({ id }: { id: string }) {
         >
           {t('solo.console.open')}
         </button>
+        <button
+          type="button"
+          ref={settingsButton}
+          aria-expanded={settingsOpen}
+          aria-controls="solo-adventure-settings"
+          onClick={() => setSettingsOpen((o) => !o)}
+        >
+          {t('solo.settings.open')}
+        </button>
         {adv.scenario_id !== null && (
           <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
             {t('solo.refresh.open')}
@@ -302,6 +354,18 @@ function Play({ id }: { id: string }) {
         )}
       </div>
 
+      {settingsOpen && (
+        <AdventureSettings
+          id="solo-adventure-settings"
+          adventure={adv}
+          busy={busy}
+          onSaved={(view) => setPage((p) => p && { ...p, adventure: view })}
+          onClose={() => {
+            setSettingsOpen(false);
+            settingsButton.current?.focus();
+          }}
+        />
+      )}
       {refreshing && (
         <RefreshPanel
           adventureId={adv.id}

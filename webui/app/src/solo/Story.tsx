@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../components/ErrorNotice';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionView, Outcome, TurnInput } from './api';
@@ -16,11 +17,25 @@ export interface LiveTurn {
   stopped: { reason: 'length' | 'dropped' } | null;
 }
 
+// NodeFailure is the failed edit or delete of one node, shown at that node.
+export interface NodeFailure {
+  id: number;
+  op: 'edit' | 'delete';
+  code: string;
+}
+
 export interface NodeHandlers {
   busy: boolean;
   onTake: (actionId: number) => void;
   onFork: (actionId: number) => void;
   onInsights: (actionId: number) => void;
+  // onEdit saves a node's new text; onDelete removes a node. Both resolve
+  // true once the page shows the server's answer, false when refused.
+  onEdit: (actionId: number, text: string) => Promise<boolean>;
+  onDelete: (actionId: number) => Promise<boolean>;
+  // onDismiss forgets the failure shown at a node (its edit was cancelled)
+  onDismiss: () => void;
+  failure: NodeFailure | null;
 }
 
 // Story lists the head line in story order, then the turn being streamed.
@@ -85,6 +100,53 @@ function StoryNode({
   const { t } = useI18n();
   const takes = a.takes ?? { index: 1, count: 1, ids: [a.id] };
   const outcomes = a.outcomes ?? [];
+  // draft is the text being edited (null: not editing); confirming asks
+  // before a delete
+  const [draft, setDraft] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  // the control to focus once the row has re-rendered (the one clicked went away)
+  const [focusTo, setFocusTo] = useState<'edit' | 'delete' | 'no' | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const noButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusTo === null) return;
+    ({ edit: editButton, delete: deleteButton, no: noButton })[focusTo].current?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
+
+  const failure = h.failure?.id === a.id ? h.failure : null;
+  const startEdit = () => {
+    setConfirming(false);
+    setDraft(a.text);
+  };
+  const cancelEdit = () => {
+    setDraft(null);
+    if (failure?.op === 'edit') h.onDismiss();
+    setFocusTo('edit');
+  };
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (draft === null || h.busy) return;
+    if (draft === a.text) {
+      cancelEdit();
+      return;
+    }
+    if (await h.onEdit(a.id, draft)) {
+      setDraft(null);
+      setFocusTo('edit');
+    }
+  };
+  const remove = async () => {
+    if (h.busy) return;
+    // on success the node leaves the page; on failure the error shows here
+    if (!(await h.onDelete(a.id))) {
+      setConfirming(false);
+      setFocusTo('delete');
+    }
+  };
+  const depth = { depth: a.depth };
+
   return (
     <li
       className={`solo-node kind-${a.kind}${a.mode === 'continue' ? ' is-continue' : ''}`}
@@ -93,7 +155,34 @@ function StoryNode({
       data-depth={a.depth}
       data-action-id={a.id}
     >
-      {a.kind === 'player' ? (
+      {draft !== null ? (
+        <form className="node-edit" onSubmit={save} data-testid="node-edit">
+          {a.kind === 'player' && (a.mode === 'do' || a.mode === 'say' || a.mode === 'story') && (
+            <span className="tag mode-tag">{t(`solo.mode.${a.mode}` as MessageKey)}</span>
+          )}
+          <textarea
+            aria-label={format(t('solo.edit.text'), depth)}
+            value={draft}
+            rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
+            autoFocus
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                cancelEdit();
+              }
+            }}
+          />
+          <span className="node-tools">
+            <button type="submit" className="tool" disabled={h.busy}>
+              {t('common.save')}
+            </button>
+            <button type="button" className="tool" onClick={cancelEdit}>
+              {t('common.cancel')}
+            </button>
+          </span>
+        </form>
+      ) : a.kind === 'player' ? (
         <PlayerText mode={a.mode} text={a.text} />
       ) : (
         <p className="solo-text" data-testid="node-text">
@@ -103,6 +192,18 @@ function StoryNode({
       {a.truncated && <CutShort reason={a.finish_reason === 'length' ? 'length' : 'dropped'} />}
       {outcomes.length > 0 && <Chips outcomes={outcomes} names={names} />}
       {reasoning && <Reasoning text={reasoning} />}
+      {failure && (
+        <ErrorNotice
+          code={failure.code}
+          lead={
+            failure.op === 'edit'
+              ? t('solo.edit.failed')
+              : failure.code === 'action_not_editable'
+                ? t('solo.delete.notEditable')
+                : t('solo.delete.failed')
+          }
+        />
+      )}
       <div className="node-tools">
         {takes.count > 1 && <TakePager takes={takes} h={h} />}
         <button
@@ -110,7 +211,7 @@ function StoryNode({
           className="tool"
           disabled={h.busy}
           onClick={() => h.onFork(a.id)}
-          aria-label={format(t('solo.fork.label'), { depth: a.depth })}
+          aria-label={format(t('solo.fork.label'), depth)}
           title={t('solo.fork.hint')}
         >
           {t('solo.fork')}
@@ -120,6 +221,52 @@ function StoryNode({
             {t('solo.insights.open')}
           </button>
         )}
+        {draft === null && (
+          <button
+            type="button"
+            className="tool"
+            ref={editButton}
+            disabled={h.busy}
+            onClick={startEdit}
+            aria-label={format(t('solo.edit.label'), depth)}
+          >
+            {t('solo.edit')}
+          </button>
+        )}
+        {a.kind !== 'opening' &&
+          (confirming ? (
+            <span className="node-confirm" role="group" aria-label={format(t('solo.delete.label'), depth)}>
+              <span>{t('solo.delete.confirm')}</span>
+              <button type="button" className="tool" disabled={h.busy} onClick={() => void remove()}>
+                {t('common.yes')}
+              </button>
+              <button
+                type="button"
+                className="tool"
+                ref={noButton}
+                onClick={() => {
+                  setConfirming(false);
+                  setFocusTo('delete');
+                }}
+              >
+                {t('common.no')}
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="tool"
+              ref={deleteButton}
+              disabled={h.busy}
+              onClick={() => {
+                setConfirming(true);
+                setFocusTo('no');
+              }}
+              aria-label={format(t('solo.delete.label'), depth)}
+            >
+              {t('solo.delete')}
+            </button>
+          ))}
       </div>
     </li>
   );

@@ -130,6 +130,15 @@ export interface AdventurePage {
   has_more: boolean;
 }
 
+// AdventureChange edits an adventure: only the fields present change.
+export interface AdventureChange {
+  title?: string;
+  authors_note?: string;
+  persona_name?: string;
+  persona_pronouns?: string;
+  persona_desc?: string;
+}
+
 export interface AdventureSummary {
   id: number;
   title: string;
@@ -227,6 +236,8 @@ export const getAdventure = (id: string | number, signal?: AbortSignal) =>
 export const getOlderStory = (id: number, before: number, limit: number) =>
   apiGet<{ story: ActionView[]; has_more: boolean }>(`/api/adventures/${id}/story?before=${before}&limit=${limit}`);
 export const deleteAdventure = (id: number) => apiSend<{ deleted: boolean }>('DELETE', `/api/adventures/${id}`);
+export const updateAdventure = (id: number, change: AdventureChange) =>
+  apiSend<AdventureView>('PATCH', `/api/adventures/${id}`, change);
 export const undoTurn = (id: number) => apiSend<AdventurePage>('POST', `/api/adventures/${id}/undo`, {});
 export const chooseTake = (id: number, action_id: number) =>
   apiSend<AdventurePage>('POST', `/api/adventures/${id}/takes`, { action_id });
@@ -236,6 +247,13 @@ export const listBranches = (id: number, signal?: AbortSignal) =>
   apiGet<{ branches: BranchView[] }>(`/api/adventures/${id}/branches`, signal);
 export const switchBranch = (id: number, branchId: number) =>
   apiSend<AdventurePage>('POST', `/api/adventures/${id}/branches/${branchId}/switch`, {});
+export const renameBranch = (id: number, branchId: number, name: string) =>
+  apiSend<BranchView>('PATCH', `/api/adventures/${id}/branches/${branchId}`, { name });
+// editAction replaces the text of a node of the head line; deleteAction
+// removes one (with its other takes) and answers the page as it now is.
+export const editAction = (actionId: number, text: string) =>
+  apiSend<ActionView>('PATCH', `/api/actions/${actionId}`, { text });
+export const deleteAction = (actionId: number) => apiSend<AdventurePage>('DELETE', `/api/actions/${actionId}`);
 export const getInsights = (actionId: number, signal?: AbortSignal) =>
   apiGet<Insights>(`/api/actions/${actionId}/insights`, signal);
 export const getRefreshDiff = (id: number, signal?: AbortSignal) =>

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -439,8 +440,6 @@ func (s *Store) CreateConsoleEntries(ctx context.Context, entries []ScriptConsol
 func (s *Store) ConsoleTail(ctx context.Context, adventureID int64, limit int) ([]ScriptConsoleEntry, error) {
 	var rows []ScriptConsoleEntry
 	err := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID).Order("id DESC").Limit(limit).Find(&rows).Error
-	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-		rows[i], rows[j] = rows[j], rows[i]
-	}
+	slices.Reverse(rows)
 	return rows, translate(err, "console")
 }

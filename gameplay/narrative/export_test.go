@@ -14,30 +14,11 @@ func (s *Service) SetFailpoint(f func(point string) error) { s.fail = f }
 // SetStaleTurn shortens how long a turn claim survives a crashed process.
 func (s *Service) SetStaleTurn(d time.Duration) { s.staleTurn = d }
 
-// Compress and Decompress expose the snapshot codec to the benchmarks.
-var (
-	Compress   = compress
-	Decompress = decompress
-)
-
 // BuildAtTip builds the context a turn at the head would send, without
 // claiming the turn or calling a model (for benchmarks), and returns the
 // compressed snapshot size with the raw one.
 func (s *Service) BuildAtTip(ctx context.Context, userID, adventureID int64) (total, raw, packed int, err error) {
-	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	h, err := loadHead(ctx, s.store, adv)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	tip, err := h.tip(ctx, s.store)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
-	b, err := t.build(ctx)
+	b, err := s.buildAtTip(ctx, userID, adventureID)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -45,19 +26,20 @@ func (s *Service) BuildAtTip(ctx context.Context, userID, adventureID int64) (to
 	return b.result.TotalTokens, len(plain), len(b.snapshot), err
 }
 
+func (s *Service) buildAtTip(ctx context.Context, userID, adventureID int64) (*built, error) {
+	_, tip, err := ownTip(ctx, s.store, userID, adventureID, false)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
+	return t.build(ctx)
+}
+
 // AppendTurns writes n turns (a player action and a narration each) at the
 // head directly, for benchmarks that need long stories fast.
 func (s *Service) AppendTurns(ctx context.Context, userID, adventureID int64, n int, text func(i int) (player, narration string)) error {
 	return s.store.Tx(ctx, func(tx *models.Store) error {
-		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
-		if err != nil {
-			return err
-		}
-		h, err := loadHead(ctx, tx, adv)
-		if err != nil {
-			return err
-		}
-		tip, err := h.tip(ctx, tx)
+		h, tip, err := ownTip(ctx, tx, userID, adventureID, true)
 		if err != nil {
 			return err
 		}
@@ -83,15 +65,7 @@ func (s *Service) AppendTurns(ctx context.Context, userID, adventureID int64, n 
 
 // SnapshotAtTip returns the uncompressed snapshot a turn at the head would store.
 func (s *Service) SnapshotAtTip(tb testing.TB, adventureID, userID int64) []byte {
-	ctx := context.Background()
-	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	h, _ := loadHead(ctx, s.store, adv)
-	tip, _ := h.tip(ctx, s.store)
-	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
-	b, err := t.build(ctx)
+	b, err := s.buildAtTip(context.Background(), userID, adventureID)
 	if err != nil {
 		tb.Fatal(err)
 	}

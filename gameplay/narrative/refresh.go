@@ -23,7 +23,7 @@ type refreshPlan struct {
 // planRefresh compares an adventure with the scenario it was copied from.
 // It never looks at the opening, the title, the summary or player-authored
 // cards: those belong to the adventure.
-func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure) (*refreshPlan, error) {
+func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure, now time.Time) (*refreshPlan, error) {
 	if adv.ScenarioID == nil {
 		return nil, apperr.E(apperr.NotFound, "The scenario this adventure came from was deleted.")
 	}
@@ -88,7 +88,7 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 			p.diff.CardsAdded = append(p.diff.CardsAdded, scenarioCardView(sc))
 		case ac.Title != sc.Title || ac.Keys != sc.Keys || ac.Entry != sc.Entry || ac.Type != sc.Type:
 			p.diff.CardsUpdated = append(p.diff.CardsUpdated, CardChange{Old: adventureCardView(ac), New: scenarioCardView(sc)})
-			ac.Title, ac.Keys, ac.Entry, ac.Type, ac.UpdatedAt = sc.Title, sc.Keys, sc.Entry, sc.Type, time.Now()
+			ac.Title, ac.Keys, ac.Entry, ac.Type, ac.UpdatedAt = sc.Title, sc.Keys, sc.Entry, sc.Type, now
 			p.update = append(p.update, ac)
 		}
 	}
@@ -114,7 +114,7 @@ func (s *Service) RefreshDiff(ctx context.Context, userID, adventureID int64) (R
 	if err != nil {
 		return RefreshDiff{}, err
 	}
-	p, err := planRefresh(ctx, s.store, adv)
+	p, err := planRefresh(ctx, s.store, adv, s.now())
 	if err != nil {
 		return RefreshDiff{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) RefreshDiff(ctx context.Context, userID, adventureID int64) (R
 // removed ones leave it; the state of earlier nodes is history and stays.
 func (s *Service) ApplyRefresh(ctx context.Context, userID, adventureID int64) (AdventurePage, error) {
 	return s.treeChange(ctx, userID, adventureID, func(tx *models.Store, h head) error {
-		p, err := planRefresh(ctx, tx, h.adv)
+		p, err := planRefresh(ctx, tx, h.adv, s.now())
 		if err != nil {
 			return err
 		}

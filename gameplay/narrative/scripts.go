@@ -76,11 +76,7 @@ func (s *Service) newScriptRun(ctx context.Context, store *models.Store, adv *mo
 		case row.Kind == models.ActionPlayer:
 			kind = row.Mode
 		}
-		text := row.Text
-		if row.Kind == models.ActionPlayer {
-			text = playerLine(row.Mode, row.Text)
-		}
-		r.history = append(r.history, scripting.HistoryEntry{Text: text, Type: kind})
+		r.history = append(r.history, scripting.HistoryEntry{Text: storyLine(row.Kind, row.Mode, row.Text), Type: kind})
 	}
 	for _, c := range cards {
 		r.scCards = append(r.scCards, scripting.Card{ID: strconv.FormatInt(c.ID, 10), Keys: strings.Join(cardKeys(c.Keys), ","),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
@@ -72,6 +73,26 @@ func loadHead(ctx context.Context, store *models.Store, adv *models.Adventure) (
 		return head{}, err
 	}
 	return head{adv: adv, branch: b, line: lineOf(b, adv.HeadDepth)}, nil
+}
+
+// ownHead loads an adventure the user owns (locked for update when lock)
+// and its head.
+func ownHead(ctx context.Context, store *models.Store, userID, adventureID int64, lock bool) (head, error) {
+	adv, err := ownAdventure(ctx, store, userID, adventureID, lock)
+	if err != nil {
+		return head{}, err
+	}
+	return loadHead(ctx, store, adv)
+}
+
+// ownTip is ownHead with the newest node of the head line.
+func ownTip(ctx context.Context, store *models.Store, userID, adventureID int64, lock bool) (head, *models.ActionRow, error) {
+	h, err := ownHead(ctx, store, userID, adventureID, lock)
+	if err != nil {
+		return head{}, nil, err
+	}
+	tip, err := h.tip(ctx, store)
+	return h, tip, err
 }
 
 // node returns the live node at depth on the head line, or nil.
@@ -146,33 +167,42 @@ func soleTip(ctx context.Context, store *models.Store, branchID int64, depth int
 	return !borrowed, err
 }
 
+// freeCoordinate makes (branch, depth) available to a new live take when
+// that keeps the tree's invariants: the live take there (if any) becomes a
+// non-live sibling when it is a sole tip, and an empty coordinate must not be
+// borrowed by a child branch. It reports false, changing nothing, when the
+// take has to go on a new branch instead.
+func freeCoordinate(ctx context.Context, store *models.Store, branchID int64, depth int) (bool, error) {
+	current, err := store.LiveActionAt(ctx, branchID, depth)
+	if err != nil {
+		return false, err
+	}
+	if current == nil {
+		borrowed, err := store.BranchBorrowed(ctx, branchID, depth)
+		return !borrowed, err
+	}
+	if ok, err := soleTip(ctx, store, branchID, depth); !ok || err != nil {
+		return false, err
+	}
+	return true, store.SetActionLive(ctx, current.ID, false)
+}
+
 // place stores node n at n.Depth under the head branch: on the head branch
 // when the coordinate is free or held by a take that can step aside (it
 // becomes a non-live sibling), otherwise on a new branch forked just above.
 // It returns the branch n landed on.
 func (s *Service) place(ctx context.Context, store *models.Store, h head, n *models.Action) (*models.Branch, error) {
 	b := h.branch
-	current, err := store.LiveActionAt(ctx, b.ID, n.Depth)
-	if err != nil {
-		return nil, err
-	}
-	movable := true
-	if current != nil {
-		movable, err = soleTip(ctx, store, b.ID, n.Depth)
-	} else {
-		var borrowed bool
-		borrowed, err = store.BranchBorrowed(ctx, b.ID, n.Depth)
-		movable = !borrowed
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !movable || n.Depth <= b.ForkDepth {
-		if b, err = s.fork(ctx, store, h.adv.ID, b, n.Depth-1); err != nil {
+	free := false
+	var err error
+	// Above its fork depth a branch reads its parent's nodes; it may not own one there.
+	if n.Depth > b.ForkDepth {
+		if free, err = freeCoordinate(ctx, store, b.ID, n.Depth); err != nil {
 			return nil, err
 		}
-	} else if current != nil {
-		if err := store.SetActionLive(ctx, current.ID, false); err != nil {
+	}
+	if !free {
+		if b, err = s.fork(ctx, store, h.adv.ID, b, n.Depth-1); err != nil {
 			return nil, err
 		}
 	}
@@ -192,16 +222,12 @@ func (s *Service) setHead(ctx context.Context, store *models.Store, adventureID,
 // transaction, refusing while a turn is generating, then returns the page.
 func (s *Service) treeChange(ctx context.Context, userID, adventureID int64, fn func(tx *models.Store, h head) error) (AdventurePage, error) {
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
-		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
+		h, err := ownHead(ctx, tx, userID, adventureID, true)
 		if err != nil {
 			return err
 		}
-		if s.turnRunning(adv) {
+		if s.turnRunning(h.adv) {
 			return apperr.E(apperr.TurnInProgress, "A turn is being written for this adventure; wait for it to finish.")
-		}
-		h, err := loadHead(ctx, tx, adv)
-		if err != nil {
-			return err
 		}
 		return fn(tx, h)
 	})
@@ -239,27 +265,11 @@ func (s *Service) SelectTake(ctx context.Context, userID, adventureID, takeID in
 			}
 			return s.setHead(ctx, tx, adventureID, b.ID, tip)
 		}
-		current, err := tx.LiveActionAt(ctx, b.ID, t.Depth)
+		free, err := freeCoordinate(ctx, tx, b.ID, t.Depth)
 		if err != nil {
 			return err
 		}
-		swap := true
-		if current != nil {
-			swap, err = soleTip(ctx, tx, b.ID, t.Depth)
-		} else {
-			var borrowed bool
-			borrowed, err = tx.BranchBorrowed(ctx, b.ID, t.Depth)
-			swap = !borrowed
-		}
-		if err != nil {
-			return err
-		}
-		if swap {
-			if current != nil {
-				if err := tx.SetActionLive(ctx, current.ID, false); err != nil {
-					return err
-				}
-			}
+		if free {
 			if err := tx.SetActionLive(ctx, t.ID, true); err != nil {
 				return err
 			}
@@ -479,11 +489,7 @@ func (s *Service) EditAction(ctx context.Context, userID, actionID int64, text s
 		if !h.onLine(n) {
 			return apperr.E(apperr.ActionNotOnLine, "Only a turn of the story you are reading can be edited.")
 		}
-		counted := text
-		if n.Kind == models.ActionPlayer {
-			counted = playerLine(n.Mode, text)
-		}
-		if err := tx.UpdateActionText(ctx, n.ID, text, countTokens(counted)); err != nil {
+		if err := tx.UpdateActionText(ctx, n.ID, text, countTokens(storyLine(n.Kind, n.Mode, text))); err != nil {
 			return err
 		}
 		n.Text = text
@@ -538,21 +544,18 @@ func (s *Service) adventureView(adv *models.Adventure, headState string) Adventu
 // the head line and the take pagers, in four queries whatever the story's
 // length and however many branches it has. It never reads a prompt.
 func (s *Service) GetAdventure(ctx context.Context, userID, adventureID int64) (AdventurePage, error) {
-	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+	h, err := ownHead(ctx, s.store, userID, adventureID, false)
 	if err != nil {
 		return AdventurePage{}, err
 	}
-	h, err := loadHead(ctx, s.store, adv)
-	if err != nil {
-		return AdventurePage{}, err
-	}
+	adv := h.adv
 	rows, err := s.store.LineTail(ctx, models.LineQuery{Line: h.line, Limit: pageSize + 1})
 	if err != nil {
 		return AdventurePage{}, err
 	}
 	hasMore := len(rows) > pageSize
 	rows = rows[:min(len(rows), pageSize)]
-	reverse(rows)
+	slices.Reverse(rows)
 	views, err := s.actionViews(ctx, s.store, rows)
 	if err != nil {
 		return AdventurePage{}, err
@@ -569,14 +572,11 @@ func (s *Service) GetStory(ctx context.Context, userID, adventureID int64, befor
 	if limit <= 0 || limit > 200 {
 		limit = pageSize
 	}
-	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
+	h, err := ownHead(ctx, s.store, userID, adventureID, false)
 	if err != nil {
 		return StoryPage{}, err
 	}
-	h, err := loadHead(ctx, s.store, adv)
-	if err != nil {
-		return StoryPage{}, err
-	}
+	adv := h.adv
 	if before <= 0 {
 		before = adv.HeadDepth + 1
 	}
@@ -586,7 +586,7 @@ func (s *Service) GetStory(ctx context.Context, userID, adventureID int64, befor
 	}
 	hasMore := len(rows) > limit
 	rows = rows[:min(len(rows), limit)]
-	reverse(rows)
+	slices.Reverse(rows)
 	views, err := s.actionViews(ctx, s.store, rows)
 	return StoryPage{Story: views, HasMore: hasMore}, err
 }
@@ -635,10 +635,4 @@ func (s *Service) DeleteAdventure(ctx context.Context, userID, adventureID int64
 		return tx.DeleteAdventure(ctx, adventureID)
 	})
 	return Deleted{Deleted: err == nil}, err
-}
-
-func reverse[T any](s []T) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
 }

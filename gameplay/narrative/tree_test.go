@@ -2,7 +2,6 @@ package narrative_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -12,14 +11,6 @@ import (
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
-
-func code(err error) apperr.Code {
-	var ae *apperr.Error
-	if errors.As(err, &ae) {
-		return ae.Code
-	}
-	return ""
-}
 
 func last(p narrative.AdventurePage) narrative.ActionView { return p.Story[len(p.Story)-1] }
 
@@ -226,18 +217,18 @@ func TestUndoDeleteEditKeepTreeConsistent(t *testing.T) {
 	if len(p.Story) != 1 {
 		t.Fatalf("after undoing everything: %q", texts(p))
 	}
-	if _, err := f.svc.Undo(ctx, f.user, adv); code(err) != apperr.NothingToUndo {
+	if _, err := f.svc.Undo(ctx, f.user, adv); apperr.CodeOf(err) != apperr.NothingToUndo {
 		t.Fatalf("undo of the opening: %v", err)
 	}
 	// The opening cannot be deleted; another user's adventure is not found.
-	if _, err := f.svc.DeleteAction(ctx, f.user, p.Story[0].ID); code(err) != apperr.ActionNotEditable {
+	if _, err := f.svc.DeleteAction(ctx, f.user, p.Story[0].ID); apperr.CodeOf(err) != apperr.ActionNotEditable {
 		t.Fatalf("delete opening: %v", err)
 	}
 	other := newSoloUser(t, f)
-	if _, err := f.svc.GetAdventure(ctx, other, adv); code(err) != apperr.NotFound {
+	if _, err := f.svc.GetAdventure(ctx, other, adv); apperr.CodeOf(err) != apperr.NotFound {
 		t.Fatalf("another user read the adventure: %v", err)
 	}
-	if _, err := f.svc.StartTurn(ctx, other, adv, narrative.TurnInput{Mode: "do", Text: "steal"}); code(err) != apperr.NotFound {
+	if _, err := f.svc.StartTurn(ctx, other, adv, narrative.TurnInput{Mode: "do", Text: "steal"}); apperr.CodeOf(err) != apperr.NotFound {
 		t.Fatalf("another user played a turn: %v", err)
 	}
 	// A node a fork borrows cannot be deleted from under it.
@@ -248,7 +239,7 @@ func TestUndoDeleteEditKeepTreeConsistent(t *testing.T) {
 	main := p.Adventure.HeadBranchID
 	_, err = f.svc.SwitchBranch(ctx, f.user, adv, main)
 	must(t, err)
-	if _, err := f.svc.Undo(ctx, f.user, adv); code(err) != apperr.ActionNotEditable {
+	if _, err := f.svc.Undo(ctx, f.user, adv); apperr.CodeOf(err) != apperr.ActionNotEditable {
 		t.Fatalf("undo of a borrowed turn: %v", err)
 	}
 }

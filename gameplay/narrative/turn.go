@@ -77,15 +77,6 @@ type Turn struct {
 	scripts *scriptRun // the context and output hooks' run
 }
 
-// code is the application error code of err, "" for other errors.
-func code(err error) apperr.Code {
-	var ae *apperr.Error
-	if errors.As(err, &ae) {
-		return ae.Code
-	}
-	return ""
-}
-
 // claim takes the adventure's turn slot after checking ownership.
 func (s *Service) claim(ctx context.Context, userID, adventureID int64) (string, error) {
 	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
@@ -148,7 +139,7 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 	if input != nil {
 		t.notices = input.notices
 	}
-	if code(err) == apperr.ScriptStopped {
+	if apperr.CodeOf(err) == apperr.ScriptStopped {
 		// Answered as the stream's error event, with the script's notices.
 		t.stopped = err
 		return t, nil
@@ -158,15 +149,7 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return nil, err
 	}
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
-		adv, err := ownAdventure(ctx, tx, userID, adventureID, true)
-		if err != nil {
-			return err
-		}
-		h, err := loadHead(ctx, tx, adv)
-		if err != nil {
-			return err
-		}
-		tip, err := h.tip(ctx, tx)
+		h, tip, err := ownTip(ctx, tx, userID, adventureID, true)
 		if err != nil {
 			return err
 		}
@@ -212,18 +195,11 @@ func (s *Service) inputHook(ctx context.Context, userID, adventureID int64, in T
 	if in.Mode == ModeContinue {
 		return in.Text, nil, nil
 	}
-	adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
-	if err != nil || adv.ScriptInput == "" {
+	h, tip, err := ownTip(ctx, s.store, userID, adventureID, false)
+	if err != nil || h.adv.ScriptInput == "" {
 		return in.Text, nil, err
 	}
-	h, err := loadHead(ctx, s.store, adv)
-	if err != nil {
-		return "", nil, err
-	}
-	tip, err := h.tip(ctx, s.store)
-	if err != nil {
-		return "", nil, err
-	}
+	adv := h.adv
 	run, err := s.newScriptRun(ctx, s.store, adv, tip.ScriptStateAfter, h.line, nil)
 	if err != nil {
 		return "", nil, err
@@ -267,15 +243,7 @@ func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*T
 	}
 	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: ""}
 	err = func() error {
-		adv, err := ownAdventure(ctx, s.store, userID, adventureID, false)
-		if err != nil {
-			return err
-		}
-		h, err := loadHead(ctx, s.store, adv)
-		if err != nil {
-			return err
-		}
-		tip, err := h.tip(ctx, s.store)
+		_, tip, err := ownTip(ctx, s.store, userID, adventureID, false)
 		if err != nil {
 			return err
 		}
@@ -348,14 +316,11 @@ type built struct {
 // build assembles the context for t (seed §1.3 steps 3–6).
 func (t *Turn) build(ctx context.Context) (*built, error) {
 	s := t.s
-	adv, err := ownAdventure(ctx, s.store, t.userID, t.adventureID, false)
+	h, err := ownHead(ctx, s.store, t.userID, t.adventureID, false)
 	if err != nil {
 		return nil, err
 	}
-	h, err := loadHead(ctx, s.store, adv)
-	if err != nil {
-		return nil, err
-	}
+	adv := h.adv
 	parent, err := s.store.FindActionRow(ctx, t.parentID)
 	if err != nil {
 		return nil, err
@@ -590,16 +555,12 @@ func (t *Turn) allNotices() []string {
 func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.Result) error {
 	s := t.s
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
-		adv, err := ownAdventure(ctx, tx, t.userID, t.adventureID, true)
+		h, err := ownHead(ctx, tx, t.userID, t.adventureID, true)
 		if err != nil {
 			return err
 		}
-		if adv.TurnToken != t.token {
+		if h.adv.TurnToken != t.token {
 			return apperr.E(apperr.TurnInProgress, "The turn's claim expired; retry.")
-		}
-		h, err := loadHead(ctx, tx, adv)
-		if err != nil {
-			return err
 		}
 		br, err := s.place(ctx, tx, h, node)
 		if err != nil {

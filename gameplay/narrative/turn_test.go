@@ -237,7 +237,7 @@ func TestTurnLockRace(t *testing.T) {
 			if errs[i] == nil {
 				won++
 				run(t, turns[i], nil)
-			} else if code(errs[i]) != apperr.TurnInProgress {
+			} else if apperr.CodeOf(errs[i]) != apperr.TurnInProgress {
 				t.Fatalf("round %d: loser got %v", round, errs[i])
 			}
 		}
@@ -249,7 +249,7 @@ func TestTurnLockRace(t *testing.T) {
 	f.reply("slow", "")
 	turn, err := f.svc.StartTurn(context.Background(), f.user, adv, narrative.TurnInput{Mode: "do", Text: "go"})
 	must(t, err)
-	if _, err := f.svc.Undo(context.Background(), f.user, adv); code(err) != apperr.TurnInProgress {
+	if _, err := f.svc.Undo(context.Background(), f.user, adv); apperr.CodeOf(err) != apperr.TurnInProgress {
 		t.Fatalf("undo during a turn: %v", err)
 	}
 	run(t, turn, nil)
@@ -387,7 +387,7 @@ func TestSettingsKeyIsWriteOnlyAndSealed(t *testing.T) {
 		t.Fatal("an empty api_key did not clear it")
 	}
 	in.ContextBudget = 10
-	if _, err := f.svc.PutSettings(ctx, f.user, in); code(err) != apperr.ProviderSettingsInvalid {
+	if _, err := f.svc.PutSettings(ctx, f.user, in); apperr.CodeOf(err) != apperr.ProviderSettingsInvalid {
 		t.Fatalf("budget 10: %v", err)
 	}
 }

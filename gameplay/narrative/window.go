@@ -2,6 +2,7 @@ package narrative
 
 import (
 	"context"
+	"slices"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
@@ -26,12 +27,7 @@ func historyWindow(ctx context.Context, store *models.Store, line []models.LineS
 			return nil, err
 		}
 		for _, r := range rows {
-			text := r.Text
-			if r.Kind == models.ActionPlayer {
-				// Stored is what the player typed; the model reads it as a
-				// line of the story (its token count was taken on this form).
-				text = playerLine(r.Mode, r.Text)
-			}
+			text := storyLine(r.Kind, r.Mode, r.Text)
 			n := r.TokenCount
 			if n <= 0 {
 				n = countTokens(text)
@@ -46,7 +42,7 @@ func historyWindow(ctx context.Context, store *models.Store, line []models.LineS
 		projected := int(float64(budget)/max(average, 1)*1.15) + 8
 		want = max(projected-len(turns), 8)
 	}
-	reverse(turns)
+	slices.Reverse(turns)
 	return turns, nil
 }
 
@@ -63,4 +59,14 @@ func promptTurns(turns []storyTurn) []prompt.Turn {
 		out[i] = t.Turn
 	}
 	return out
+}
+
+// storyLine is how a stored node reads in the story the model and the
+// scripts see: a player's action is stored as typed and read as a line of
+// the story (its cached token count is taken on this form).
+func storyLine(kind, mode, text string) string {
+	if kind == models.ActionPlayer {
+		return playerLine(mode, text)
+	}
+	return text
 }

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { LoadThen } from '../components/LoadThen';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import {
@@ -15,7 +16,6 @@ import {
   type CharacterInput,
 } from '../table/api';
 import { useAction } from '../useAction';
-import { useApi } from '../useApi';
 
 // The form keeps numbers as the text typed, so a field can be cleared while editing.
 interface Draft {
@@ -117,19 +117,17 @@ export function CharacterEditorPage() {
 function LoadCharacter({ id }: { id: string }) {
   const { t } = useI18n();
   const load = useCallback((signal: AbortSignal) => getCharacter(id, signal), [id]);
-  const [c, reload] = useApi(load);
-  if (c.state === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
-  if (c.state === 'error')
-    return (
-      <>
-        <h1>{t('characters.title')}</h1>
-        <ErrorNotice code={c.code} lead={t('character.failed')} onRetry={reload} />
-        <p>
-          <Link to="/characters">{t('character.back')}</Link>
-        </p>
-      </>
-    );
-  return <Editor initial={c.data} />;
+  return (
+    <LoadThen
+      load={load}
+      title={t('characters.title')}
+      failed={t('character.failed')}
+      back="/characters"
+      backLabel={t('character.back')}
+    >
+      {(c) => <Editor initial={c} />}
+    </LoadThen>
+  );
 }
 
 function Editor({ initial }: { initial: Character | null }) {

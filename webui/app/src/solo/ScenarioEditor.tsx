@@ -1,10 +1,10 @@
 import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { LoadThen } from '../components/LoadThen';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
-import { useApi } from '../useApi';
 import { createScenario, deleteScenario, getScenario, updateScenario, type ScenarioView } from './api';
 import { PlayDialog } from './PlayDialog';
 import { ScriptsEditor } from './ScriptsEditor';
@@ -30,19 +30,17 @@ export function ScenarioEditorPage() {
 function LoadScenario({ id }: { id: string }) {
   const { t } = useI18n();
   const load = useCallback((signal: AbortSignal) => getScenario(id, signal), [id]);
-  const [s, reload] = useApi(load);
-  if (s.state === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
-  if (s.state === 'error')
-    return (
-      <>
-        <h1>{t('solo.editor.title')}</h1>
-        <ErrorNotice code={s.code} lead={t('solo.editor.failed')} onRetry={reload} />
-        <p>
-          <Link to="/solo">{t('solo.back')}</Link>
-        </p>
-      </>
-    );
-  return <Editor initial={s.data} />;
+  return (
+    <LoadThen
+      load={load}
+      title={t('solo.editor.title')}
+      failed={t('solo.editor.failed')}
+      back="/solo"
+      backLabel={t('solo.back')}
+    >
+      {(s) => <Editor initial={s} />}
+    </LoadThen>
+  );
 }
 
 const same = (a: ScenarioDraft, b: ScenarioDraft) =>

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -111,7 +112,7 @@ func jsonContent(schema any) map[string]any {
 }
 
 func schemaOf(t reflect.Type) (*jsonschema.Schema, error) {
-	return jsonschema.ForType(t, &jsonschema.ForOptions{})
+	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: table.WireSchemas()})
 }
 
 // operationID turns "GET /api/meta/capabilities" into "getMetaCapabilities".

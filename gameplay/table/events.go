@@ -33,15 +33,15 @@ const (
 
 // EventView is an event as a caller may see it.
 type EventView struct {
-	Seq                int64           `json:"seq"`
-	Kind               string          `json:"kind"`
-	CreatedAt          time.Time       `json:"created_at"`
-	ActingSeatID       *int64          `json:"acting_seat_id"`
-	SubjectSeatID      *int64          `json:"subject_seat_id"`
-	SubjectCharacterID *int64          `json:"subject_character_id"`
-	ExecutionMode      string          `json:"execution_mode" jsonschema:"self, dm_proxy or system"`
-	Visibility         string          `json:"visibility" jsonschema:"public, dm_only, actor_and_dm or seat_private"`
-	Payload            json.RawMessage `json:"payload" jsonschema:"versioned JSON object; always has version"`
+	Seq                int64        `json:"seq"`
+	Kind               string       `json:"kind"`
+	CreatedAt          time.Time    `json:"created_at"`
+	ActingSeatID       *int64       `json:"acting_seat_id"`
+	SubjectSeatID      *int64       `json:"subject_seat_id"`
+	SubjectCharacterID *int64       `json:"subject_character_id"`
+	ExecutionMode      string       `json:"execution_mode" jsonschema:"self, dm_proxy or system"`
+	Visibility         string       `json:"visibility" jsonschema:"public, dm_only, actor_and_dm or seat_private"`
+	Payload            EventPayload `json:"payload"`
 }
 
 // EventPage is a window of events and the cursor to continue from. The
@@ -140,7 +140,7 @@ func (v viewer) sees(e models.SessionEvent) bool {
 
 func eventView(e models.SessionEvent) EventView {
 	return EventView{Seq: e.Seq, Kind: e.Kind, CreatedAt: e.CreatedAt, ActingSeatID: e.ActingSeatID, SubjectSeatID: e.SubjectSeatID,
-		SubjectCharacterID: e.SubjectCharacterID, ExecutionMode: e.ExecutionMode, Visibility: e.Visibility, Payload: json.RawMessage(e.Payload)}
+		SubjectCharacterID: e.SubjectCharacterID, ExecutionMode: e.ExecutionMode, Visibility: e.Visibility, Payload: EventPayload(e.Payload)}
 }
 
 // project keeps what v may see.

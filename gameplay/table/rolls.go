@@ -25,23 +25,23 @@ const (
 // RollResultView is a roll as a caller may see it. Success is present only
 // for the DM, or for everyone when the DM chose to reveal it.
 type RollResultView struct {
-	ID                 int64           `json:"id"`
-	RollRequestID      *int64          `json:"roll_request_id"`
-	ActingSeatID       int64           `json:"acting_seat_id"`
-	SubjectSeatID      *int64          `json:"subject_seat_id"`
-	SubjectCharacterID *int64          `json:"subject_character_id"`
-	ExecutionMode      string          `json:"execution_mode"`
-	Source             string          `json:"source" jsonschema:"server, physical or quick"`
-	Formula            string          `json:"formula"`
-	Audit              json.RawMessage `json:"audit" jsonschema:"every die rolled with kept/dropped/exploded/rerolled marks"`
-	RawDice            []int           `json:"raw_dice"`
-	KeptDice           []int           `json:"kept_dice"`
-	BaseModifier       int             `json:"base_modifier"`
-	FlatAdjustment     int             `json:"flat_adjustment"`
-	Total              int             `json:"total"`
-	Success            *bool           `json:"success,omitempty"`
-	Visibility         string          `json:"visibility"`
-	CreatedAt          time.Time       `json:"created_at"`
+	ID                 int64       `json:"id"`
+	RollRequestID      *int64      `json:"roll_request_id"`
+	ActingSeatID       int64       `json:"acting_seat_id"`
+	SubjectSeatID      *int64      `json:"subject_seat_id"`
+	SubjectCharacterID *int64      `json:"subject_character_id"`
+	ExecutionMode      string      `json:"execution_mode"`
+	Source             string      `json:"source" jsonschema:"server, physical or quick"`
+	Formula            string      `json:"formula"`
+	Audit              dice.Result `json:"audit" jsonschema:"every die rolled with kept/dropped/exploded/rerolled marks"`
+	RawDice            []int       `json:"raw_dice"`
+	KeptDice           []int       `json:"kept_dice"`
+	BaseModifier       int         `json:"base_modifier"`
+	FlatAdjustment     int         `json:"flat_adjustment"`
+	Total              int         `json:"total"`
+	Success            *bool       `json:"success,omitempty"`
+	Visibility         string      `json:"visibility"`
+	CreatedAt          time.Time   `json:"created_at"`
 }
 
 // RollRequestView is a check request as a caller may see it. DC is present
@@ -158,8 +158,11 @@ func (v rollViewer) seesRequest(r models.RollRequest) bool {
 func (v rollViewer) result(r models.RollResult, revealed bool) RollResultView {
 	out := RollResultView{ID: r.ID, RollRequestID: r.RollRequestID, ActingSeatID: r.ActingSeatID, SubjectSeatID: r.SubjectSeatID,
 		SubjectCharacterID: r.SubjectCharacterID, ExecutionMode: r.ExecutionMode, Source: r.Source, Formula: r.Formula,
-		Audit: json.RawMessage(r.Audit), RawDice: nonNilInts(r.RawDice), KeptDice: nonNilInts(r.KeptDice),
+		RawDice: nonNilInts(r.RawDice), KeptDice: nonNilInts(r.KeptDice),
 		BaseModifier: r.BaseModifier, FlatAdjustment: r.FlatAdjustment, Total: r.Total, Visibility: r.Visibility, CreatedAt: r.CreatedAt}
+	// The audit is written by storeResult from a dice.Result; an unreadable
+	// one shows as no groups rather than failing the read.
+	_ = json.Unmarshal([]byte(r.Audit), &out.Audit)
 	if v.dm || revealed {
 		out.Success = r.Success
 	}

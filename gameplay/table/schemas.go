@@ -1,0 +1,71 @@
+package table
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// EventPayload is an event's versioned JSON object, stored and sent as
+// written. Its fields depend on the event kind; WireSchemas names them.
+type EventPayload json.RawMessage
+
+// MarshalJSON sends the stored object as it is ("{}" when empty).
+func (p EventPayload) MarshalJSON() ([]byte, error) {
+	if len(p) == 0 {
+		return []byte(`{"version":1}`), nil
+	}
+	return p, nil
+}
+
+// UnmarshalJSON keeps the object as raw bytes.
+func (p *EventPayload) UnmarshalJSON(b []byte) error {
+	*p = append((*p)[:0], b...)
+	return nil
+}
+
+// WireSchemas are the JSON Schemas of the types the schema generator cannot
+// see into. Every edge that publishes a schema (the OpenAPI document, the
+// MCP tool list) passes them to jsonschema.For, so both say the same thing.
+func WireSchemas() map[reflect.Type]*jsonschema.Schema {
+	integer := func(d string) *jsonschema.Schema { return &jsonschema.Schema{Type: "integer", Description: d} }
+	str := func(d string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: d} }
+	obj := func(d string) *jsonschema.Schema { return &jsonschema.Schema{Type: "object", Description: d} }
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[EventPayload](): {
+			Type:        "object",
+			Description: "the event's data; which fields it has depends on the kind",
+			Required:    []string{"version"},
+			Properties: map[string]*jsonschema.Schema{
+				"version":            integer("payload format version"),
+				"message_id":         integer("message.posted"),
+				"kind":               str("message.posted: the message kind"),
+				"speaker":            str("message.posted: the NPC speaking, for NPC speech"),
+				"intent":             str("message.posted: search or check"),
+				"check":              str("message.posted: the skill or ability of a check intent"),
+				"text":               str("message.posted and stage.updated: the text"),
+				"recipient_seat_ids": {Type: "array", Items: &jsonschema.Schema{Type: "integer"}},
+				"seat_id":            integer("the seat concerned"),
+				"character_id":       {Types: []string{"null", "integer"}},
+				"controller_kind":    str("controller.changed: none, human or ai"),
+				"participant_seat_ids": {Type: "array", Items: &jsonschema.Schema{Type: "integer"},
+					Description: "session.started"},
+				"late":       {Type: "boolean"},
+				"request_id": integer("roll.*: the check request"),
+				"group_id":   integer("roll.requested"),
+				"label":      str("roll.requested"),
+				"result_id":  integer("roll.outcome"),
+				"result":     obj("roll.resolved and roll.quick: the roll as the reader may see it"),
+				"dc":         integer("roll.outcome: the DC (DM only)"),
+				"success":    {Type: "boolean"},
+				"action":     obj("action.*: the pending action"),
+				"window":     obj("window.*: the action window"),
+				"revision":   integer("stage.updated"),
+				"image_id":   {Types: []string{"null", "integer"}},
+				"image_url":  {Types: []string{"null", "string"}},
+				"reason":     str("why"),
+			},
+		},
+	}
+}

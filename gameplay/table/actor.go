@@ -57,6 +57,9 @@ type Actor struct {
 	SessionID  int64
 	SeatID     int64
 	Role       string
+	// SessionOver marks an AI actor whose session has ended: it may read
+	// the events up to the end and nothing else.
+	SessionOver bool
 }
 
 func (a Actor) isOwner() bool { return a.Kind == ActorHuman && a.Authority == models.AuthorityOwner }

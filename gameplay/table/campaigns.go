@@ -150,7 +150,7 @@ func changeController(ctx context.Context, tx *models.Store, seat *models.Campai
 	}
 	// Reassigning away from an AI revokes its grant in the same transaction.
 	if seat.ControllerKind == models.ControllerAI && seat.AIControllerGrantID != nil {
-		if err := tx.RevokeGrant(ctx, *seat.AIControllerGrantID, "reassigned", time.Now().UTC()); err != nil {
+		if err := tx.RevokeGrant(ctx, *seat.AIControllerGrantID, RevokedReassigned, time.Now().UTC()); err != nil {
 			return err
 		}
 	}

@@ -164,13 +164,21 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if limit < 1 || limit > MaxEventLimit || after < 0 {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "limit must be 1 to %d and after 0 or more.", MaxEventLimit).WithField("limit", "1 to 200")
 	}
-	sc, err := loadAudience(ctx, s.store, c, sessionID, false)
+	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
 	if err != nil {
 		return EventPage{}, err
 	}
 	rows, err := s.store.FindEventsAfter(ctx, sessionID, after, limit+1)
 	if err != nil {
 		return EventPage{}, err
+	}
+	if sc.actor.SessionOver && len(rows) == 0 {
+		// Everything up to the end was read: now the token is done.
+		g, err := s.store.FindGrantByID(ctx, sc.actor.GrantID, false)
+		if err != nil {
+			return EventPage{}, err
+		}
+		return EventPage{}, revokedError(g)
 	}
 	page := EventPage{Cursor: after}
 	if len(rows) > limit {

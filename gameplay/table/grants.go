@@ -69,6 +69,12 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		return Caller{}, err
 	}
 	if err := grantUsable(g, s.now()); err != nil {
+		if g.Status == models.GrantRevoked {
+			// The token is authentic: let it through so that each tool call
+			// tells the agent why it no longer works (session_ended, or
+			// ai_token_revoked with the reason) instead of a bare 401.
+			return AI(g.ID), nil
+		}
 		return Caller{}, err
 	}
 	if err := s.store.TouchGrant(ctx, g.ID, s.now()); err != nil {
@@ -84,12 +90,56 @@ var timeNow = time.Now
 // here, at use, not by a cleanup job).
 func grantUsable(g *models.AIControllerGrant, now time.Time) error {
 	if g.Status != models.GrantActive {
-		return apperr.E(apperr.AITokenRevoked, "This token was revoked.")
+		return revokedError(g)
 	}
 	if g.SessionID == nil && (g.PreSessionExpiresAt == nil || !now.Before(*g.PreSessionExpiresAt)) {
 		return apperr.E(apperr.AITokenExpired, "This pre-session token expired; ask the owner for a new one.")
 	}
 	return nil
+}
+
+// Why a grant was revoked, as stored and as told to the agent in
+// details.reason. Wire contract: never renamed.
+const (
+	RevokedTakenBack  = "taken_back"
+	RevokedRotated    = "rotated"
+	RevokedReassigned = "reassigned"
+	RevokedEnded      = "session_ended"
+	revokedAbandoned  = "session_abandoned"
+)
+
+// sessionOver reports whether a grant was revoked because its session
+// ended or was abandoned.
+func sessionOver(g *models.AIControllerGrant) bool {
+	return g.Status == models.GrantRevoked && (g.RevokeReason == RevokedEnded || g.RevokeReason == revokedAbandoned)
+}
+
+// revokedError says why a revoked token no longer works: the end of its
+// session is session_ended (so an agent can tell "the game is over" from
+// "you were removed"), anything else ai_token_revoked with the reason.
+func revokedError(g *models.AIControllerGrant) error {
+	if sessionOver(g) {
+		status := models.SessionEnded
+		if g.RevokeReason == revokedAbandoned {
+			status = models.SessionAbandoned
+		}
+		return apperr.E(apperr.SessionEnded, "The session is over (%s); this token has nothing more to do.", status).
+			WithDetail("reason", RevokedEnded).WithDetail("status", status)
+	}
+	reason := g.RevokeReason
+	if reason == "operator_regrant" { // written by builds before the reasons were named
+		reason = RevokedRotated
+	}
+	return apperr.E(apperr.AITokenRevoked, "This token was revoked (%s).", reason).WithDetail("reason", reason)
+}
+
+type endedReadKey struct{}
+
+// allowEndedRead marks an event read: a grant whose session is over may
+// still read the events up to the end, so a wait in flight when the session
+// ends returns the end event rather than an error.
+func allowEndedRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, endedReadKey{}, true)
 }
 
 // aiActor is the one current-authority check of every AI call (seed §8.3):
@@ -100,8 +150,12 @@ func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what
 	if err != nil {
 		return Actor{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 	}
+	ended := false
 	if err := grantUsable(g, timeNow().UTC()); err != nil {
-		return Actor{}, err
+		if ok, _ := ctx.Value(endedReadKey{}).(bool); !ok || !sessionOver(g) {
+			return Actor{}, err
+		}
+		ended = true
 	}
 	if g.RoomID != roomID {
 		return Actor{}, notFound(what)
@@ -119,7 +173,7 @@ func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what
 		role = RoleDM
 	}
 	return Actor{Kind: ActorAI, GrantID: g.ID, Generation: g.Generation, GrantSessionID: g.SessionID, RoomID: roomID,
-		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role}, nil
+		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role, SessionOver: ended}, nil
 }
 
 type preSessionKey struct{}
@@ -247,7 +301,7 @@ func (s *Service) TakeBackControl(ctx context.Context, c Caller, seatID int64) (
 		if a.Kind != ActorHuman || g.HandoffReturnAccessSessionID == nil || *g.HandoffReturnAccessSessionID != a.AccessSessionID {
 			return Actor{}, apperr.E(apperr.TakeBackOriginRequired, "Only the player who handed this seat to the AI can take it back.")
 		}
-		if err := tx.RevokeGrant(ctx, g.ID, "taken_back", s.now()); err != nil {
+		if err := tx.RevokeGrant(ctx, g.ID, RevokedTakenBack, s.now()); err != nil {
 			return Actor{}, err
 		}
 		if _, err := tx.SetSeatController(ctx, seat.ID, models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID, KeepCharacter: true}); err != nil {
@@ -291,7 +345,7 @@ func (s *Service) SetDMSeatAI(ctx context.Context, c Caller, campaignID int64) (
 		if len(open) > 0 && open[0].Status == models.SessionActive {
 			return apperr.E(apperr.AIGrantAlreadyBound, "The DM seat's controller cannot change while a session is in play.")
 		}
-		if err := s.revokeSeatGrant(ctx, tx, dm, "rotated"); err != nil {
+		if err := s.revokeSeatGrant(ctx, tx, dm, RevokedRotated); err != nil {
 			return err
 		}
 		expires := s.now().Add(PreSessionGrantTTL)
@@ -431,7 +485,7 @@ func (s *Service) OperatorGrant(ctx context.Context, seatID int64) (MintedGrant,
 		default:
 			g.SessionID = &open[0].ID
 		}
-		if err := s.revokeSeatGrant(ctx, tx, seat, "operator_regrant"); err != nil {
+		if err := s.revokeSeatGrant(ctx, tx, seat, RevokedRotated); err != nil {
 			return err
 		}
 		out, _, err = s.mintGrant(ctx, tx, seat, camp, g)

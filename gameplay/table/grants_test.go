@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -83,10 +84,13 @@ func TestHandoffAndTakeBack(t *testing.T) {
 			}
 		}
 	}
+	// The token is still authentic, so the edge lets it through; every call
+	// then says why it no longer works.
 	_, err = svc.AuthenticateGrant(ctx, minted.Token)
-	wantCode(t, err, apperr.AITokenRevoked)
+	tabletest.Must(t, err)
 	_, err = svc.PostMessage(ctx, ai, lt.LobbyID, table.MessageInput{Kind: "say", Text: "still here?"})
 	wantCode(t, err, apperr.AITokenRevoked)
+	wantDetail(t, err, "reason", table.RevokedTakenBack)
 	// The human plays again.
 	_, err = svc.PostMessage(ctx, lt.Seated, lt.LobbyID, table.MessageInput{Kind: "say", Text: "I'm back."})
 	tabletest.Must(t, err)
@@ -139,19 +143,24 @@ func TestAIDMLifecycle(t *testing.T) {
 	_, err = svc.EndSession(ctx, ai, lt.LobbyID)
 	tabletest.Must(t, err)
 	_, err = svc.AuthenticateGrant(ctx, minted.Token)
-	wantCode(t, err, apperr.AITokenRevoked)
+	tabletest.Must(t, err)
+	_, err = svc.Resume(ctx, ai, lt.LobbyID)
+	wantCode(t, err, apperr.SessionEnded)
+	wantDetail(t, err, "reason", table.RevokedEnded)
+}
+
+// handedOff is a live table whose seated player handed the seat to an AI.
+func handedOff(t *testing.T) (liveTable, table.MintedGrant) {
+	lt, _ := newLiveTable(t)
+	m, err := lt.svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{})
+	tabletest.Must(t, err)
+	return lt, m
 }
 
 // TestStaleTokenMatrix: every way a token goes stale, against every kind
 // of call, is refused with its code.
 func TestStaleTokenMatrix(t *testing.T) {
 	type setup func(t *testing.T) (svc *table.Service, token string, sessionID int64)
-	handedOff := func(t *testing.T) (liveTable, table.MintedGrant) {
-		lt, _ := newLiveTable(t)
-		m, err := lt.svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{})
-		tabletest.Must(t, err)
-		return lt, m
-	}
 	cases := []struct {
 		name string
 		make setup
@@ -174,13 +183,13 @@ func TestStaleTokenMatrix(t *testing.T) {
 			_, err := lt.svc.EndSession(ctx, lt.Owner, lt.LobbyID)
 			tabletest.Must(t, err)
 			return lt.svc, m.Token, lt.LobbyID
-		}, apperr.AITokenRevoked},
+		}, apperr.SessionEnded},
 		{"SessionAbandonedByOwner", func(t *testing.T) (*table.Service, string, int64) {
 			lt, m := handedOff(t)
 			_, err := lt.svc.AbandonSession(ctx, lt.Owner, lt.LobbyID)
 			tabletest.Must(t, err)
 			return lt.svc, m.Token, lt.LobbyID
-		}, apperr.AITokenRevoked},
+		}, apperr.SessionEnded},
 		{"WrongSession", func(t *testing.T) (*table.Service, string, int64) {
 			lt, m := handedOff(t)
 			other, err := lt.svc.OpenSession(ctx, lt.Owner, lt.SpareCampaignID)
@@ -235,7 +244,9 @@ func TestStaleTokenMatrix(t *testing.T) {
 	}{
 		{"resume", func(svc *table.Service, c table.Caller, id int64) error { _, err := svc.Resume(ctx, c, id); return err }},
 		{"list_events", func(svc *table.Service, c table.Caller, id int64) error {
-			_, err := svc.ListEvents(ctx, c, id, 0, 10)
+			// From a cursor past the end: a finished session's events stay
+			// readable up to the end (see TestEndReachesWaitingAgent).
+			_, err := svc.ListEvents(ctx, c, id, 1<<40, 10)
 			return err
 		}},
 		{"post_dialogue", func(svc *table.Service, c table.Caller, id int64) error {
@@ -302,4 +313,56 @@ func TestTokenNeverStored(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEndReachesWaitingAgent: an AI player's wait in flight when the
+// session ends returns the end event, not an error; the next read says
+// session_ended, with the reason in the details.
+func TestEndReachesWaitingAgent(t *testing.T) {
+	lt, m := handedOff(t)
+	ai := table.AI(grantIDOf(t, lt.svc, m.Token))
+	first, err := lt.svc.ListEvents(ctx, ai, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	type result struct {
+		page table.EventPage
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := lt.svc.WaitEvents(ctx, ai, lt.LobbyID, first.Cursor, table.MaxWait)
+		done <- result{p, err}
+	}()
+	for lt.svc.Notifier().Waiters(lt.LobbyID) == 0 {
+		runtime.Gosched()
+	}
+	_, err = lt.svc.EndSession(ctx, lt.Owner, lt.LobbyID)
+	tabletest.Must(t, err)
+	r := <-done
+	tabletest.Must(t, r.err)
+	if n := len(r.page.Events); n == 0 || r.page.Events[n-1].Kind != table.EventSessionEnded {
+		t.Fatalf("the wait in flight returned %+v, want the session.ended event", r.page.Events)
+	}
+	_, err = lt.svc.WaitEvents(ctx, ai, lt.LobbyID, r.page.Cursor, time.Second)
+	wantCode(t, err, apperr.SessionEnded)
+	wantDetail(t, err, "reason", table.RevokedEnded)
+	wantDetail(t, err, "status", "ended")
+	_, err = lt.svc.PostMessage(ctx, ai, lt.LobbyID, table.MessageInput{Kind: "say", Text: "one more?"})
+	wantCode(t, err, apperr.SessionEnded)
+}
+
+// TestRevocationSaysWhy: each way a token is revoked names its reason.
+func TestRevocationSaysWhy(t *testing.T) {
+	lt, m := aiDMTable(t)
+	_, err := lt.svc.SetDMSeatAI(ctx, lt.Owner, lt.CampaignID)
+	tabletest.Must(t, err)
+	_, err = lt.svc.GetPreSessionContext(ctx, table.AI(grantIDOf(t, lt.svc, m.Token)))
+	wantCode(t, err, apperr.AITokenRevoked)
+	wantDetail(t, err, "reason", table.RevokedRotated)
+
+	lt, m = aiDMTable(t)
+	_, err = lt.svc.AssignSeat(ctx, lt.Owner, lt.DMSeatID, lt.OwnerAccess)
+	tabletest.Must(t, err)
+	_, err = lt.svc.GetPreSessionContext(ctx, table.AI(grantIDOf(t, lt.svc, m.Token)))
+	wantCode(t, err, apperr.AITokenRevoked)
+	wantDetail(t, err, "reason", table.RevokedReassigned)
 }

@@ -478,3 +478,27 @@ func TestResumeCarriesStageAndCursor(t *testing.T) {
 		}
 	}
 }
+
+// TestNPCSpeech: the DM's narration may name an NPC speaker; nobody else
+// may, and a speaker never combines with speaking for a player seat.
+func TestNPCSpeech(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	p, err := lt.svc.PostMessage(ctx, lt.Owner, lt.LobbyID, table.MessageInput{Kind: "narration", Text: "Welcome, travellers.", Speaker: " Old Tom "})
+	tabletest.Must(t, err)
+	if !strings.Contains(string(p.Event.Payload), `"speaker":"Old Tom"`) {
+		t.Fatalf("NPC speech posted %s", p.Event.Payload)
+	}
+	plain, err := lt.svc.PostMessage(ctx, lt.Owner, lt.LobbyID, table.MessageInput{Kind: "narration", Text: "Rain falls."})
+	tabletest.Must(t, err)
+	if strings.Contains(string(plain.Event.Payload), "speaker") {
+		t.Fatalf("plain narration carries a speaker: %s", plain.Event.Payload)
+	}
+	_, err = lt.svc.PostMessage(ctx, lt.Seated, lt.LobbyID, table.MessageInput{Kind: "say", Text: "Hi", Speaker: "Old Tom"})
+	wantCode(t, err, apperr.MessageKindNotAllowed)
+	_, err = lt.svc.PostMessage(ctx, lt.Owner, lt.LobbyID, table.MessageInput{Kind: "say", Text: "Hi", Speaker: "Old Tom", SubjectSeatID: &lt.PlayerSeatID})
+	wantCode(t, err, apperr.InvalidRequest)
+	_, err = lt.svc.PostMessage(ctx, lt.Owner, lt.LobbyID, table.MessageInput{Kind: "ooc", Text: "Hi", Speaker: "Old Tom"})
+	wantCode(t, err, apperr.InvalidRequest)
+	_, err = lt.svc.PostMessage(ctx, lt.Owner, lt.LobbyID, table.MessageInput{Kind: "say", Text: "Hi", Speaker: strings.Repeat("x", 61)})
+	wantCode(t, err, apperr.InvalidRequest)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -22,8 +23,12 @@ type MessageInput struct {
 	Check          string `json:"check,omitempty" jsonschema:"the skill or ability of a check intent"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: act as this player seat (DM proxy)"`
 	ToSeatID       *int64 `json:"to_seat_id,omitempty" jsonschema:"DM only: the seat a whisper goes to"`
+	Speaker        string `json:"speaker,omitempty" jsonschema:"DM narration only: the NPC who speaks, 1 to 60 characters"`
 	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"repeat-safe key: the same key returns the first result"`
 }
+
+// MaxSpeakerLength bounds an NPC speaker's name, in characters.
+const MaxSpeakerLength = 60
 
 // InputLine is free text typed at the table, slash commands included.
 type InputLine struct {
@@ -86,6 +91,8 @@ func decidePosting(sc sessionScope, participants []models.SessionParticipant, in
 		dmSeat := sc.session.DMSeatID
 		p := posting{acting: &dmSeat, mode: models.ExecSelf, visibility: models.VisibilityPublic}
 		switch {
+		case in.SubjectSeatID != nil && in.Speaker != "":
+			return posting{}, apperr.E(apperr.InvalidRequest, "Speak either as an NPC or for a player seat, not both.").WithField("speaker", "not with a seat")
 		case in.SubjectSeatID != nil:
 			target, ok := bySeat[*in.SubjectSeatID]
 			if !ok {
@@ -102,6 +109,8 @@ func decidePosting(sc sessionScope, participants []models.SessionParticipant, in
 			p.kind, p.subject, p.character, p.mode = kind, &seat, target.CharacterID, models.ExecDMProxy
 		case in.Kind == KindSay || in.Kind == models.MessageNarration:
 			p.kind = models.MessageNarration
+		case in.Speaker != "":
+			return posting{}, apperr.E(apperr.InvalidRequest, "Only narration names an NPC speaker.").WithField("speaker", "narration only")
 		case in.Kind == models.MessageOOC:
 			p.kind = models.MessageOOC
 		case in.Kind == models.MessageWhisperDM:
@@ -117,8 +126,8 @@ func decidePosting(sc sessionScope, participants []models.SessionParticipant, in
 		}
 		return p, nil
 	}
-	if in.SubjectSeatID != nil || in.ToSeatID != nil {
-		return posting{}, apperr.E(apperr.MessageKindNotAllowed, "Only the DM can act for another seat or whisper to one.")
+	if in.SubjectSeatID != nil || in.ToSeatID != nil || in.Speaker != "" {
+		return posting{}, apperr.E(apperr.MessageKindNotAllowed, "Only the DM can act for another seat, whisper to one or speak as an NPC.")
 	}
 	var own *models.SessionParticipant
 	controlsAny := false
@@ -172,6 +181,10 @@ func validateMessage(in *MessageInput) error {
 	}
 	if in.Intent != "" && in.Kind != models.MessageAction {
 		return apperr.E(apperr.InvalidRequest, "Only actions carry an intent.").WithField("intent", "actions only")
+	}
+	in.Speaker = strings.TrimSpace(in.Speaker)
+	if n := utf8.RuneCountInString(in.Speaker); n > MaxSpeakerLength || strings.ContainsFunc(in.Speaker, unicode.IsControl) {
+		return apperr.E(apperr.InvalidRequest, "A speaker's name is at most %d characters, on one line.", MaxSpeakerLength).WithField("speaker", "at most 60 characters")
 	}
 	if len(in.IdempotencyKey) > 120 {
 		return apperr.E(apperr.InvalidRequest, "The idempotency key is at most 120 characters.").WithField("idempotency_key", "at most 120 characters")
@@ -236,8 +249,7 @@ func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in
 		}
 		ev, err := s.appendEvent(ctx, tx, sessionID, seq, eventDraft{kind: EventMessagePosted, acting: p.acting, subject: p.subject,
 			character: p.character, mode: p.mode, visibility: p.visibility, recipients: p.recipients, idempotencyKey: in.IdempotencyKey,
-			payload: map[string]any{"message_id": msg.ID, "kind": p.kind, "intent": in.Intent, "check": in.Check, "text": in.Text,
-				"recipient_seat_ids": nonNilIDs(p.recipients)}})
+			payload: messagePayload(msg.ID, p, in)})
 		if err != nil {
 			return err
 		}
@@ -249,6 +261,17 @@ func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in
 	}
 	s.notifier.Notify(sessionID)
 	return out, nil
+}
+
+// messagePayload is a message.posted event's payload; the speaker only
+// appears on NPC speech.
+func messagePayload(id int64, p posting, in MessageInput) map[string]any {
+	out := map[string]any{"message_id": id, "kind": p.kind, "intent": in.Intent, "check": in.Check, "text": in.Text,
+		"recipient_seat_ids": nonNilIDs(p.recipients)}
+	if in.Speaker != "" {
+		out["speaker"] = in.Speaker
+	}
+	return out
 }
 
 func nonNilIDs(ids []int64) []int64 {

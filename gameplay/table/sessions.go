@@ -520,7 +520,11 @@ func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope
 		return err
 	}
 	// No window where the session is over and a token still works.
-	if err := tx.RevokeSessionGrants(ctx, sc.session.ID, "session_"+status, now); err != nil {
+	reason := RevokedEnded
+	if status == models.SessionAbandoned {
+		reason = revokedAbandoned
+	}
+	if err := tx.RevokeSessionGrants(ctx, sc.session.ID, reason, now); err != nil {
 		return err
 	}
 	return tx.DeleteLeasesOfSession(ctx, sc.session.ID)

@@ -27,6 +27,14 @@ func wantCode(t *testing.T, err error, want apperr.Code) {
 	}
 }
 
+func wantDetail(t *testing.T, err error, key string, want any) {
+	t.Helper()
+	e, ok := apperr.As(err)
+	if !ok || e.Details[key] != want {
+		t.Fatalf("error %v: details[%q] = %v, want %v", err, key, e.Details, want)
+	}
+}
+
 func seatEpoch(t *testing.T, svc *table.Service, c table.Caller, roomID, seatID int64) int64 {
 	t.Helper()
 	v, err := svc.GetRoom(ctx, c, roomID)

@@ -120,6 +120,9 @@ const (
 	AIGrantAlreadyBound         Code = "ai_grant_already_bound"
 	TakeBackOriginRequired      Code = "take_back_origin_required"
 	SeatNotAIControlled         Code = "seat_not_ai_controlled"
+	// SessionEnded: the session this token played in is over (ended or
+	// abandoned); details.reason is session_ended, details.status the end.
+	SessionEnded Code = "session_ended"
 
 	// Solo adventures.
 	ScenarioInvalid         Code = "scenario_invalid"
@@ -217,6 +220,7 @@ var kinds = map[Code]Kind{
 	AIGrantAlreadyBound:         KindConflict,
 	TakeBackOriginRequired:      KindForbidden,
 	SeatNotAIControlled:         KindConflict,
+	SessionEnded:                KindConflict,
 
 	ScenarioInvalid:         KindInvalid,
 	ProviderSettingsInvalid: KindInvalid,

@@ -27,8 +27,14 @@ func errorResult(logger *slog.Logger, tool string, err error) *mcpsdk.CallToolRe
 	if e, ok := apperr.As(err); ok && te.Code != apperr.Internal {
 		te.Fields, te.Details = e.Fields, e.Details
 	}
-	if te.Code == apperr.Internal {
+	switch te.Code.Kind() {
+	case apperr.KindInternal:
 		logger.Error("mcp tool failed", slog.String("tool", tool), slog.String("error", err.Error()))
+	case apperr.KindUnavailable:
+		logger.Warn("mcp tool unavailable", slog.String("tool", tool), slog.String("code", string(te.Code)))
+	default:
+		// A client mistake or a rule saying no: worth a line, not an alarm.
+		logger.Info("mcp tool refused", slog.String("tool", tool), slog.String("code", string(te.Code)))
 	}
 	return &mcpsdk.CallToolResult{
 		IsError:           true,

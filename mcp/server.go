@@ -90,7 +90,10 @@ func NewHandler(opts Options) http.Handler {
 	streamable := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, &mcpsdk.StreamableHTTPOptions{
 		// 2026-07-28 requires stateless servers; older clients still work
 		// because the SDK fakes the session per request.
-		Stateless:                  true,
+		Stateless: true,
+		// A stage image travels in the call as base64: 10 MiB of image is
+		// about 13.4 MiB of text.
+		MaxRequestBodyBytes:        maxRequestBytes,
 		DisableLocalhostProtection: opts.BehindLocalProxy,
 		Logger:                     sdkLogger,
 	})
@@ -169,11 +172,31 @@ func bearerToken(header string) (string, bool) {
 	return token, token != ""
 }
 
-// warnOnly passes on records at warning level and above.
+// maxRequestBytes bounds one MCP request body.
+const maxRequestBytes = 15 << 20
+
+// warnOnly passes on the SDK's records at warning level and above, and
+// lowers to WARN the errors it logs for a client's protocol mistakes (a
+// removed method, a duplicate initialize): the client is wrong, the server
+// is fine.
 type warnOnly struct{ slog.Handler }
 
+var clientMistakes = map[string]bool{
+	"method removed in the new protocol": true, "method invalid during initialization": true,
+	"duplicate initialize request": true, "initialized before initialize": true, "duplicate initialized notification": true,
+}
+
 func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, slog.LevelWarn)
+}
+
+func (w warnOnly) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError && clientMistakes[r.Message] {
+		lowered := slog.NewRecord(r.Time, slog.LevelWarn, r.Message, r.PC)
+		r.Attrs(func(a slog.Attr) bool { lowered.AddAttrs(a); return true })
+		r = lowered
+	}
+	return w.Handler.Handle(ctx, r)
 }
 
 func (w warnOnly) WithAttrs(attrs []slog.Attr) slog.Handler {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +15,10 @@ import (
 
 // TestStaleTokensOnEveryTool makes tokens stale in every way a table can
 // and calls every tool with each: all are refused with the token's code
-// before any tool runs. (A token cannot name a wrong session through the
-// tools: they take the session from the grant itself.)
+// (as a tool error that says why, validated against the listed schema),
+// except an expired pre-session token, which the bearer check refuses with
+// 401. (A token cannot name a wrong session through the tools: they take
+// the session from the grant itself.)
 func TestStaleTokensOnEveryTool(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
@@ -63,7 +66,7 @@ func TestStaleTokensOnEveryTool(t *testing.T) {
 			_, err := svc.EndSession(ctx, f.Owner, f.LobbyID)
 			tabletest.Must(t, err)
 			return tok
-		}, "ai_token_revoked"},
+		}, "session_ended"},
 		{"DMRotated", func(t *testing.T) string {
 			f, tok := preSession(t)
 			_, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
@@ -91,17 +94,65 @@ func TestStaleTokensOnEveryTool(t *testing.T) {
 			return tok
 		}, "ai_token_expired"},
 	}
+	// Real ids for the tools that name a thing: they live in another room,
+	// so only the token's own state can explain a refusal.
+	other := tabletest.New(t, svc)
+	_, err := svc.StartSession(ctx, other.Owner, other.LobbyID)
+	tabletest.Must(t, err)
+	req, err := svc.RequestCheck(ctx, other.Owner, other.LobbyID, table.CheckRequestInput{Skill: "perception"})
+	tabletest.Must(t, err)
+	win, err := svc.OpenActionWindow(ctx, other.Owner, other.LobbyID, table.WindowInput{Prompt: "Now?"})
+	tabletest.Must(t, err)
+	act, err := svc.DeclareAction(ctx, other.Owner, other.LobbyID, table.ActionInput{Text: "jumps", SubjectSeatID: &other.PlayerSeatID})
+	tabletest.Must(t, err)
+	validArgs := map[string]map[string]any{
+		"get_character_context": {}, "post_dialogue": {"text": "hi"}, "post_action": {"text": "hi"}, "post_ooc": {"text": "hi"},
+		"whisper": {"text": "hi"}, "declare_action": {"text": "hi"}, "set_stage": {"text": "hi"}, "request_check": {"skill": "stealth"},
+		"cancel_check": {"request_id": req.Requests[0].ID}, "roll_check": {"request_id": req.Requests[0].ID},
+		"quick_roll": {"formula": "1d20"}, "update_character_state": {"seat_id": other.PlayerSeatID, "op": "heal", "amount": 1},
+		"open_action_window": {"prompt": "Now?"}, "close_action_window": {"window_id": win.ID},
+		"adjudicate_action": {"action_id": act.ID, "status": "cancelled"}, "admit_seat": {"seat_id": other.FreeSeatID},
+		"get_events": {"after": 1 << 40}, "wait_for_event": {"after": 1 << 40, "timeout_seconds": 1},
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tok := tc.stale(t)
+			if tc.want == "ai_token_expired" {
+				for _, tl := range tools {
+					resp := rawToolCall(t, srv.URL, tok, tl.name)
+					code := errorCode(t, resp)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusUnauthorized || code != tc.want {
+						t.Errorf("%s: got %d %q, want 401 %q", tl.name, resp.StatusCode, code, tc.want)
+					}
+				}
+				return
+			}
+			a := connectAgent(t, srv.URL, tok)
 			for _, tl := range tools {
-				resp := rawToolCall(t, srv.URL, tok, tl.name)
-				code := errorCode(t, resp)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusUnauthorized || code != tc.want {
-					t.Errorf("%s: got %d %q, want 401 %q", tl.name, resp.StatusCode, code, tc.want)
+				if code := a.call(tl.name, validArgs[tl.name], nil); code != tc.want {
+					t.Errorf("%s: got %q, want %q", tl.name, code, tc.want)
 				}
 			}
 		})
 	}
+}
+
+// rawToolCall sends one tools/call in the 2026-07-28 wire format.
+func rawToolCall(t *testing.T, url, token, tool string) *http.Response {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},"_meta":{` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", ProtocolVersion)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", tool)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }

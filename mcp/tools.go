@@ -3,23 +3,25 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-// tool is one MCP tool: its name, its description for a model, and the
+// tool is one MCP tool: its name, what a model reads about it, and the
 // typed gameplay call behind it.
 type tool struct {
-	name, description string
-	register          func(s *mcpsdk.Server, deps toolDeps)
+	name     string
+	register func(s *mcpsdk.Server, deps toolDeps)
 }
 
 type toolDeps struct {
@@ -27,29 +29,58 @@ type toolDeps struct {
 	logger *slog.Logger
 }
 
+// hints are a tool's annotations. Every tool acts on this server's table
+// only (openWorldHint false).
+type hints int
+
+const (
+	// write changes the table; repeating it does it again.
+	write hints = iota
+	// read changes nothing.
+	read
+	// idempotent changes the table, and repeating it changes nothing more.
+	idempotent
+	// destructive cannot be undone (ending the session, cancelling a check).
+	destructive
+)
+
+func (h hints) annotations() *mcpsdk.ToolAnnotations {
+	no, yes := false, true
+	a := &mcpsdk.ToolAnnotations{OpenWorldHint: &no, DestructiveHint: &no}
+	switch h {
+	case read:
+		a.ReadOnlyHint, a.IdempotentHint, a.DestructiveHint = true, true, nil
+	case idempotent:
+		a.IdempotentHint = true
+	case destructive:
+		a.DestructiveHint = &yes
+	}
+	return a
+}
+
 // typed builds a tool from a typed call: the input and output JSON Schemas
 // come from the Go types. It is registered as a raw handler (not
 // mcpsdk.AddTool) so that a failure can carry the structured error code
 // in structuredContent.error; the SDK's typed path would replace it.
-func typed[In, Out any](name, description string, call func(ctx context.Context, d toolDeps, c table.Caller, in In) (Out, error)) tool {
-	return tool{name: name, description: description, register: func(s *mcpsdk.Server, d toolDeps) {
-		inSchema, err := jsonschema.For[In](nil)
+func typed[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, d toolDeps, c table.Caller, in In) (Out, error)) tool {
+	return tool{name: name, register: func(s *mcpsdk.Server, d toolDeps) {
+		inSchema, err := inputSchema(reflect.TypeFor[In]())
 		if err != nil {
 			panic(fmt.Sprintf("tool %s input schema: %v", name, err))
 		}
-		outSchema, err := jsonschema.For[Out](nil)
+		outSchema, err := outputSchema(reflect.TypeFor[Out]())
 		if err != nil {
 			panic(fmt.Sprintf("tool %s output schema: %v", name, err))
 		}
-		s.AddTool(&mcpsdk.Tool{Name: name, Description: description, InputSchema: inSchema, OutputSchema: outSchema},
+		s.AddTool(&mcpsdk.Tool{Name: name, Title: title, Description: description, InputSchema: inSchema, OutputSchema: outSchema, Annotations: h.annotations()},
 			func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 				p, ok := PrincipalFromContext(ctx)
 				if !ok {
 					return errorResult(d.logger, name, apperr.E(apperr.Unauthorized, "A bearer token is required.")), nil
 				}
 				var in In
-				args := []byte(req.Params.Arguments)
-				if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+				args := bytes.TrimSpace(req.Params.Arguments)
+				if len(args) == 0 || string(args) == "null" {
 					args = []byte("{}")
 				}
 				dec := json.NewDecoder(bytes.NewReader(args))
@@ -71,65 +102,100 @@ func typed[In, Out any](name, description string, call func(ctx context.Context,
 }
 
 // Inputs of the tools. Descriptions are written for a model that has never
-// seen this game.
+// seen this game; a seat is always seat_id.
 type (
 	noInput struct{}
 
-	sayInput struct {
-		Text           string `json:"text" jsonschema:"what the character says, in character, 1 to 4000 characters"`
-		AsSeatID       *int64 `json:"as_seat_id,omitempty" jsonschema:"DM only: speak for this player seat (DM proxy)"`
-		IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"any unique string; retrying with the same key never posts twice"`
+	dialogueInput struct {
+		Text           string `json:"text" jsonschema:"1-4000 chars"`
+		Speaker        string `json:"speaker,omitempty" jsonschema:"DM: the NPC speaking"`
+		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: speak for this player seat"`
+		IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"a retry with the same key never posts twice"`
 	}
 	actionInput struct {
-		Text           string `json:"text" jsonschema:"what the character does, 1 to 4000 characters"`
-		Intent         string `json:"intent,omitempty" jsonschema:"optional: search"`
-		AsSeatID       *int64 `json:"as_seat_id,omitempty" jsonschema:"DM only: act for this player seat (DM proxy)"`
+		Text           string `json:"text"`
+		Intent         string `json:"intent,omitempty"`
+		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: act for this player seat"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
-	oocInput struct {
-		Text           string `json:"text" jsonschema:"an out-of-character remark to the table"`
+	textInput struct {
+		Text           string `json:"text"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
 	whisperInput struct {
-		Text           string `json:"text" jsonschema:"the private message"`
-		ToSeatID       *int64 `json:"to_seat_id,omitempty" jsonschema:"DM only: the player seat to whisper to; players always whisper the DM"`
+		Text           string `json:"text"`
+		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: the player seat; players always whisper the DM"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
 	stageInput struct {
-		Text string `json:"text" jsonschema:"what the players see on the stage now (the scene), at most 4000 characters"`
+		Text        *string `json:"text,omitempty" jsonschema:"the scene, ≤4000 chars; omit to keep"`
+		ImageBase64 string  `json:"image_base64,omitempty" jsonschema:"PNG, JPEG or WebP ≤10 MiB"`
+		ClearImage  bool    `json:"clear_image,omitempty"`
 	}
-	characterInput struct {
-		SeatID int64 `json:"seat_id,omitempty" jsonschema:"DM only: whose character; players get their own"`
+	seatInput struct {
+		SeatID int64 `json:"seat_id,omitempty" jsonschema:"DM: whose; default yours"`
 	}
-	rollInput struct {
-		RequestID      int64  `json:"request_id" jsonschema:"the pending check request to roll"`
-		IdempotencyKey string `json:"idempotency_key,omitempty"`
+	requiredSeatInput struct {
+		SeatID int64 `json:"seat_id"`
 	}
-	physicalInput struct {
+	rollCheckInput struct {
 		RequestID      int64  `json:"request_id"`
-		Faces          []int  `json:"faces" jsonschema:"the raw d20 faces rolled, as many as the request's dice_needed"`
+		Faces          []int  `json:"faces,omitempty" jsonschema:"physical dice: the raw d20 faces (dice_needed of them); omit to let the server roll"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
+	}
+	quickRollInput struct {
+		Formula        string `json:"formula" jsonschema:"e.g. 2d6+3, 1d20+5, 4d6dl1, d%"`
+		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: roll for this player seat"`
+		IdempotencyKey string `json:"idempotency_key,omitempty"`
+	}
+	checkInput struct {
+		SeatID        *int64 `json:"seat_id,omitempty" jsonschema:"omit to ask everyone playing"`
+		Skill         string `json:"skill,omitempty"`
+		Ability       string `json:"ability,omitempty" jsonschema:"when no skill"`
+		DC            *int   `json:"dc,omitempty" jsonschema:"1-40, never shown to players"`
+		Mode          string `json:"mode,omitempty"`
+		RevealOutcome bool   `json:"reveal_outcome,omitempty" jsonschema:"tell players success or failure"`
+		Private       bool   `json:"private,omitempty" jsonschema:"only that player and you see the roll"`
+		Label         string `json:"label,omitempty"`
+		ActionID      *int64 `json:"action_id,omitempty" jsonschema:"the declared action this check decides"`
+	}
+	requestInput struct {
+		RequestID int64 `json:"request_id"`
+	}
+	stateInput struct {
+		SeatID    int64  `json:"seat_id"`
+		Op        string `json:"op"`
+		Amount    int    `json:"amount,omitempty" jsonschema:"1-9999, for HP and resources"`
+		Condition string `json:"condition,omitempty"`
+		Resource  string `json:"resource,omitempty" jsonschema:"a resource on the sheet"`
+	}
+	declareInput struct {
+		Text     string `json:"text"`
+		Intent   string `json:"intent,omitempty"`
+		WindowID *int64 `json:"window_id,omitempty" jsonschema:"the open window this answers"`
+		SeatID   *int64 `json:"seat_id,omitempty" jsonschema:"DM: for this player seat"`
+	}
+	windowInput struct {
+		Prompt string `json:"prompt" jsonschema:"e.g. What does everyone do?"`
+	}
+	windowIDInput struct {
+		WindowID int64 `json:"window_id"`
+	}
+	adjudicateInput struct {
+		ActionID int64  `json:"action_id"`
+		Status   string `json:"status"`
 	}
 	eventsInput struct {
-		After int64 `json:"after" jsonschema:"the cursor you have: events after this seq are returned"`
-		Limit int   `json:"limit,omitempty" jsonschema:"1 to 200, default 100"`
+		After int64 `json:"after" jsonschema:"your cursor"`
+		Limit int   `json:"limit,omitempty" jsonschema:"1-25, default 25"`
 	}
 	waitInput struct {
-		After          int64 `json:"after" jsonschema:"the cursor you have"`
-		TimeoutSeconds int   `json:"timeout_seconds,omitempty" jsonschema:"1 to 60, default 25; on timeout you get no events and the same cursor"`
+		After          int64 `json:"after" jsonschema:"your cursor"`
+		TimeoutSeconds int   `json:"timeout_seconds,omitempty" jsonschema:"1-60, default 25; on timeout: no events, same cursor"`
 	}
 )
 
-// SessionContext is everything an agent needs to act: who it is, what it
-// may do now, what waits for it, and the cursor to wait from.
-type SessionContext struct {
-	You           string                  `json:"you" jsonschema:"a sentence telling the agent who it is at this table"`
-	YouMayNow     []string                `json:"you_may_now" jsonschema:"the tools that make sense for you now"`
-	Session       table.SessionResume     `json:"session"`
-	PendingChecks []table.RollRequestView `json:"pending_checks" jsonschema:"checks waiting for your roll"`
-	Cursor        int64                   `json:"cursor" jsonschema:"pass this as after to wait_for_event"`
-}
-
+// sessionOf finds the session of the caller's grant.
 func sessionOf(ctx context.Context, d toolDeps, c table.Caller) (int64, error) {
 	return d.table.GrantSession(ctx, c)
 }
@@ -146,129 +212,382 @@ func withSession[In, Out any](call func(ctx context.Context, d toolDeps, c table
 	}
 }
 
+// post posts one chat line and answers with its place in the log.
+func post(ctx context.Context, d toolDeps, c table.Caller, id int64, in table.MessageInput) (Posted, error) {
+	p, err := d.table.PostMessage(ctx, c, id, in)
+	if err != nil {
+		return Posted{}, err
+	}
+	return Posted{Seq: p.Event.Seq, MessageID: p.MessageID}, nil
+}
+
+// page names the speakers of a page of events and compacts it.
+func page(ctx context.Context, d toolDeps, c table.Caller, id int64, p table.EventPage) (EventPage, error) {
+	if len(p.Events) == 0 {
+		return EventPage{Cursor: p.Cursor, HasMore: p.HasMore}, nil
+	}
+	seats, err := d.table.SessionSeats(ctx, c, id)
+	if err != nil {
+		return EventPage{}, err
+	}
+	return compactPage(p, newRoster(seats)), nil
+}
+
 // tools is the whole tool surface (seed §9.3): high-level table actions,
-// each one gameplay call. There is deliberately no tool for room
-// management, seat control or anything destructive.
+// each one call of the gameplay function the web app uses. There is
+// deliberately no tool for room management or seat control.
 var tools = []tool{
-	typed("get_pre_session_context", "For an AI DM before its session starts: your campaign, your DM seat, the lobby to start and whether it is ready. The only other thing you can do before the start is start_session.",
-		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (table.PreSessionContext, error) {
-			return d.table.GetPreSessionContext(ctx, c)
-		}),
-	typed("start_session", "For an AI DM: start the session in the lobby of your campaign. Afterwards call get_session_context.",
-		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (table.SessionResume, error) {
-			pre, err := d.table.GetPreSessionContext(ctx, c)
-			if err != nil {
-				return table.SessionResume{}, err
-			}
-			if pre.LobbySessionID == nil {
-				return table.SessionResume{}, apperr.E(apperr.SessionNotLobby, "There is no lobby to start; the owner must open one.")
-			}
-			return d.table.StartSession(ctx, c, *pre.LobbySessionID)
-		}),
-	typed("get_session_context", "Start here. Tells you who you are at the table (DM or player, which seat and character), what you may do now, the checks waiting for your roll, the stage, the participants and the recent events you may see, and the cursor to pass to wait_for_event.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, _ noInput) (SessionContext, error) {
+	typed("get_session_context", "Session context", read,
+		"Start here, and again whenever unsure. Who you are (DM or player, seat, character), the tools you may call now with the ids they need (next), checks waiting, the stage, the seats, recent events and the cursor for wait_for_event.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, _ noInput) (Context, error) {
 			return sessionContext(ctx, d, c, id)
 		})),
-	typed("get_character_context", "Your character's full sheet: abilities, skills, HP, conditions, resources, biography and roleplay guidance. The DM may name a seat_id.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in characterInput) (table.CharacterView, error) {
-			return d.table.SeatCharacter(ctx, c, id, in.SeatID)
-		})),
-	typed("post_dialogue", "Say something in character (players), or narrate (DM). The DM may speak for a player seat with as_seat_id.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in sayInput) (table.PostedMessage, error) {
-			return d.table.PostMessage(ctx, c, id, table.MessageInput{Kind: table.KindSay, Text: in.Text, SubjectSeatID: in.AsSeatID, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("post_action", "Describe what your character does. Use intent \"search\" to search; the DM decides whether a check is needed.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in actionInput) (table.PostedMessage, error) {
-			return d.table.PostMessage(ctx, c, id, table.MessageInput{Kind: "action", Text: in.Text, Intent: in.Intent, SubjectSeatID: in.AsSeatID, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("post_ooc", "Say something out of character to the table.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in oocInput) (table.PostedMessage, error) {
-			return d.table.PostMessage(ctx, c, id, table.MessageInput{Kind: "ooc", Text: in.Text, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("whisper_dm", "Players: whisper privately to the DM (only you and the DM see it). DM: whisper to one player seat with to_seat_id.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in whisperInput) (table.PostedMessage, error) {
-			return d.table.PostMessage(ctx, c, id, table.MessageInput{Kind: "whisper_dm", Text: in.Text, ToSeatID: in.ToSeatID, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("set_stage_text", "DM only: replace the text on the stage, the scene every player sees.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in stageInput) (table.StageView, error) {
-			r, err := d.table.Resume(ctx, c, id)
-			if err != nil {
-				return table.StageView{}, err
-			}
-			return d.table.SetStage(ctx, c, id, table.StageInput{Text: in.Text, ImageID: r.Stage.ImageID, Revision: r.Stage.Revision})
-		})),
-	typed("request_check", "DM only: ask one or more player seats (none = everyone) for an ability or skill check, with a secret DC players never see, advantage or disadvantage, and whether to reveal success.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in table.CheckRequestInput) (table.CheckRequests, error) {
-			return d.table.RequestCheck(ctx, c, id, in)
-		})),
-	typed("roll_pending", "Roll a check that is waiting for you (see pending_checks in get_session_context). The server rolls the dice and adds your character's modifier.",
-		func(ctx context.Context, d toolDeps, c table.Caller, in rollInput) (table.RollResultView, error) {
-			return d.table.ResolveRequest(ctx, c, in.RequestID, table.RollInput{IdempotencyKey: in.IdempotencyKey})
-		}),
-	typed("submit_physical_roll", "Resolve a pending check with dice rolled outside the server: give only the raw d20 faces; the server adds the modifier.",
-		func(ctx context.Context, d toolDeps, c table.Caller, in physicalInput) (table.RollResultView, error) {
-			faces := in.Faces
-			if faces == nil {
-				faces = []int{}
-			}
-			return d.table.ResolveRequest(ctx, c, in.RequestID, table.RollInput{Faces: faces, IdempotencyKey: in.IdempotencyKey})
-		}),
-	typed("quick_roll", "Roll any dice expression (e.g. 2d6+3, 4d6dl1, 1d20+5, d%) for everyone to see. It never completes a check.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in table.QuickRollInput) (table.RollResultView, error) {
-			return d.table.QuickRoll(ctx, c, id, in)
-		})),
-	typed("update_character_state", "Change a character's live state: the DM may damage, heal, grant temporary HP, add or remove conditions and spend or restore resources for any participant; a player may heal, take temporary HP and spend or restore resources of their own character.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in table.StateChangeInput) (table.CharacterStateView, error) {
-			return d.table.ChangeCharacterState(ctx, c, id, in)
-		})),
-	typed("get_pending_events", "Events after a cursor that you may see, at once. Continue from the returned cursor.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in eventsInput) (table.EventPage, error) {
-			return d.table.ListEvents(ctx, c, id, in.After, in.Limit)
-		})),
-	typed("wait_for_event", "Wait until something you may see happens after your cursor (or the timeout passes, then no events and the same cursor). Use it in a loop to follow the table.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in waitInput) (table.EventPage, error) {
+	typed("wait_for_event", "Wait for events", read,
+		"Wait until something you may see happens after your cursor, then return it (or nothing at timeout). Call in a loop, always with the latest cursor. When the session ends you receive session.ended; later calls fail with session_ended.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in waitInput) (EventPage, error) {
 			timeout := in.TimeoutSeconds
 			if timeout == 0 {
 				timeout = int(table.DefaultWait / time.Second)
 			}
-			return d.table.WaitEvents(ctx, c, id, in.After, time.Duration(timeout)*time.Second)
+			p, err := d.table.WaitEvents(ctx, c, id, in.After, time.Duration(timeout)*time.Second)
+			if err != nil {
+				return EventPage{}, err
+			}
+			return page(ctx, d, c, id, p)
+		})),
+	typed("get_events", "Read events", read,
+		"Events you may see after a cursor, without waiting (e.g. older ones: after=0). Continue from the returned cursor while has_more.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in eventsInput) (EventPage, error) {
+			limit := in.Limit
+			if limit == 0 || limit > maxPageEvents {
+				limit = maxPageEvents
+			}
+			p, err := d.table.ListEvents(ctx, c, id, in.After, limit)
+			if err != nil {
+				return EventPage{}, err
+			}
+			return page(ctx, d, c, id, p)
+		})),
+	typed("get_character_context", "Character sheet", read,
+		"A character sheet: abilities, skills, HP, conditions, resources, biography, roleplay guidance. Yours by default.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in seatInput) (Sheet, error) {
+			v, err := d.table.SeatCharacter(ctx, c, id, in.SeatID)
+			if err != nil {
+				return Sheet{}, err
+			}
+			return Sheet{SeatID: in.SeatID, Name: v.Name, Level: v.Level, ProficiencyBonus: v.ProficiencyBonus, Abilities: v.Abilities,
+				Skills: v.SkillProficiencies, Expertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
+				Biography: v.Biography, Guidance: v.RoleplayGuidance}, nil
+		})),
+	typed("post_dialogue", "Speak", write,
+		"Players: say something in character. DM: narrate; give speaker to voice an NPC, or seat_id to speak for a player's character.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in dialogueInput) (Posted, error) {
+			return post(ctx, d, c, id, table.MessageInput{Kind: table.KindSay, Text: in.Text, Speaker: in.Speaker, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+		})),
+	typed("post_action", "Act", write,
+		"Say what your character does (intent search to search). The DM decides what follows and may ask for a check.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in actionInput) (Posted, error) {
+			return post(ctx, d, c, id, table.MessageInput{Kind: "action", Text: in.Text, Intent: in.Intent, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+		})),
+	typed("post_ooc", "Out of character", write,
+		"Say something out of character to the table.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in textInput) (Posted, error) {
+			return post(ctx, d, c, id, table.MessageInput{Kind: "ooc", Text: in.Text, IdempotencyKey: in.IdempotencyKey})
+		})),
+	typed("whisper", "Whisper", write,
+		"A private message: players whisper the DM; the DM whispers one player seat (seat_id). Only the two of you see it.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in whisperInput) (Posted, error) {
+			return post(ctx, d, c, id, table.MessageInput{Kind: "whisper_dm", Text: in.Text, ToSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+		})),
+	typed("declare_action", "Declare an action", write,
+		"Declare an action for the DM to adjudicate, e.g. in answer to an open action window (window_id).",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in declareInput) (Declared, error) {
+			a, err := d.table.DeclareAction(ctx, c, id, table.ActionInput{Text: in.Text, Intent: in.Intent, SubjectSeatID: in.SeatID, WindowID: in.WindowID})
+			if err != nil {
+				return Declared{}, err
+			}
+			return Declared{ActionID: a.ID, Status: a.Status}, nil
+		})),
+	typed("roll_check", "Roll a check", idempotent,
+		"Resolve a check waiting for you (checks in get_session_context): the server rolls, or give faces from physical dice. Your modifier is added for you.",
+		func(ctx context.Context, d toolDeps, c table.Caller, in rollCheckInput) (Roll, error) {
+			r, err := d.table.ResolveRequest(ctx, c, in.RequestID, table.RollInput{Faces: in.Faces, IdempotencyKey: in.IdempotencyKey})
+			if err != nil {
+				return Roll{}, err
+			}
+			return compactRoll(r), nil
+		}),
+	typed("quick_roll", "Roll dice", write,
+		"Roll any dice for everyone to see. Never resolves a check.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in quickRollInput) (Roll, error) {
+			r, err := d.table.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: in.Formula, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+			if err != nil {
+				return Roll{}, err
+			}
+			return compactRoll(r), nil
+		})),
+	typed("update_character_state", "Change HP or conditions", write,
+		"Change a character's live state. DM: anything, for anyone playing. Players, own character: heal, set_temp_hp, spend_resource, restore_resource.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in stateInput) (StateChanged, error) {
+			v, err := d.table.ChangeCharacterState(ctx, c, id, table.StateChangeInput{SubjectSeatID: in.SeatID, Op: in.Op, Amount: in.Amount, Condition: in.Condition, Resource: in.Resource})
+			if err != nil {
+				return StateChanged{}, err
+			}
+			return StateChanged{SeatID: v.SeatID, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
+		})),
+
+	// The DM's tools.
+	typed("get_pre_session_context", "Before the session", read,
+		"DM, before the session starts: your campaign and whether its lobby is ready; then start_session.",
+		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (PreSession, error) {
+			p, err := d.table.GetPreSessionContext(ctx, c)
+			if err != nil {
+				return PreSession{}, err
+			}
+			out := PreSession{CampaignID: p.CampaignID, Campaign: p.CampaignName, DMSeatID: p.DMSeatID, ReadyToStart: p.ReadyToStart}
+			if p.LobbySessionID != nil {
+				out.LobbySessionID = *p.LobbySessionID
+			}
+			if p.ExpiresAt != nil {
+				out.ExpiresAt = p.ExpiresAt.UTC().Format(time.RFC3339)
+			}
+			return out, nil
+		}),
+	typed("start_session", "Start the session", write,
+		"DM: start the session waiting in your campaign's lobby; then call get_session_context.",
+		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (Done, error) {
+			pre, err := d.table.GetPreSessionContext(ctx, c)
+			if err != nil {
+				return Done{}, err
+			}
+			if pre.LobbySessionID == nil {
+				return Done{}, apperr.E(apperr.SessionNotLobby, "There is no lobby to start; the owner must open one.")
+			}
+			r, err := d.table.StartSession(ctx, c, *pre.LobbySessionID)
+			return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
+		}),
+	typed("set_stage", "Set the stage", write,
+		"DM: change what every player sees: the scene text, an image (base64 content), or clear_image.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in stageInput) (Stage, error) {
+			return setStage(ctx, d, c, id, in)
+		})),
+	typed("request_check", "Ask for a check", write,
+		"DM: ask one player seat, or everyone playing, for a skill or ability check. The DC stays secret.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in checkInput) (Checks, error) {
+			req := table.CheckRequestInput{Ability: in.Ability, Skill: in.Skill, DC: in.DC, Mode: in.Mode, RevealOutcome: in.RevealOutcome,
+				Private: in.Private, Label: in.Label, PendingActionID: in.ActionID}
+			if in.SeatID != nil {
+				req.SeatIDs = []int64{*in.SeatID}
+			}
+			v, err := d.table.RequestCheck(ctx, c, id, req)
+			if err != nil {
+				return Checks{}, err
+			}
+			out := Checks{GroupID: v.GroupID, Checks: []Check{}}
+			for _, r := range v.Requests {
+				out.Checks = append(out.Checks, compactCheck(r))
+			}
+			return out, nil
+		})),
+	typed("cancel_check", "Cancel a check", destructive,
+		"DM: cancel a check nobody has rolled yet.",
+		func(ctx context.Context, d toolDeps, c table.Caller, in requestInput) (Check, error) {
+			v, err := d.table.CancelRequest(ctx, c, in.RequestID)
+			if err != nil {
+				return Check{}, err
+			}
+			return compactCheck(v), nil
+		}),
+	typed("open_action_window", "Ask what everyone does", write,
+		"DM: open a window in which players declare actions (declare_action); adjudicate each with adjudicate_action.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in windowInput) (Window, error) {
+			w, err := d.table.OpenActionWindow(ctx, c, id, table.WindowInput{Prompt: in.Prompt})
+			return Window{WindowID: w.ID, Prompt: w.Prompt, Status: w.Status}, err
+		})),
+	typed("close_action_window", "Close the action window", idempotent,
+		"DM: close an action window; no more actions are declared in it.",
+		func(ctx context.Context, d toolDeps, c table.Caller, in windowIDInput) (Window, error) {
+			w, err := d.table.CloseActionWindow(ctx, c, in.WindowID)
+			return Window{WindowID: w.ID, Prompt: w.Prompt, Status: w.Status}, err
+		}),
+	typed("adjudicate_action", "Adjudicate an action", write,
+		"DM: move a declared action on (processing, waiting_for_roll, resolved, cancelled). A player may cancel their own.",
+		func(ctx context.Context, d toolDeps, c table.Caller, in adjudicateInput) (Declared, error) {
+			a, err := d.table.TransitionAction(ctx, c, in.ActionID, table.TransitionInput{To: in.Status})
+			return Declared{ActionID: a.ID, Status: a.Status}, err
+		}),
+	typed("admit_seat", "Let a seat join late", write,
+		"DM: add a player seat to the session in play (it needs a controller and a character).",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in requiredSeatInput) (Done, error) {
+			r, err := d.table.LateJoin(ctx, c, id, in.SeatID)
+			return Done{Status: "playing", Cursor: r.Cursor}, err
+		})),
+	typed("end_session", "End the session", destructive,
+		"DM: end the session for everyone. Every token of the session stops working (session_ended).",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, _ noInput) (Done, error) {
+			r, err := d.table.EndSession(ctx, c, id)
+			return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
 		})),
 }
 
-// sessionContext assembles get_session_context from the resume and the
-// roll board, both projected for the caller.
-func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (SessionContext, error) {
+// setStage changes the scene: the text (or keeps it), and the image: a new
+// one checked and stored by the same upload the web app uses, or none.
+func setStage(ctx context.Context, d toolDeps, c table.Caller, id int64, in stageInput) (Stage, error) {
+	if in.ImageBase64 != "" && in.ClearImage {
+		return Stage{}, apperr.E(apperr.InvalidRequest, "Give an image or clear_image, not both.").WithField("clear_image", "not with image_base64")
+	}
 	r, err := d.table.Resume(ctx, c, id)
 	if err != nil {
-		return SessionContext{}, err
+		return Stage{}, err
+	}
+	next := table.StageInput{Text: r.Stage.Text, ImageID: r.Stage.ImageID, Revision: r.Stage.Revision}
+	if in.Text != nil {
+		next.Text = *in.Text
+	}
+	if in.ClearImage {
+		next.ImageID = nil
+	}
+	if in.ImageBase64 != "" {
+		data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.ImageBase64))
+		if err != nil {
+			return Stage{}, apperr.E(apperr.InvalidRequest, "image_base64 is not base64.").WithField("image_base64", "base64")
+		}
+		img, err := d.table.UploadStageImage(ctx, c, id, data)
+		if err != nil {
+			return Stage{}, err
+		}
+		next.ImageID = &img.ID
+	}
+	v, err := d.table.SetStage(ctx, c, id, next)
+	if err != nil {
+		return Stage{}, err
+	}
+	return Stage{Text: v.Text, Image: v.ImageID != nil, Revision: v.Revision}, nil
+}
+
+// sessionContext assembles get_session_context from the resume and the
+// roll board, both already projected for the caller.
+func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (Context, error) {
+	r, err := d.table.Resume(ctx, c, id)
+	if err != nil {
+		return Context{}, err
 	}
 	board, err := d.table.Board(ctx, c, id)
 	if err != nil {
-		return SessionContext{}, err
+		return Context{}, err
 	}
-	out := SessionContext{Session: r, Cursor: r.Cursor, PendingChecks: []table.RollRequestView{}}
-	for _, req := range board.Requests {
-		if req.Status == "pending" && r.Me.SeatID != nil && req.TargetSeatID == *r.Me.SeatID {
-			out.PendingChecks = append(out.PendingChecks, req)
-		}
+	names := newRoster(r.Seats)
+	dm := r.Me.Role == table.RoleDM
+	out := Context{Role: r.Me.Role, Cursor: r.Cursor, Instruction: r.Me.TemporaryInstruction,
+		Session: SessionRef{ID: r.Session.ID, Status: r.Session.Status, Campaign: r.Campaign.Name, Room: r.Room.Name},
+		Stage:   Stage{Text: clip(r.Stage.Text, 600), Image: r.Stage.ImageID != nil, Revision: r.Stage.Revision}}
+	if r.Me.SeatID != nil {
+		out.SeatID = *r.Me.SeatID
 	}
-	if r.Me.Role == table.RoleDM {
-		out.You = fmt.Sprintf("You are the DM of %q in room %q. The session is %s.", r.Campaign.Name, r.Room.Name, r.Session.Status)
-		out.YouMayNow = []string{"post_dialogue (narration)", "whisper_dm (to_seat_id)", "set_stage_text", "request_check", "update_character_state", "quick_roll", "wait_for_event"}
-	} else {
-		name := "your character"
-		for _, p := range r.Participants {
-			if r.Me.SeatID != nil && p.SeatID == *r.Me.SeatID && p.Character != nil {
-				name = p.Character.Name
+	playing := map[int64]table.ParticipantView{}
+	for _, p := range r.Participants {
+		playing[p.SeatID] = p
+	}
+	var admit []int64
+	for _, s := range r.Seats {
+		seat := Seat{SeatID: s.ID, Role: s.Role, Name: names.name(s.ID), AI: s.ControllerKind == "ai"}
+		if p, ok := playing[s.ID]; ok {
+			seat.Playing = true
+			if p.Character != nil {
+				seat.HP, seat.Conditions = hpText(p.Character.HP), p.Character.Conditions
 			}
+		} else if s.Role == "player" && s.ControllerKind != "none" && s.Character != nil {
+			admit = append(admit, s.ID)
 		}
-		out.You = fmt.Sprintf("You play %s in %q. The session is %s.", name, r.Campaign.Name, r.Session.Status)
-		out.YouMayNow = []string{"post_dialogue", "post_action", "post_ooc", "whisper_dm", "quick_roll", "wait_for_event"}
-		if len(out.PendingChecks) > 0 {
-			out.YouMayNow = append([]string{"roll_pending", "submit_physical_roll"}, out.YouMayNow...)
+		out.Seats = append(out.Seats, seat)
+	}
+	for _, req := range board.Requests {
+		if req.Status == "pending" && (dm || req.TargetSeatID == out.SeatID) {
+			out.Checks = append(out.Checks, compactCheck(req))
 		}
 	}
+	for _, a := range board.PendingActions {
+		if a.Status != "resolved" && a.Status != "cancelled" {
+			out.Actions = append(out.Actions, Action{ActionID: a.ID, SeatID: a.SubjectSeatID, By: names.name(a.SubjectSeatID), Text: clip(a.Text, 200), Status: a.Status})
+		}
+	}
+	for _, w := range board.Windows {
+		if w.Status == "open" {
+			out.Window = &Window{WindowID: w.ID, Prompt: w.Prompt}
+		}
+	}
+	recent := r.RecentEvents
+	if len(recent) > recentWindow {
+		recent = recent[len(recent)-recentWindow:]
+	}
+	for _, e := range recent {
+		ev := names.compactEvent(e)
+		ev.Text = clip(ev.Text, 280)
+		out.Recent = append(out.Recent, ev)
+	}
+	me := "you"
+	if out.SeatID != 0 {
+		me = names.name(out.SeatID)
+	}
+	if dm {
+		out.You = fmt.Sprintf("You are the DM (seat %d) of %q in room %q. The session is %s.", out.SeatID, r.Campaign.Name, r.Room.Name, r.Session.Status)
+	} else {
+		out.You = fmt.Sprintf("You play %s (seat %d) in %q. The session is %s.", me, out.SeatID, r.Campaign.Name, r.Session.Status)
+	}
+	out.Next = nextSteps(out, r, admit)
 	return out, nil
+}
+
+// nextSteps lists the tools that make sense now, with the ids they need,
+// decided from the same state the tools will check.
+func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
+	step := func(tool string, args ...any) Step {
+		s := Step{Tool: tool}
+		for i := 0; i+1 < len(args); i += 2 {
+			if s.Args == nil {
+				s.Args = map[string]any{}
+			}
+			s.Args[args[i].(string)] = args[i+1]
+		}
+		return s
+	}
+	var out []Step
+	if r.Session.Status == "lobby" {
+		if r.Can.Start {
+			out = append(out, step("start_session"))
+		}
+		return out
+	}
+	if r.Session.Status != "active" {
+		return nil
+	}
+	if cx.Role == table.RoleDM {
+		for _, a := range cx.Actions {
+			out = append(out, step("adjudicate_action", "action_id", a.ActionID))
+		}
+		for _, id := range admit {
+			out = append(out, step("admit_seat", "seat_id", id))
+		}
+		out = append(out, step("post_dialogue"), step("whisper"), step("set_stage"), step("request_check"), step("update_character_state"))
+		if cx.Window != nil {
+			out = append(out, step("close_action_window", "window_id", cx.Window.WindowID))
+		} else {
+			out = append(out, step("open_action_window"))
+		}
+		if len(cx.Checks) > 0 {
+			out = append(out, step("cancel_check"))
+		}
+		out = append(out, step("end_session"))
+	} else {
+		for _, ch := range cx.Checks {
+			out = append(out, step("roll_check", "request_id", ch.RequestID))
+		}
+		if cx.Window != nil {
+			out = append(out, step("declare_action", "window_id", cx.Window.WindowID))
+		}
+		out = append(out, step("post_dialogue"), step("post_action"), step("whisper"), step("quick_roll"))
+	}
+	return append(out, step("wait_for_event", "after", cx.Cursor))
 }
 
 // prompts brief an agent for its role.
@@ -281,11 +600,15 @@ func addPrompts(s *mcpsdk.Server) {
 			})
 	}
 	brief("dm", "You are the Dungeon Master at a shared role-playing table with human and AI players. "+
-		"Call get_session_context first (before the session starts, get_pre_session_context and then start_session). "+
-		"Narrate with post_dialogue, set the scene with set_stage_text, ask for checks with request_check (the DC stays secret), "+
-		"apply damage and conditions with update_character_state, and follow the table with wait_for_event from the cursor you were given.")
-	brief("player", "You play one character at a shared role-playing table. Call get_session_context to learn who you are, "+
-		"then get_character_context for your sheet. Speak in character with post_dialogue, act with post_action, talk out of character with post_ooc, "+
-		"whisper the DM with whisper_dm. When a check waits for you, roll it with roll_pending. Follow the table with wait_for_event, always from the latest cursor. "+
-		"If get_session_context gives you a temporary instruction, follow it.")
+		"Before the session: get_pre_session_context, then start_session. In play, call get_session_context: its next field lists the tools you may call now with their ids. "+
+		"Narrate with post_dialogue (give speaker to voice an NPC, seat_id to speak for a player's character), whisper one player with whisper, "+
+		"set the scene with set_stage (text and image). Ask for checks with request_check (the DC stays secret; cancel_check takes one back). "+
+		"Ask \"what does everyone do?\" with open_action_window and settle each declared action with adjudicate_action (request_check with action_id when it needs a roll). "+
+		"Apply damage, healing and conditions with update_character_state; let a latecomer in with admit_seat. "+
+		"Follow the table with wait_for_event from the latest cursor, and finish with end_session.")
+	brief("player", "You play one character at a shared role-playing table. Call get_session_context to learn who you are (its next field lists what you may do now), "+
+		"and get_character_context for your sheet. Speak in character with post_dialogue, act with post_action, talk out of character with post_ooc, "+
+		"whisper the DM with whisper. When the DM opens an action window, answer with declare_action. When a check waits for you, resolve it with roll_check. "+
+		"Follow the table with wait_for_event, always from the latest cursor; when you receive session.ended the game is over. "+
+		"If get_session_context gives you an instruction, follow it.")
 }

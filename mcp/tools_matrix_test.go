@@ -2,19 +2,16 @@ package mcp
 
 import (
 	"context"
-	"net/http"
-	"strings"
 	"testing"
-
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 )
 
 // TestToolAuthorizationMatrix calls every tool as an AI DM, an AI player
-// on its own seat, an AI player reaching for another seat, an unbound
-// pre-session DM, and a token whose seat was taken back. "" means allowed.
+// on its own seat, an AI player reaching for another seat, and an unbound
+// pre-session DM. "" means allowed. Every result is validated against the
+// listed output schema.
 func TestToolAuthorizationMatrix(t *testing.T) {
 	ctx := context.Background()
 	svc, srv := liveServer(t)
@@ -39,28 +36,35 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 	// The spare campaign's DM seat holds an unbound pre-session grant.
 	preGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.SpareCampaignID)
 	tabletest.Must(t, err)
-	// Tomas hands over and takes back: that token is dead.
-	dead, err := svc.LetAIControl(ctx, f.Unseated, f.FreeSeatID, table.HandoffInput{})
-	tabletest.Must(t, err)
-	_, err = svc.TakeBackControl(ctx, f.Unseated, f.FreeSeatID)
-	tabletest.Must(t, err)
 
-	clients := map[string]*mcpsdk.ClientSession{
-		"ai_dm":          connect(t, srv.URL, dmGrant.Token),
-		"ai_player":      connect(t, srv.URL, playerGrant.Token),
-		"pre_session_dm": connect(t, srv.URL, preGrant.Token),
+	agents := map[string]*agent{
+		"ai_dm":          connectAgent(t, srv.URL, dmGrant.Token),
+		"ai_player":      connectAgent(t, srv.URL, playerGrant.Token),
+		"pre_session_dm": connectAgent(t, srv.URL, preGrant.Token),
 	}
-	clients["ai_player_other"] = clients["ai_player"]
+	agents["ai_player_other"] = agents["ai_player"]
 	mira, tomas := f.PlayerSeatID, f.FreeSeatID
 	newRequest := func(seat int64) int64 {
 		out, err := svc.RequestCheck(ctx, dmCaller, f.LobbyID, table.CheckRequestInput{SeatIDs: []int64{seat}, Skill: "perception"})
 		tabletest.Must(t, err)
 		return out.Requests[0].ID
 	}
+	newWindow := func() int64 {
+		w, err := svc.OpenActionWindow(ctx, dmCaller, f.LobbyID, table.WindowInput{Prompt: "Now?"})
+		tabletest.Must(t, err)
+		return w.ID
+	}
+	newAction := func(seat int64) int64 {
+		a, err := svc.DeclareAction(ctx, dmCaller, f.LobbyID, table.ActionInput{Text: "jumps", SubjectSeatID: &seat})
+		tabletest.Must(t, err)
+		return a.ID
+	}
+	type args = map[string]any
 	type cell struct {
-		args func() map[string]any
+		args func() args
 		want string
 	}
+	fixed := func(a args) func() args { return func() args { return a } }
 	const pre = "ai_grant_pre_session_only"
 	cases := []struct {
 		tool   string
@@ -69,85 +73,86 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 		{"get_pre_session_context", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, ""}}},
 		{"start_session", map[string]cell{"ai_dm": {nil, "session_not_lobby"}, "ai_player": {nil, "session_not_lobby"}, "pre_session_dm": {nil, "session_not_lobby"}}},
 		{"get_session_context", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, pre}}},
-		{"get_character_context", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"seat_id": mira} }, ""},
-			"ai_player": {nil, ""}, "ai_player_other": {func() map[string]any { return map[string]any{"seat_id": tomas} }, "not_found"}, "pre_session_dm": {nil, pre}}},
-		{"post_dialogue", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"text": "Night falls."} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"text": "Hi."} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"text": "Hi.", "as_seat_id": tomas} }, "message_kind_not_allowed"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"text": "Hi."} }, pre}}},
-		{"post_action", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"text": "Tomas ducks.", "as_seat_id": tomas} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"text": "I look.", "intent": "search"} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"text": "x", "as_seat_id": tomas} }, "message_kind_not_allowed"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"text": "x"} }, pre}}},
-		{"post_ooc", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"text": "brb"} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"text": "brb"} }, ""}, "pre_session_dm": {func() map[string]any { return map[string]any{"text": "x"} }, pre}}},
-		{"whisper_dm", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"text": "psst", "to_seat_id": mira} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"text": "psst"} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"text": "psst", "to_seat_id": tomas} }, "message_kind_not_allowed"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"text": "x"} }, pre}}},
-		{"set_stage_text", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"text": "A cave."} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"text": "Mine."} }, "not_current_dm"}, "pre_session_dm": {func() map[string]any { return map[string]any{"text": "x"} }, pre}}},
-		{"request_check", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"skill": "stealth", "dc": 12} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"skill": "stealth"} }, "not_current_dm"}, "pre_session_dm": {func() map[string]any { return map[string]any{"skill": "stealth"} }, pre}}},
-		{"roll_pending", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"request_id": newRequest(mira)} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"request_id": newRequest(mira)} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"request_id": newRequest(tomas)} }, "not_roll_target"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"request_id": newRequest(mira)} }, pre}}},
-		{"submit_physical_roll", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"request_id": newRequest(tomas), "faces": []int{12}} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"request_id": newRequest(mira), "faces": []int{9}} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"request_id": newRequest(tomas), "faces": []int{9}} }, "not_roll_target"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"request_id": newRequest(mira), "faces": []int{9}} }, pre}}},
-		{"quick_roll", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"formula": "2d6"} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"formula": "1d20+2"} }, ""}, "pre_session_dm": {func() map[string]any { return map[string]any{"formula": "1d4"} }, pre}}},
-		{"update_character_state", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"subject_seat_id": mira, "op": "damage", "amount": 3} }, ""},
-			"ai_player":       {func() map[string]any { return map[string]any{"subject_seat_id": mira, "op": "heal", "amount": 1} }, ""},
-			"ai_player_other": {func() map[string]any { return map[string]any{"subject_seat_id": tomas, "op": "heal", "amount": 1} }, "character_state_forbidden"},
-			"pre_session_dm":  {func() map[string]any { return map[string]any{"subject_seat_id": mira, "op": "heal", "amount": 1} }, pre}}},
-		{"get_pending_events", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"after": 0} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"after": 0} }, ""}, "pre_session_dm": {func() map[string]any { return map[string]any{"after": 0} }, pre}}},
-		{"wait_for_event", map[string]cell{"ai_dm": {func() map[string]any { return map[string]any{"after": 0, "timeout_seconds": 1} }, ""},
-			"ai_player": {func() map[string]any { return map[string]any{"after": 0, "timeout_seconds": 1} }, ""}, "pre_session_dm": {func() map[string]any { return map[string]any{"after": 0, "timeout_seconds": 1} }, pre}}},
+		{"get_character_context", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira}), ""},
+			"ai_player": {nil, ""}, "ai_player_other": {fixed(args{"seat_id": tomas}), "not_found"}, "pre_session_dm": {nil, pre}}},
+		{"post_dialogue", map[string]cell{"ai_dm": {fixed(args{"text": "Night falls.", "speaker": "Owl"}), ""},
+			"ai_player":       {fixed(args{"text": "Hi."}), ""},
+			"ai_player_other": {fixed(args{"text": "Hi.", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"text": "Hi."}), pre}}},
+		{"post_action", map[string]cell{"ai_dm": {fixed(args{"text": "Tomas ducks.", "seat_id": tomas}), ""},
+			"ai_player":       {fixed(args{"text": "I look.", "intent": "search"}), ""},
+			"ai_player_other": {fixed(args{"text": "x", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
+		{"post_ooc", map[string]cell{"ai_dm": {fixed(args{"text": "brb"}), ""},
+			"ai_player": {fixed(args{"text": "brb"}), ""}, "pre_session_dm": {fixed(args{"text": "x"}), pre}}},
+		{"whisper", map[string]cell{"ai_dm": {fixed(args{"text": "psst", "seat_id": mira}), ""},
+			"ai_player":       {fixed(args{"text": "psst"}), ""},
+			"ai_player_other": {fixed(args{"text": "psst", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
+		{"declare_action", map[string]cell{"ai_dm": {fixed(args{"text": "Tomas runs.", "seat_id": tomas}), ""},
+			"ai_player":       {func() args { return args{"text": "I hide.", "window_id": newWindow()} }, ""},
+			"ai_player_other": {fixed(args{"text": "x", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
+		{"set_stage", map[string]cell{"ai_dm": {fixed(args{"text": "A cave."}), ""},
+			"ai_player": {fixed(args{"text": "Mine."}), "not_current_dm"}, "pre_session_dm": {fixed(args{"text": "x"}), pre}}},
+		{"request_check", map[string]cell{"ai_dm": {fixed(args{"skill": "stealth", "dc": 12}), ""},
+			"ai_player": {fixed(args{"skill": "stealth"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"skill": "stealth"}), pre}}},
+		{"cancel_check", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
+			"ai_player":      {func() args { return args{"request_id": newRequest(mira)} }, "not_current_dm"},
+			"pre_session_dm": {func() args { return args{"request_id": newRequest(mira)} }, pre}}},
+		{"roll_check", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
+			"ai_player":       {func() args { return args{"request_id": newRequest(mira), "faces": []int{9}} }, ""},
+			"ai_player_other": {func() args { return args{"request_id": newRequest(tomas)} }, "not_roll_target"},
+			"pre_session_dm":  {func() args { return args{"request_id": newRequest(mira)} }, pre}}},
+		{"quick_roll", map[string]cell{"ai_dm": {fixed(args{"formula": "2d6", "seat_id": tomas}), ""},
+			"ai_player": {fixed(args{"formula": "1d20+2"}), ""}, "pre_session_dm": {fixed(args{"formula": "1d4"}), pre}}},
+		{"update_character_state", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira, "op": "damage", "amount": 3}), ""},
+			"ai_player":       {fixed(args{"seat_id": mira, "op": "heal", "amount": 1}), ""},
+			"ai_player_other": {fixed(args{"seat_id": tomas, "op": "heal", "amount": 1}), "character_state_forbidden"},
+			"pre_session_dm":  {fixed(args{"seat_id": mira, "op": "heal", "amount": 1}), pre}}},
+		{"open_action_window", map[string]cell{"ai_dm": {fixed(args{"prompt": "Go?"}), ""},
+			"ai_player": {fixed(args{"prompt": "Go?"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"prompt": "Go?"}), pre}}},
+		{"close_action_window", map[string]cell{"ai_dm": {func() args { return args{"window_id": newWindow()} }, ""},
+			"ai_player":      {func() args { return args{"window_id": newWindow()} }, "not_current_dm"},
+			"pre_session_dm": {func() args { return args{"window_id": newWindow()} }, pre}}},
+		{"adjudicate_action", map[string]cell{"ai_dm": {func() args { return args{"action_id": newAction(mira), "status": "processing"} }, ""},
+			"ai_player":       {func() args { return args{"action_id": newAction(mira), "status": "cancelled"} }, ""},
+			"ai_player_other": {func() args { return args{"action_id": newAction(tomas), "status": "cancelled"} }, "not_current_dm"},
+			"pre_session_dm":  {func() args { return args{"action_id": newAction(mira), "status": "cancelled"} }, pre}}},
+		{"admit_seat", map[string]cell{"ai_dm": {fixed(args{"seat_id": tomas}), "participant_already_joined"},
+			"ai_player": {fixed(args{"seat_id": tomas}), "not_current_dm"}, "pre_session_dm": {fixed(args{"seat_id": tomas}), pre}}},
+		{"get_events", map[string]cell{"ai_dm": {fixed(args{"after": 0}), ""},
+			"ai_player": {fixed(args{"after": 0}), ""}, "pre_session_dm": {fixed(args{"after": 0}), pre}}},
+		{"wait_for_event", map[string]cell{"ai_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), ""},
+			"ai_player": {fixed(args{"after": 0, "timeout_seconds": 1}), ""}, "pre_session_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), pre}}},
+		{"end_session", map[string]cell{"ai_player": {nil, "not_current_dm"}, "pre_session_dm": {nil, pre}}},
 	}
 	if len(cases) != len(tools) {
 		t.Fatalf("the matrix covers %d tools, the server has %d", len(cases), len(tools))
 	}
 	for _, tc := range cases {
-		for role, c := range tc.byRole {
+		for _, role := range []string{"ai_dm", "ai_player", "ai_player_other", "pre_session_dm"} {
+			c, ok := tc.byRole[role]
+			if !ok {
+				continue
+			}
 			t.Run(tc.tool+"/"+role, func(t *testing.T) {
-				args := map[string]any{}
+				a := agents[role]
+				a.t = t
+				var in args
 				if c.args != nil {
-					args = c.args()
+					in = c.args()
 				}
-				if got := callTool(t, clients[role], tc.tool, args, nil); got != c.want {
+				if got := a.call(tc.tool, in, nil); got != c.want {
 					t.Fatalf("got %q, want %q", got, c.want)
 				}
 			})
 		}
-		t.Run(tc.tool+"/dead_token", func(t *testing.T) {
-			resp := rawToolCall(t, srv.URL, dead.Token, tc.tool)
-			defer resp.Body.Close()
-			if resp.StatusCode != http.StatusUnauthorized || errorCode(t, resp) != "ai_token_revoked" {
-				t.Fatalf("a dead token reached %s: %d", tc.tool, resp.StatusCode)
-			}
-		})
 	}
-}
-
-// rawToolCall sends one tools/call in the 2026-07-28 wire format.
-func rawToolCall(t *testing.T, url, token, tool string) *http.Response {
-	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},"_meta":{` +
-		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", ProtocolVersion)
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", tool)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// Last, the DM ends the session; it cannot end it twice.
+	agents["ai_dm"].t = t
+	agents["ai_dm"].must("end_session", nil, nil)
+	if code := agents["ai_dm"].call("end_session", nil, nil); code != "session_ended" {
+		t.Fatalf("ending twice: %q", code)
 	}
-	return resp
 }

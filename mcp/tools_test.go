@@ -1,13 +1,18 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
-	"net/http"
+	"fmt"
+	"image"
+	"image/png"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -32,64 +37,37 @@ func liveServer(t *testing.T) (*table.Service, *httptest.Server) {
 	return svc, srv
 }
 
-func connect(t *testing.T, url, token string) *mcpsdk.ClientSession {
-	t.Helper()
-	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: url,
-		HTTPClient: &http.Client{Transport: bearerTransport{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-// callTool calls a tool and decodes its structured result into out; it
-// returns the error code of an isError result.
-func callTool(t *testing.T, cs *mcpsdk.ClientSession, name string, args any, out any) string {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	raw, _ := json.Marshal(res.StructuredContent)
-	if res.IsError {
-		var e struct {
-			Error ToolError `json:"error"`
-		}
-		json.Unmarshal(raw, &e)
-		if e.Error.Code == "" {
-			t.Fatalf("%s: error result without a code: %s", name, raw)
-		}
-		return string(e.Error.Code)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s: %v in %s", name, err, raw)
-		}
-	}
-	return ""
-}
-
-// TestToolSchemasGolden keeps every tool's contract (name, description,
-// input and output schema) in testdata/tools; refresh with -update.
-func TestToolSchemasGolden(t *testing.T) {
+// listedTools lists the tools as a client sees them, with a token of a
+// seat handed to an AI.
+func listedTools(t *testing.T) []*mcpsdk.Tool {
 	svc, srv := liveServer(t)
-	// Listing tools needs a valid token: hand a seat to an AI.
 	lt := tabletest.New(t, svc)
 	_, err := svc.StartSession(context.Background(), lt.Owner, lt.LobbyID)
 	tabletest.Must(t, err)
 	m, err := svc.LetAIControl(context.Background(), lt.Seated, lt.PlayerSeatID, table.HandoffInput{})
 	tabletest.Must(t, err)
-	cs := connect(t, srv.URL, m.Token)
-	list, err := cs.ListTools(context.Background(), nil)
+	list, err := connect(t, srv.URL, m.Token).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(list.Tools) != len(tools) {
 		t.Fatalf("listed %d tools, declared %d", len(list.Tools), len(tools))
 	}
-	for _, tl := range list.Tools {
+	return list.Tools
+}
+
+// TestToolSchemasGolden keeps every tool's contract (name, title,
+// description, annotations, input and output schema) in testdata/tools;
+// refresh with -update.
+func TestToolSchemasGolden(t *testing.T) {
+	listed := listedTools(t)
+	if *update {
+		old, _ := filepath.Glob(filepath.Join("testdata", "tools", "*.json"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
+	for _, tl := range listed {
 		got, _ := json.MarshalIndent(tl, "", "  ")
 		path := filepath.Join("testdata", "tools", tl.Name+".json")
 		if *update {
@@ -105,8 +83,15 @@ func TestToolSchemasGolden(t *testing.T) {
 			t.Errorf("tool %s changed; if intended, run go test ./mcp -update\n%s", tl.Name, got)
 		}
 	}
-	for _, forbidden := range []string{"delete_room", "assign_seat", "revoke_member", "end_session", "abandon_session", "set_controller"} {
-		for _, tl := range list.Tools {
+	files, _ := filepath.Glob(filepath.Join("testdata", "tools", "*.json"))
+	if len(files) != len(listed) {
+		t.Errorf("%d golden files for %d tools: remove the stale ones (go test ./mcp -update)", len(files), len(listed))
+	}
+	for _, tl := range listed {
+		if tl.Title == "" || tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
+			t.Errorf("%s: needs a title and annotations with openWorldHint false", tl.Name)
+		}
+		for _, forbidden := range []string{"delete_room", "assign_seat", "revoke_member", "abandon_session", "set_controller"} {
 			if tl.Name == forbidden {
 				t.Fatalf("forbidden tool %s exists", forbidden)
 			}
@@ -114,86 +99,325 @@ func TestToolSchemasGolden(t *testing.T) {
 	}
 }
 
-// TestAIScene plays a short scene through the real MCP endpoint: an AI DM
-// starts the session, sets the stage and asks an AI player for a hidden
-// check; the player waits for the event and rolls; the DM sees the result.
-func TestAIScene(t *testing.T) {
-	ctx := context.Background()
-	svc, srv := liveServer(t)
-	lt := tabletest.New(t, svc)
-	dmGrant, err := svc.SetDMSeatAI(ctx, lt.Owner, lt.CampaignID)
-	tabletest.Must(t, err)
-	dm := connect(t, srv.URL, dmGrant.Token)
+// Byte budgets of what a model reads. The tool list is in every agent's
+// context window; the session context is read at least once a turn.
+const (
+	modelVisibleListBudget = 12 << 10
+	wholeListBudget        = 24 << 10
+	contextBudget          = 4 << 10
+	meanTurnOutputBudget   = 4 << 10
+	maxTurnOutputBudget    = 8 << 10
+)
 
-	if code := callTool(t, dm, "get_session_context", map[string]any{}, nil); code != "ai_grant_pre_session_only" {
-		t.Fatalf("unbound DM grant read the session: %q", code)
-	}
-	var pre table.PreSessionContext
-	if code := callTool(t, dm, "get_pre_session_context", map[string]any{}, &pre); code != "" || !pre.ReadyToStart {
-		t.Fatalf("pre-session context %q %+v", code, pre)
-	}
-	if code := callTool(t, dm, "start_session", map[string]any{}, nil); code != "" {
-		t.Fatalf("start_session: %s", code)
-	}
-	// The human player hands Mira to an AI.
-	playerGrant, err := svc.LetAIControl(ctx, lt.Seated, lt.PlayerSeatID, table.HandoffInput{TemporaryInstruction: "Be brave."})
-	tabletest.Must(t, err)
-	player := connect(t, srv.URL, playerGrant.Token)
-
-	var pctx SessionContext
-	if code := callTool(t, player, "get_session_context", map[string]any{}, &pctx); code != "" {
-		t.Fatalf("player context: %s", code)
-	}
-	if pctx.Session.Me.Role != "player" || pctx.Session.Me.TemporaryInstruction != "Be brave." || !strings.Contains(pctx.You, "Mira") {
-		t.Fatalf("player context %+v", pctx)
-	}
-	if code := callTool(t, dm, "set_stage_text", map[string]any{"text": "A misty bridge."}, nil); code != "" {
-		t.Fatalf("set_stage_text: %s", code)
-	}
-	if code := callTool(t, player, "set_stage_text", map[string]any{"text": "mine now"}, nil); code != "not_current_dm" {
-		t.Fatalf("player set the stage: %q", code)
-	}
-	var checks table.CheckRequests
-	if code := callTool(t, dm, "request_check", map[string]any{"skill": "perception", "dc": 15}, &checks); code != "" {
-		t.Fatalf("request_check: %s", code)
-	}
-	var page table.EventPage
-	if code := callTool(t, player, "wait_for_event", map[string]any{"after": pctx.Cursor, "timeout_seconds": 5}, &page); code != "" || len(page.Events) == 0 {
-		t.Fatalf("wait_for_event: %q %+v", code, page)
-	}
-	raw, _ := json.Marshal(page)
-	if strings.Contains(string(raw), `"dc"`) {
-		t.Fatalf("the player's events carry the DC: %s", raw)
-	}
-	if code := callTool(t, player, "get_session_context", map[string]any{}, &pctx); code != "" || len(pctx.PendingChecks) != 1 {
-		t.Fatalf("pending checks %q %+v", code, pctx.PendingChecks)
-	}
-	var res table.RollResultView
-	if code := callTool(t, player, "roll_pending", map[string]any{"request_id": pctx.PendingChecks[0].ID}, &res); code != "" || res.Success != nil {
-		t.Fatalf("roll_pending: %q %+v", code, res)
-	}
-	if code := callTool(t, player, "roll_pending", map[string]any{"request_id": pctx.PendingChecks[0].ID}, nil); code != "roll_request_already_resolved" {
-		t.Fatalf("second roll: %q", code)
-	}
-	var dmCtx SessionContext
-	callTool(t, dm, "get_session_context", map[string]any{}, &dmCtx)
-	var seen bool
-	for _, e := range dmCtx.Session.RecentEvents {
-		if e.Kind == "roll.outcome" && strings.Contains(string(e.Payload), `"dc":15`) {
-			seen = true
+// TestToolListBudget: names, titles, descriptions and input schemas fit
+// in 12 KB, the whole list with output schemas in 24 KB; and no schema
+// uses a ["null", X] type (optional fields are absent, never null).
+func TestToolListBudget(t *testing.T) {
+	listed := listedTools(t)
+	visible, whole := 0, 0
+	for _, tl := range listed {
+		v, _ := json.Marshal(map[string]any{"name": tl.Name, "title": tl.Title, "description": tl.Description, "inputSchema": tl.InputSchema})
+		w, _ := json.Marshal(tl)
+		visible += len(v)
+		whole += len(w)
+		if bytes.Contains(w, []byte(`"null"`)) {
+			t.Errorf("%s: a schema allows null: %s", tl.Name, w)
 		}
 	}
-	if !seen {
-		t.Fatal("the DM does not see the outcome")
+	t.Logf("tools/list: %d tools, model-visible %d bytes, whole %d bytes", len(listed), visible, whole)
+	if visible > modelVisibleListBudget || whole > wholeListBudget {
+		t.Fatalf("tools/list is %d bytes model-visible (budget %d) and %d whole (budget %d)", visible, modelVisibleListBudget, whole, wholeListBudget)
 	}
-	if code := callTool(t, player, "post_dialogue", map[string]any{"text": "I see something!", "bogus": 1}, nil); code != "invalid_request" {
+}
+
+// tinyPNG is a real 2×2 PNG.
+func tinyPNG(t *testing.T) string {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+// TestFullScene plays every tool through the real HTTP handler as
+// validating clients would: an AI DM, an AI player and a human who joins
+// late. Every result, success or error, is checked against the output
+// schema the agent listed.
+func TestFullScene(t *testing.T) {
+	ctx := context.Background()
+	svc, srv := liveServer(t)
+	f := tabletest.New(t, svc)
+	dmGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
+	tabletest.Must(t, err)
+	dm := connectAgent(t, srv.URL, dmGrant.Token)
+
+	if code := dm.call("get_session_context", nil, nil); code != "ai_grant_pre_session_only" {
+		t.Fatalf("unbound DM grant read the session: %q", code)
+	}
+	var pre PreSession
+	dm.must("get_pre_session_context", nil, &pre)
+	if !pre.ReadyToStart || pre.LobbySessionID != f.LobbyID {
+		t.Fatalf("pre-session context %+v", pre)
+	}
+	var started Done
+	dm.must("start_session", nil, &started)
+	var cx Context
+	dm.must("get_session_context", nil, &cx)
+	if started.Status != "active" || cx.Role != "dm" || cx.Session.Status != "active" || !hasStep(cx.Next, "end_session") {
+		t.Fatalf("after start: %+v", cx)
+	}
+	mira, tomas := f.PlayerSeatID, f.FreeSeatID
+	playerGrant, err := svc.LetAIControl(ctx, f.Seated, mira, table.HandoffInput{TemporaryInstruction: "Be brave."})
+	tabletest.Must(t, err)
+	player := connectAgent(t, srv.URL, playerGrant.Token)
+	var pcx Context
+	player.must("get_session_context", nil, &pcx)
+	if pcx.Role != "player" || pcx.Instruction != "Be brave." || !strings.Contains(pcx.You, "Mira") || pcx.SeatID != mira {
+		t.Fatalf("player context %+v", pcx)
+	}
+
+	// Tomas sits down with a character: the DM is told it can admit him.
+	_, err = svc.AssignSeat(ctx, f.Owner, tomas, f.UnseatedAccess)
+	tabletest.Must(t, err)
+	_, err = svc.SetSeatCharacter(ctx, f.Unseated, tomas, &f.UnseatedCharacterID)
+	tabletest.Must(t, err)
+	dm.must("get_session_context", nil, &cx)
+	if !hasStepArg(cx.Next, "admit_seat", "seat_id", tomas) {
+		t.Fatalf("the DM is not offered admit_seat for Tomas: %+v", cx.Next)
+	}
+	dm.must("admit_seat", map[string]any{"seat_id": tomas}, nil)
+	if code := dm.call("admit_seat", map[string]any{"seat_id": tomas}, nil); code == "" {
+		t.Fatal("a seat was admitted twice")
+	}
+
+	// The stage: text, an image in the call, cleared again; never by a player.
+	var st Stage
+	dm.must("set_stage", map[string]any{"text": "A misty bridge."}, &st)
+	dm.must("set_stage", map[string]any{"image_base64": tinyPNG(t)}, &st)
+	if st.Text != "A misty bridge." || !st.Image {
+		t.Fatalf("stage with image %+v", st)
+	}
+	if code := dm.call("set_stage", map[string]any{"image_base64": base64.StdEncoding.EncodeToString([]byte("not an image"))}, nil); code != "stage_image_invalid" && code != "invalid_request" {
+		t.Fatalf("a non-image was accepted: %q", code)
+	}
+	dm.must("set_stage", map[string]any{"clear_image": true}, &st)
+	if st.Image || st.Text != "A misty bridge." {
+		t.Fatalf("cleared stage %+v", st)
+	}
+	if code := player.call("set_stage", map[string]any{"text": "mine now"}, nil); code != "not_current_dm" {
+		t.Fatalf("player set the stage: %q", code)
+	}
+
+	// Talk: narration, an NPC, the DM speaking for Tomas, whispers both ways.
+	dm.must("post_dialogue", map[string]any{"text": "Rain drums on the planks."}, nil)
+	dm.must("post_dialogue", map[string]any{"text": "Halt! Who goes there?", "speaker": "Old Tom"}, nil)
+	dm.must("post_dialogue", map[string]any{"text": "Friends!", "seat_id": tomas}, nil)
+	player.must("post_dialogue", map[string]any{"text": "We mean no harm."}, nil)
+	player.must("post_action", map[string]any{"text": "I look under the bridge.", "intent": "search"}, nil)
+	player.must("post_ooc", map[string]any{"text": "brb, tea"}, nil)
+	player.must("whisper", map[string]any{"text": "I pocket the coin."}, nil)
+	dm.must("whisper", map[string]any{"text": "You feel watched.", "seat_id": mira}, nil)
+	if code := player.call("whisper", map[string]any{"text": "psst", "seat_id": tomas}, nil); code != "message_kind_not_allowed" {
+		t.Fatalf("a player whispered another player: %q", code)
+	}
+	if code := player.call("post_dialogue", map[string]any{"text": "x", "speaker": "Old Tom"}, nil); code != "message_kind_not_allowed" {
+		t.Fatalf("a player spoke as an NPC: %q", code)
+	}
+	if code := player.call("post_dialogue", map[string]any{"text": "x", "bogus": 1}, nil); code != "invalid_request" {
 		t.Fatalf("unknown argument: %q", code)
 	}
-	// The human takes Mira back: the AI's token stops working at once.
-	_, err = svc.TakeBackControl(ctx, lt.Seated, lt.PlayerSeatID)
-	tabletest.Must(t, err)
-	_, err = player.CallTool(ctx, &mcpsdk.CallToolParams{Name: "post_dialogue", Arguments: map[string]any{"text": "hello?"}})
-	if err == nil || !strings.Contains(err.Error(), "Unauthorized") {
-		t.Fatalf("a taken-back token still works: %v", err)
+	var pg EventPage
+	player.must("get_events", map[string]any{"after": pcx.Cursor}, &pg)
+	byMsg := map[string]Event{}
+	for _, e := range pg.Events {
+		byMsg[e.Msg+"|"+e.Text] = e
 	}
+	if e := byMsg["npc|Halt! Who goes there?"]; e.By != "Old Tom (NPC)" {
+		t.Fatalf("NPC speech reads %+v", pg.Events)
+	}
+	if e := byMsg["say|Friends!"]; !strings.HasPrefix(e.By, "DM for ") {
+		t.Fatalf("DM proxy reads %+v", e)
+	}
+	if e := byMsg["whisper|You feel watched."]; e.To != "Mira (AI)" || e.By != "DM" {
+		t.Fatalf("the DM's whisper reads %+v", e)
+	}
+	if e := byMsg["whisper|I pocket the coin."]; e.To != "DM" {
+		t.Fatalf("the player's whisper reads %+v", e)
+	}
+
+	// An action window, a declared action, a check that decides it.
+	var w Window
+	dm.must("open_action_window", map[string]any{"prompt": "What does everyone do?"}, &w)
+	player.must("get_session_context", nil, &pcx)
+	if pcx.Window == nil || !hasStepArg(pcx.Next, "declare_action", "window_id", w.WindowID) {
+		t.Fatalf("the player is not offered the window: %+v", pcx)
+	}
+	var decl Declared
+	player.must("declare_action", map[string]any{"text": "I climb down.", "window_id": w.WindowID}, &decl)
+	dm.must("get_session_context", nil, &cx)
+	if len(cx.Actions) != 1 || !hasStepArg(cx.Next, "adjudicate_action", "action_id", decl.ActionID) {
+		t.Fatalf("the DM is not offered the action: %+v", cx)
+	}
+	dm.must("adjudicate_action", map[string]any{"action_id": decl.ActionID, "status": "processing"}, &decl)
+	var checks Checks
+	dm.must("request_check", map[string]any{"seat_id": mira, "skill": "athletics", "dc": 15, "action_id": decl.ActionID}, &checks)
+	if len(checks.Checks) != 1 || checks.Checks[0].DC != 15 || checks.Checks[0].SeatID != mira {
+		t.Fatalf("request_check %+v", checks)
+	}
+	player.must("wait_for_event", map[string]any{"after": pcx.Cursor, "timeout_seconds": 5}, &pg)
+	if raw, _ := json.Marshal(pg); len(pg.Events) == 0 || strings.Contains(string(raw), `"dc"`) {
+		t.Fatalf("the player's events: %s", raw)
+	}
+	player.must("get_session_context", nil, &pcx)
+	if len(pcx.Checks) != 1 || pcx.Checks[0].DC != 0 || !hasStepArg(pcx.Next, "roll_check", "request_id", checks.Checks[0].RequestID) {
+		t.Fatalf("pending checks %+v next %+v", pcx.Checks, pcx.Next)
+	}
+	var roll Roll
+	player.must("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID}, &roll)
+	if roll.Success != nil || roll.Total < 1 || len(roll.Dice) != 1 {
+		t.Fatalf("roll_check %+v", roll)
+	}
+	if code := player.call("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID}, nil); code != "roll_request_already_resolved" {
+		t.Fatalf("second roll: %q", code)
+	}
+	dm.must("adjudicate_action", map[string]any{"action_id": decl.ActionID, "status": "resolved"}, nil)
+	if code := dm.call("adjudicate_action", map[string]any{"action_id": decl.ActionID, "status": "processing"}, nil); code != "pending_action_invalid_transition" {
+		t.Fatalf("a resolved action moved: %q", code)
+	}
+	dm.must("close_action_window", map[string]any{"window_id": w.WindowID}, nil)
+	if code := player.call("declare_action", map[string]any{"text": "late", "window_id": w.WindowID}, nil); code != "action_window_closed" {
+		t.Fatalf("declared into a closed window: %q", code)
+	}
+
+	// Everyone rolls stealth: Mira with physical dice, Tomas's is cancelled.
+	dm.must("request_check", map[string]any{"skill": "stealth", "dc": 12, "mode": "advantage"}, &checks)
+	if len(checks.Checks) != 2 {
+		t.Fatalf("everyone playing: %+v", checks)
+	}
+	for _, c := range checks.Checks {
+		if c.SeatID == mira {
+			if code := player.call("roll_check", map[string]any{"request_id": c.RequestID, "faces": []int{4}}, nil); code != "roll_faces_mismatch" {
+				t.Fatalf("one face for advantage: %q", code)
+			}
+			player.must("roll_check", map[string]any{"request_id": c.RequestID, "faces": []int{4, 17}}, &roll)
+			if len(roll.Dice) != 2 || len(roll.Kept) != 1 || roll.Kept[0] != 17 {
+				t.Fatalf("physical roll %+v", roll)
+			}
+		} else {
+			var cancelled Check
+			dm.must("cancel_check", map[string]any{"request_id": c.RequestID}, &cancelled)
+			if cancelled.Status != "cancelled" {
+				t.Fatalf("cancel_check %+v", cancelled)
+			}
+		}
+	}
+
+	// HP, conditions and a sheet.
+	var sc StateChanged
+	dm.must("update_character_state", map[string]any{"seat_id": mira, "op": "damage", "amount": 3}, &sc)
+	dm.must("update_character_state", map[string]any{"seat_id": mira, "op": "add_condition", "condition": "prone"}, &sc)
+	if len(sc.Conditions) != 1 || sc.Conditions[0] != "prone" {
+		t.Fatalf("state %+v", sc)
+	}
+	if code := player.call("update_character_state", map[string]any{"seat_id": mira, "op": "damage", "amount": 1}, nil); code != "character_state_forbidden" {
+		t.Fatalf("a player damaged themself: %q", code)
+	}
+	if code := dm.call("update_character_state", map[string]any{"seat_id": mira, "op": "explode"}, nil); code != "character_state_invalid" {
+		t.Fatalf("unknown op: %q", code)
+	}
+	var sheet Sheet
+	player.must("get_character_context", nil, &sheet)
+	if sheet.Name != "Mira" || sheet.HP.Current != sheet.HP.Max-3 {
+		t.Fatalf("sheet %+v", sheet)
+	}
+	dm.must("get_character_context", map[string]any{"seat_id": tomas}, &sheet)
+	if code := player.call("get_character_context", map[string]any{"seat_id": tomas}, nil); code == "" {
+		t.Fatal("a player read another player's sheet")
+	}
+	player.must("quick_roll", map[string]any{"formula": "2d6+3"}, &roll)
+	if code := player.call("quick_roll", map[string]any{"formula": "2d6+"}, nil); code == "" {
+		t.Fatal("a bad formula rolled")
+	}
+
+	// Paging through everything from the start.
+	var all []Event
+	for after := int64(0); ; {
+		player.must("get_events", map[string]any{"after": after, "limit": 10}, &pg)
+		all = append(all, pg.Events...)
+		after = pg.Cursor
+		if !pg.HasMore {
+			break
+		}
+	}
+	if len(all) < 20 {
+		t.Fatalf("paged %d events", len(all))
+	}
+	if code := player.call("get_events", map[string]any{"after": -1}, nil); code != "invalid_request" {
+		t.Fatalf("negative cursor: %q", code)
+	}
+
+	// Take-back: the token says why it stopped working.
+	_, err = svc.TakeBackControl(ctx, f.Seated, mira)
+	tabletest.Must(t, err)
+	if code, details := player.callDetails("post_dialogue", map[string]any{"text": "hello?"}, nil); code != "ai_token_revoked" || details["reason"] != "taken_back" {
+		t.Fatalf("a taken-back token: %q %v", code, details)
+	}
+
+	// The end: a wait in flight gets session.ended; then session_ended.
+	second, err := svc.LetAIControl(ctx, f.Seated, mira, table.HandoffInput{})
+	tabletest.Must(t, err)
+	player = connectAgent(t, srv.URL, second.Token)
+	player.must("get_session_context", nil, &pcx)
+	waited := make(chan *mcpsdk.CallToolResult, 1)
+	go func() {
+		res, err := player.cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "wait_for_event", Arguments: map[string]any{"after": pcx.Cursor, "timeout_seconds": 30}})
+		if err != nil {
+			res = &mcpsdk.CallToolResult{IsError: true}
+		}
+		waited <- res
+	}()
+	for svc.Notifier().Waiters(f.LobbyID) == 0 {
+		// Wait for the long poll to be parked (no time assertion here).
+		select {
+		case res := <-waited:
+			t.Fatalf("the wait returned early: %+v", res)
+		default:
+			runtime.Gosched()
+		}
+	}
+	var done Done
+	dm.must("end_session", nil, &done)
+	if done.Status != "ended" {
+		t.Fatalf("end_session %+v", done)
+	}
+	player.check("wait_for_event", <-waited, &pg)
+	if n := len(pg.Events); n == 0 || pg.Events[n-1].Kind != table.EventSessionEnded {
+		t.Fatalf("the wait in flight got %+v, want session.ended", pg.Events)
+	}
+	for _, a := range []*agent{player, dm} {
+		if code, details := a.callDetails("get_session_context", nil, nil); code != "session_ended" || details["reason"] != "session_ended" {
+			t.Fatalf("after the end: %q %v", code, details)
+		}
+		if code := a.call("wait_for_event", map[string]any{"after": pg.Cursor, "timeout_seconds": 1}, nil); code != "session_ended" {
+			t.Fatalf("waiting after the end: %q", code)
+		}
+	}
+}
+
+func hasStep(steps []Step, tool string) bool {
+	for _, s := range steps {
+		if s.Tool == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func hasStepArg(steps []Step, tool, arg string, want int64) bool {
+	for _, s := range steps {
+		if s.Tool == tool && fmt.Sprint(s.Args[arg]) == fmt.Sprint(want) {
+			return true
+		}
+	}
+	return false
 }

@@ -412,9 +412,11 @@ func (s *Service) GrantSession(ctx context.Context, c Caller) (int64, error) {
 	if err != nil {
 		return 0, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 	}
-	if err := grantUsable(g, s.now()); err != nil {
+	if err := grantUsable(g, s.now()); err != nil && !sessionOver(g) {
 		return 0, err
 	}
+	// A grant whose session is over still names it: reading up to the end
+	// is allowed, and every other call says session_ended.
 	if g.SessionID == nil {
 		return 0, apperr.E(apperr.AIGrantPreSessionOnly, "Before its session starts, this token can only read its pre-session context and start the session.")
 	}

@@ -574,3 +574,33 @@ func loadLive(ctx context.Context, tx *models.Store, c Caller, sessionID int64) 
 	}
 	return sc, participants, nil
 }
+
+// SessionSeats returns the seats of a session's campaign with their
+// controllers' names and characters: what a reader needs to name the
+// speakers of events. Cheaper than Resume (no events, stage or
+// participants). Returns the errors of ListEvents.
+func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) ([]SeatView, error) {
+	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
+	if err != nil {
+		return nil, err
+	}
+	accessIDs := []int64{}
+	for _, seat := range sc.seats {
+		if seat.ControllerAccessSessionID != nil {
+			accessIDs = append(accessIDs, *seat.ControllerAccessSessionID)
+		}
+	}
+	members, err := s.store.FindMembersByAccessIDs(ctx, accessIDs)
+	if err != nil {
+		return nil, err
+	}
+	names := map[int64]string{}
+	for _, m := range members {
+		names[m.ID] = m.DisplayName
+	}
+	chars, err := charactersByID(ctx, s.store, seatCharacterIDs(sc.seats))
+	if err != nil {
+		return nil, err
+	}
+	return seatViews(sc.seats, names, chars, nil), nil
+}

@@ -133,7 +133,11 @@ func (s *Service) UploadStageImage(ctx context.Context, c Caller, sessionID int6
 		}
 		sum := sha256.Sum256(data)
 		a := &models.RoomStageAsset{RoomID: sc.session.RoomID, MimeType: mime, ByteSize: int64(len(data)), Width: w, Height: h,
-			SHA256: hex.EncodeToString(sum[:]), Content: data, CreatedByAccessSession: &sc.actor.AccessSessionID, CreatedAt: s.now()}
+			SHA256: hex.EncodeToString(sum[:]), Content: data, CreatedAt: s.now()}
+		if sc.actor.Kind == ActorHuman {
+			// An AI DM has no access session; its upload is the DM seat's.
+			a.CreatedByAccessSession = &sc.actor.AccessSessionID
+		}
 		if err := tx.CreateStageAsset(ctx, a); err != nil {
 			return err
 		}

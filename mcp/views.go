@@ -1,0 +1,377 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+)
+
+// The compact forms an agent reads. A model pays for every byte it reads,
+// so results name speakers instead of seat ids, and leave out empty fields,
+// nulls, timestamps and what the agent cannot act on. They are views of the
+// gameplay results, built after every rule has run.
+
+// Event is one event: what happened, who did it and the text, if any.
+type Event struct {
+	Seq  int64  `json:"seq"`
+	Kind string `json:"kind"`
+	By   string `json:"by,omitempty" jsonschema:"who acted: DM, a character (its player), an NPC, or DM for a character"`
+	Msg  string `json:"msg,omitempty" jsonschema:"message.posted: narration, npc, say, action, ooc or whisper"`
+	To   string `json:"to,omitempty" jsonschema:"a whisper's recipient"`
+	Text string `json:"text,omitempty"`
+	// Data holds the event's other fields (ids, rolls, outcomes).
+	Data map[string]any `json:"data,omitempty"`
+}
+
+// EventPage is events after a cursor.
+type EventPage struct {
+	Events  []Event `json:"events,omitempty"`
+	Cursor  int64   `json:"cursor" jsonschema:"pass as after next time"`
+	HasMore bool    `json:"has_more,omitempty"`
+}
+
+// Roll is a roll's outcome.
+type Roll struct {
+	RollID    int64  `json:"roll_id"`
+	RequestID int64  `json:"request_id,omitempty"`
+	Formula   string `json:"formula"`
+	Dice      []int  `json:"dice,omitempty" jsonschema:"every die rolled"`
+	Kept      []int  `json:"kept,omitempty" jsonschema:"the dice that count, when some were dropped"`
+	Total     int    `json:"total"`
+	Success   *bool  `json:"success,omitempty" jsonschema:"only for the DM, or when the DM reveals it"`
+}
+
+// Check is a check request.
+type Check struct {
+	RequestID  int64  `json:"request_id"`
+	SeatID     int64  `json:"seat_id"`
+	Check      string `json:"check" jsonschema:"the skill or ability"`
+	Mode       string `json:"mode,omitempty"`
+	DC         int    `json:"dc,omitempty" jsonschema:"DM only"`
+	DiceNeeded int    `json:"dice_needed"`
+	Label      string `json:"label,omitempty"`
+	Status     string `json:"status,omitempty"`
+}
+
+// Seat is a seat at the table.
+type Seat struct {
+	SeatID     int64    `json:"seat_id"`
+	Role       string   `json:"role"`
+	Name       string   `json:"name" jsonschema:"how events name it"`
+	AI         bool     `json:"ai,omitempty"`
+	Playing    bool     `json:"playing,omitempty" jsonschema:"taking part in this session"`
+	HP         string   `json:"hp,omitempty" jsonschema:"current/max (+temp)"`
+	Conditions []string `json:"conditions,omitempty"`
+}
+
+// Action is a declared action waiting for the DM.
+type Action struct {
+	ActionID int64  `json:"action_id"`
+	SeatID   int64  `json:"seat_id"`
+	By       string `json:"by"`
+	Text     string `json:"text"`
+	Status   string `json:"status"`
+}
+
+// Window is an open "what does everyone do?" window.
+type Window struct {
+	WindowID int64  `json:"window_id"`
+	Prompt   string `json:"prompt"`
+	Status   string `json:"status,omitempty"`
+}
+
+// Step is a tool the agent may call now, with the ids it needs.
+type Step struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// Stage is the scene on the stage.
+type Stage struct {
+	Text     string `json:"text,omitempty"`
+	Image    bool   `json:"image,omitempty" jsonschema:"an image is shown"`
+	Revision int64  `json:"revision"`
+}
+
+// SessionRef names the session.
+type SessionRef struct {
+	ID       int64  `json:"id"`
+	Status   string `json:"status"`
+	Campaign string `json:"campaign"`
+	Room     string `json:"room"`
+}
+
+// Context is get_session_context: who you are, what you may do, what waits
+// for you, a short window of recent events and the cursor.
+type Context struct {
+	You         string     `json:"you"`
+	Role        string     `json:"role"`
+	SeatID      int64      `json:"seat_id,omitempty"`
+	Session     SessionRef `json:"session"`
+	Stage       Stage      `json:"stage"`
+	Seats       []Seat     `json:"seats,omitempty"`
+	Checks      []Check    `json:"checks,omitempty" jsonschema:"pending checks (yours, or all for the DM)"`
+	Actions     []Action   `json:"actions,omitempty"`
+	Window      *Window    `json:"window,omitempty"`
+	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
+	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
+	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones via get_events"`
+	Cursor      int64      `json:"cursor"`
+}
+
+// Posted is a message posted.
+type Posted struct {
+	Seq       int64 `json:"seq"`
+	MessageID int64 `json:"message_id"`
+}
+
+// Sheet is a character sheet.
+type Sheet struct {
+	SeatID           int64                `json:"seat_id"`
+	Name             string               `json:"name"`
+	Level            int                  `json:"level"`
+	ProficiencyBonus int                  `json:"proficiency_bonus"`
+	Abilities        table.Abilities      `json:"abilities"`
+	Skills           []string             `json:"skills,omitempty" jsonschema:"proficient skills"`
+	Expertise        []string             `json:"expertise,omitempty"`
+	HP               table.HP             `json:"hp"`
+	Conditions       []string             `json:"conditions,omitempty"`
+	Resources        []table.ResourceView `json:"resources,omitempty"`
+	Biography        string               `json:"biography,omitempty"`
+	Guidance         string               `json:"roleplay_guidance,omitempty"`
+}
+
+// StateChanged is a character's live state after a change.
+type StateChanged struct {
+	SeatID     int64                `json:"seat_id"`
+	Character  string               `json:"character"`
+	HP         table.HP             `json:"hp"`
+	Conditions []string             `json:"conditions,omitempty"`
+	Resources  []table.ResourceView `json:"resources,omitempty"`
+}
+
+// Checks is what request_check created.
+type Checks struct {
+	GroupID int64   `json:"group_id"`
+	Checks  []Check `json:"checks"`
+}
+
+// Declared is a declared action.
+type Declared struct {
+	ActionID int64  `json:"action_id"`
+	Status   string `json:"status"`
+}
+
+// Done is the result of a lifecycle call.
+type Done struct {
+	Status string `json:"status" jsonschema:"the session's status, or the thing's new status"`
+	Cursor int64  `json:"cursor,omitempty"`
+}
+
+// PreSession is get_pre_session_context.
+type PreSession struct {
+	CampaignID     int64  `json:"campaign_id"`
+	Campaign       string `json:"campaign"`
+	DMSeatID       int64  `json:"dm_seat_id"`
+	LobbySessionID int64  `json:"lobby_session_id,omitempty"`
+	ReadyToStart   bool   `json:"ready_to_start"`
+	ExpiresAt      string `json:"expires_at,omitempty"`
+}
+
+// roster names seats the way events name them.
+type roster map[int64]table.SeatView
+
+func newRoster(seats []table.SeatView) roster {
+	r := roster{}
+	for _, s := range seats {
+		r[s.ID] = s
+	}
+	return r
+}
+
+// name is "DM", "Aria (Mira)" (character and the person playing it),
+// "Aria (AI)", or the seat's label when it has no character.
+func (r roster) name(id int64) string {
+	s, ok := r[id]
+	switch {
+	case !ok:
+		return fmt.Sprintf("seat %d", id)
+	case s.Role == "dm":
+		return "DM"
+	case s.Character == nil:
+		return s.Label
+	case s.ControllerKind == "ai":
+		return s.Character.Name + " (AI)"
+	case s.ControllerDisplayName != nil && *s.ControllerDisplayName != "":
+		return s.Character.Name + " (" + *s.ControllerDisplayName + ")"
+	}
+	return s.Character.Name
+}
+
+// messageKinds are the message kinds as agents read them.
+var messageKinds = map[string]string{"narration": "narration", "character_dialogue": "say", "action": "action", "ooc": "ooc", "whisper_dm": "whisper"}
+
+// compactEvent turns an event the caller may see into its compact form.
+func (r roster) compactEvent(e table.EventView) Event {
+	out := Event{Seq: e.Seq, Kind: e.Kind}
+	var payload map[string]any
+	_ = json.Unmarshal(e.Payload, &payload)
+	if e.ActingSeatID != nil {
+		out.By = r.name(*e.ActingSeatID)
+		if e.ExecutionMode == "dm_proxy" && e.SubjectSeatID != nil {
+			out.By = "DM for " + r.name(*e.SubjectSeatID)
+		}
+	}
+	delete(payload, "version")
+	if text, ok := payload["text"].(string); ok {
+		out.Text = text
+		delete(payload, "text")
+	}
+	if e.Kind == table.EventMessagePosted {
+		kind, _ := payload["kind"].(string)
+		out.Msg = messageKinds[kind]
+		if speaker, _ := payload["speaker"].(string); speaker != "" {
+			out.Msg, out.By = "npc", speaker+" (NPC)"
+		}
+		if out.Msg == "whisper" {
+			out.To = "DM"
+			if ids, _ := payload["recipient_seat_ids"].([]any); len(ids) > 0 {
+				if id, ok := ids[0].(float64); ok {
+					out.To = r.name(int64(id))
+				}
+			}
+		}
+		for _, k := range []string{"kind", "speaker", "message_id", "recipient_seat_ids"} {
+			delete(payload, k)
+		}
+	}
+	if res, ok := payload["result"].(map[string]any); ok {
+		payload["result"] = compactRollMap(res)
+	}
+	if d, ok := prune(payload).(map[string]any); ok && len(d) > 0 {
+		out.Data = d
+	}
+	return out
+}
+
+// prune drops what an agent cannot use from event data: nulls, empty
+// values, timestamps, audit trails and visibility bookkeeping.
+func prune(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, val := range x {
+			if strings.HasSuffix(k, "_at") || k == "audit" || k == "visibility" || k == "execution_mode" {
+				continue
+			}
+			if p := prune(val); p != nil {
+				out[k] = p
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+		return x
+	case string:
+		if x == "" {
+			return nil
+		}
+	case bool:
+		if !x {
+			return nil
+		}
+	case nil:
+		return nil
+	}
+	return v
+}
+
+// compactRollMap is a roll result inside event data, in the Roll form.
+func compactRollMap(res map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, k := range []string{"formula", "total", "success", "raw_dice"} {
+		if v, ok := res[k]; ok && v != nil {
+			out[k] = v
+		}
+	}
+	if d, ok := out["raw_dice"]; ok {
+		out["dice"] = d
+		delete(out, "raw_dice")
+	}
+	return out
+}
+
+func compactRoll(v table.RollResultView) Roll {
+	out := Roll{RollID: v.ID, Formula: v.Formula, Dice: v.RawDice, Total: v.Total, Success: v.Success}
+	if v.RollRequestID != nil {
+		out.RequestID = *v.RollRequestID
+	}
+	if len(v.KeptDice) != len(v.RawDice) {
+		out.Kept = v.KeptDice
+	}
+	return out
+}
+
+func compactCheck(v table.RollRequestView) Check {
+	out := Check{RequestID: v.ID, SeatID: v.TargetSeatID, Check: v.Skill, DiceNeeded: v.DiceNeeded, Label: v.Label}
+	if out.Check == "" {
+		out.Check = v.Ability
+	}
+	if v.Mode != "normal" {
+		out.Mode = v.Mode
+	}
+	if v.DC != nil {
+		out.DC = *v.DC
+	}
+	if v.Status != "pending" {
+		out.Status = v.Status
+	}
+	return out
+}
+
+func compactPage(p table.EventPage, r roster) EventPage {
+	out := EventPage{Cursor: p.Cursor, HasMore: p.HasMore}
+	for _, e := range p.Events {
+		out.Events = append(out.Events, r.compactEvent(e))
+	}
+	// A page stays small enough to read in one go: the rest is one call
+	// away, from the cursor of the last event returned.
+	if len(out.Events) > maxPageEvents {
+		out.Events = out.Events[:maxPageEvents]
+		out.Cursor, out.HasMore = out.Events[maxPageEvents-1].Seq, true
+	}
+	return out
+}
+
+// maxPageEvents bounds the events of one get_events or wait_for_event
+// result (about 4 KB of ordinary table talk).
+const maxPageEvents = 25
+
+// recentWindow is how many of the newest events get_session_context shows.
+const recentWindow = 8
+
+// clip shortens a long text in the recent window of the context; the whole
+// text is in get_events.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+func hpText(hp table.HP) string {
+	s := fmt.Sprintf("%d/%d", hp.Current, hp.Max)
+	if hp.Temp > 0 {
+		s += fmt.Sprintf(" +%d", hp.Temp)
+	}
+	return s
+}

@@ -16,9 +16,9 @@ import (
 // result: each is written once under $defs and referred to elsewhere, so a
 // tool's output schema says it once.
 var sharedDefs = map[reflect.Type]string{
-	reflect.TypeFor[Event]():     "event",
-	reflect.TypeFor[Roll]():      "roll",
-	reflect.TypeFor[Check]():     "check",
+	reflect.TypeFor[Event](): "event",
+	reflect.TypeFor[Roll]():  "roll",
+	reflect.TypeFor[Check](): "check",
 }
 
 // errorSchema is {"error": …} of a failed call: a code to branch on and a

@@ -9,6 +9,7 @@ GOFLAGS_TEST ?= -race -count=1
 
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
+.PHONY: api-types
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -73,6 +74,9 @@ lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
 	go vet ./...
 	cd $(APP) && npm run typecheck
+	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui
+	cd $(APP) && npm run check:api
+	cd $(APP) && npm run lint:api
 
 FUZZTIME ?= 30s
 fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go env GOCACHE)/fuzz into testdata/fuzz)
@@ -85,6 +89,10 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
 	go test -run '^$$' -fuzz FuzzExtractDelta -fuzztime $(FUZZTIME) ./gameplay/narrative
 	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth
+
+api-types: ui-deps ## Regenerate the OpenAPI document (webui/app/src/api/openapi.json) and the web app's API types from it
+	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui -update
+	cd $(APP) && npm run gen:api
 
 golden: ## Refresh golden files
 	go test ./mcp -run Golden -update

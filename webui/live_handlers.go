@@ -27,6 +27,9 @@ func queryInt(c *gin.Context, name string) (int64, bool) {
 	return v, true
 }
 
+// imageTypes are the media types of stage images.
+var imageTypes = []string{"image/png", "image/jpeg", "image/webp"}
+
 // liveRoutes mounts the live table: events, long-poll, messages, stage.
 func (s *Server) liveRoutes() {
 	t := s.opts.Services.Table
@@ -37,7 +40,7 @@ func (s *Server) liveRoutes() {
 	postCodes := codes(apperr.SessionNotActive, apperr.MessageTextInvalid, apperr.MessageKindNotAllowed, apperr.NotAParticipant,
 		apperr.WhisperTargetRequired, apperr.ProxyTargetInvalid, apperr.InvalidRequest)
 
-	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events", Tag: "live", Summary: "Events after a cursor that the caller may see (?after=&limit=)", Response: page, Errors: codes(apperr.InvalidRequest)},
+	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events", Tag: "live", Summary: "Events after a cursor that the caller may see (?after=&limit=)", Query: []string{"after", "limit"}, Response: page, Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
@@ -54,7 +57,7 @@ func (s *Server) liveRoutes() {
 			v, err := t.ListEvents(c.Request.Context(), callerOf(c), id, after, int(limit))
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
-	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events/wait", Tag: "live", Summary: "Long-poll for events after a cursor (?after=&timeout= seconds, 1-60); a timeout answers no events and the cursor", Response: page, Errors: codes(apperr.InvalidRequest)},
+	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events/wait", Tag: "live", Summary: "Long-poll for events after a cursor (?after=&timeout= seconds, 1-60); a timeout answers no events and the cursor", Query: []string{"after", "timeout"}, Response: page, Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
@@ -82,7 +85,7 @@ func (s *Server) liveRoutes() {
 	s.route(apiRoute{Method: "PUT", Path: "/api/sessions/{id}/stage", Tag: "live", Summary: "Replace the stage text and image (current DM; names the revision read)", Request: typeOf[table.StageInput](), Response: typeOf[table.StageView](),
 		Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive, apperr.StageRevisionConflict, apperr.InvalidRequest)},
 		withIDAndBody("id", http.StatusOK, t.SetStage), s.identify)
-	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/stage/images", Tag: "live", Summary: "Upload a stage image: the raw PNG, JPEG or WebP bytes as the body, at most 10 MiB", Status: http.StatusCreated, Response: typeOf[table.StageImageView](),
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/stage/images", Tag: "live", Summary: "Upload a stage image: the raw PNG, JPEG or WebP bytes as the body, at most 10 MiB", Status: http.StatusCreated, RawRequest: imageTypes, Response: typeOf[table.StageImageView](),
 		Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive, apperr.StageImageInvalid, apperr.StageImageTooLarge)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
@@ -98,7 +101,7 @@ func (s *Server) liveRoutes() {
 			v, err := t.UploadStageImage(c.Request.Context(), callerOf(c), id, data)
 			reply(c, http.StatusCreated, v, err)
 		}, s.identify)
-	s.route(apiRoute{Method: "GET", Path: "/api/stage-images/{id}", Tag: "live", Summary: "A stage image (room members only)", Response: typeOf[[]byte](), Errors: codes()},
+	s.route(apiRoute{Method: "GET", Path: "/api/stage-images/{id}", Tag: "live", Summary: "A stage image (room members only)", RawResponse: imageTypes, Errors: codes()},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {

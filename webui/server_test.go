@@ -77,7 +77,7 @@ func newFixture(t testing.TB, mutate func(*webui.Options)) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{handler: srv, logs: logs, store: store, services: services}
+	return fixture{handler: checkContract(t, srv), logs: logs, store: store, services: services}
 }
 
 func (f fixture) do(t *testing.T, method, path string, headers map[string]string) *httptest.ResponseRecorder {
@@ -177,8 +177,11 @@ func TestAppNotBuilt(t *testing.T) {
 func TestOpenAPICoversEveryRoute(t *testing.T) {
 	f := newFixture(t, nil)
 	var doc struct {
-		OpenAPI string                    `json:"openapi"`
-		Paths   map[string]map[string]any `json:"paths"`
+		OpenAPI    string                    `json:"openapi"`
+		Paths      map[string]map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]map[string]any `json:"schemas"`
+		} `json:"components"`
 	}
 	if err := json.Unmarshal(f.do(t, "GET", "/api/openapi.json", nil).Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -193,6 +196,9 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		}
 		resp := op["responses"].(map[string]any)["200"].(map[string]any)
 		schema := resp["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+		if ref, ok := schema["$ref"].(string); ok {
+			schema = doc.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]
+		}
 		if schema["type"] != "object" || schema["properties"] == nil {
 			t.Fatalf("GET %s 200 schema is not generated from a Go type: %v", want, schema)
 		}

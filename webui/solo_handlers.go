@@ -126,7 +126,7 @@ func (s *Server) soloRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}", Tag: "solo", Summary: "The play screen: the adventure and the newest part of its story", Response: page, Errors: notFound},
 		soloID("id", http.StatusOK, n.GetAdventure), s.identify)
-	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/story", Tag: "solo", Summary: "Older turns of the current line (?before=depth&limit=n)", Response: typeOf[narrative.StoryPage](), Errors: notFound},
+	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/story", Tag: "solo", Summary: "Older turns of the current line (?before=depth&limit=n)", Query: []string{"before", "limit"}, Response: typeOf[narrative.StoryPage](), Errors: notFound},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
@@ -142,7 +142,7 @@ func (s *Server) soloRoutes() {
 	s.route(apiRoute{Method: "DELETE", Path: "/api/adventures/{id}", Tag: "solo", Summary: "Delete an adventure with its whole story", Response: typeOf[narrative.Deleted](), Errors: notFound},
 		soloID("id", http.StatusOK, n.DeleteAdventure), s.identify)
 
-	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/turns", Tag: "solo", Summary: "Play a turn; answers text/event-stream (player, reasoning, chunk, stopped, error, done)", Request: typeOf[narrative.TurnInput](), Response: typeOf[narrative.Event](),
+	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/turns", Tag: "solo", Summary: "Play a turn; answers text/event-stream (player, reasoning, chunk, stopped, error, done)", Request: typeOf[narrative.TurnInput](), Stream: true, Response: typeOf[narrative.Event](),
 		Errors: codes(apperr.TurnTextInvalid, apperr.TurnInProgress, apperr.InvalidRequest)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
@@ -155,7 +155,7 @@ func (s *Server) soloRoutes() {
 			}
 			streamTurn(c, func(ctx context.Context) (*narrative.Turn, error) { return n.StartTurn(ctx, userOf(c), id, in) })
 		}, s.identify)
-	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/retry", Tag: "solo", Summary: "Write a new take of the newest narration; answers text/event-stream", Request: typeOf[EmptyInput](), Response: typeOf[narrative.Event](),
+	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/retry", Tag: "solo", Summary: "Write a new take of the newest narration; answers text/event-stream", Request: typeOf[EmptyInput](), Stream: true, Response: typeOf[narrative.Event](),
 		Errors: codes(apperr.TurnInProgress, apperr.NothingToRetry)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")

@@ -1,17 +1,16 @@
 // Thin client for the Go server's JSON API. Errors carry the server's stable
 // code; the UI shows text from its own code→message map, never the server's
 // message field.
+import type { components } from './api/schema';
 
-export interface Health {
-  status: string;
-  mode: string;
-  version: string;
-  schema_version: number;
-  database: { dialect: string; reachable: boolean };
-}
+// The API's types are generated from the server's OpenAPI document
+// (src/api/schema.d.ts, npm run gen:api); never write them by hand.
+export type Schemas = components['schemas'];
 
-export type Capabilities = Record<string, boolean>;
+export type Health = Schemas['Health'];
+export type Capabilities = Schemas['Capabilities'];
 
+// CAPABILITY_AREAS orders the capabilities for display.
 export const CAPABILITY_AREAS = [
   'table',
   'ai_actor',
@@ -21,7 +20,7 @@ export const CAPABILITY_AREAS = [
   'timeline',
   'mcp',
   'api_docs',
-] as const;
+] as const satisfies readonly (keyof Capabilities)[];
 export type CapabilityArea = (typeof CAPABILITY_AREAS)[number];
 
 export class ApiError extends Error {

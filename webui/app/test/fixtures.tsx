@@ -97,6 +97,7 @@ export const seat = (over: Partial<Seat>): Seat => ({
   controller_display_name: null,
   controller_epoch: 0,
   character: null,
+  ai_last_seen_at: null,
   ...over,
 });
 
@@ -153,8 +154,8 @@ export function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {})
     participants: [participant(1, 9, 'Bob', 3, 'Mira'), participant(2, 10, 'Cid', 4, 'Nox')],
     me:
       role === 'dm'
-        ? { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' }
-        : { access_id: 6, authority: 'member', seat_id: 9, role: 'player' },
+        ? { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm', controller: 'human', take_back_seat_ids: [] }
+        : { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [] },
     can: role === 'dm' ? { start: false, late_join: false, end: true, abandon: true } : { start: false, late_join: false, end: false, abandon: false },
     stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
     cursor: 2,

@@ -304,7 +304,7 @@ describe('input bar', () => {
     expect((screen.getByRole('button', { name: en['table.input.say'] }) as HTMLButtonElement).disabled).toBe(true);
     cleanup();
     const watcher = resume('player');
-    watcher.me = { access_id: 9, authority: 'member', seat_id: null, role: 'spectator' };
+    watcher.me = { access_id: 9, authority: 'member', seat_id: null, role: 'spectator', controller: 'human', take_back_seat_ids: [] };
     stubServer({ 'GET /api/sessions/12': () => json(200, watcher) });
     renderApp('/sessions/12');
     expect((await screen.findByTestId('input-closed')).textContent).toBe(en['table.input.readOnly']);

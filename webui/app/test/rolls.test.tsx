@@ -8,7 +8,9 @@ import errorsZhTW from '../src/i18n/errors.zh-TW.json';
 import { zhTW } from '../src/i18n/zh-TW';
 import { resetIdentity } from '../src/identity';
 import type {
+  CharacterChangedPayload,
   DiceAudit,
+  EventView,
   PendingActionView,
   RollBoard,
   RollRequestView,
@@ -532,6 +534,7 @@ describe('character state', () => {
           ev(2, 'character.changed', {
             subject_seat_id: 9,
             subject_character_id: 3,
+            // The document's EventPayload lacks op, before and after yet.
             payload: {
               version: 1,
               character_id: 3,
@@ -539,7 +542,7 @@ describe('character state', () => {
               op: 'heal',
               before: { hp: { max: 20, current: 5, temp: 3 }, conditions: ['prone'], resources: [] },
               after: { hp: { max: 20, current: 12, temp: 0 }, conditions: ['poisoned'], resources: [] },
-            },
+            } satisfies CharacterChangedPayload as EventView['payload'],
           }),
         ],
         cursor: 2,

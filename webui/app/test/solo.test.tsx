@@ -976,6 +976,7 @@ const SETTINGS: ProviderSettingsView = {
   max_output_tokens: 600,
   temperature: 0.8,
   top_p: 0.95,
+  token_ratio: 4,
 };
 
 describe('narrator settings', () => {

@@ -77,6 +77,7 @@ const seat = (over: Partial<Seat>): Seat => ({
   controller_display_name: null,
   controller_epoch: 0,
   character: null,
+  ai_last_seen_at: null,
   ...over,
 });
 
@@ -164,7 +165,7 @@ function resume(can: Partial<SessionResume['can']>, status: SessionResume['sessi
         character: { id: 3, name: 'Mira', level: 5, hp: { max: 30, current: 25, temp: 0 }, conditions: ['poisoned'] },
       },
     ],
-    me: { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm' },
+    me: { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm', controller: 'human', take_back_seat_ids: [] },
     can: { start: false, late_join: false, end: false, abandon: false, ...can },
     stage: { text: '', image_id: null, image_url: null, revision: 0, updated_at: '2025-01-01T00:00:00Z' },
     cursor: 0,
@@ -581,7 +582,7 @@ describe('session page', () => {
 
   it('keeps every button disabled for a player without rights', async () => {
     const r = resume({});
-    r.me = { access_id: 6, authority: 'member', seat_id: 9, role: 'player' };
+    r.me = { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [] };
     stubServer({ 'GET /api/sessions/12': () => json(200, r) });
     renderApp('/sessions/12');
     await screen.findByTestId('session-status');

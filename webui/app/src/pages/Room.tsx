@@ -18,12 +18,17 @@ import {
   setSeatCharacter,
   unassignSeat,
   updateRoom,
+  type AccessStatus,
+  type Authority,
   type Campaign,
+  type CampaignStatus,
   type Character,
   type Member,
   type MintedGrant,
   type RoomView,
   type Seat,
+  type SeatRole,
+  type SessionStatus,
 } from '../table/api';
 import { AIPresenceBadge, TokenDialog } from '../table/ai';
 import { useAction, type Action } from '../useAction';
@@ -91,7 +96,7 @@ export function RoomPage() {
       <p>
         {t('room.yourAuthority')}:{' '}
         <span className="badge" data-testid="my-authority">
-          {t(`authority.${data.my_access.authority}`)}
+          {t(`authority.${data.my_access.authority as Authority}`)}
         </span>
         {data.my_access.status === 'revoked' && <span className="badge badge-off">{t('access.revoked')}</span>}
       </p>
@@ -215,8 +220,8 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
                 {m.display_name}
                 {m.access_id === viewer.accessId && <span className="hint"> {t('common.you')}</span>}
               </td>
-              <td>{t(`authority.${m.authority}`)}</td>
-              <td>{t(`access.${m.status}`)}</td>
+              <td>{t(`authority.${m.authority as Authority}`)}</td>
+              <td>{t(`access.${m.status as AccessStatus}`)}</td>
               {viewer.isOwner && (
                 <td className="actions">
                   {m.authority !== 'owner' && m.status === 'active' && (
@@ -344,7 +349,7 @@ function CampaignCard({
       <h3 id={headingId}>{campaign.name}</h3>
       <dl className="facts">
         <dt>{t('room.campaign.status')}</dt>
-        <dd data-testid="campaign-status">{t(`campaignStatus.${campaign.status}`)}</dd>
+        <dd data-testid="campaign-status">{t(`campaignStatus.${campaign.status as CampaignStatus}`)}</dd>
       </dl>
       {isRoomActive ? (
         <p className="badge badge-on">{t('room.campaign.isActive')}</p>
@@ -408,7 +413,7 @@ function CampaignCard({
             <Link to={`/sessions/${campaign.open_session.id}`} data-testid="session-link">
               {campaign.open_session.status === 'lobby' ? t('room.session.goLobby') : t('room.session.goActive')}
             </Link>{' '}
-            <span className="badge">{t(`sessionStatus.${campaign.open_session.status}`)}</span>
+            <span className="badge">{t(`sessionStatus.${campaign.open_session.status as SessionStatus}`)}</span>
           </p>
         ) : (
           <>
@@ -532,7 +537,7 @@ function SeatRow({
 
   return (
     <tr data-testid="seat" data-seat={seat.label} data-seat-id={seat.id}>
-      <td>{t(`seatRole.${seat.role}`)}</td>
+      <td>{t(`seatRole.${seat.role as SeatRole}`)}</td>
       <td>{seat.label}</td>
       <td data-testid="seat-controller">
         {controllerText(seat, t)}

@@ -14,8 +14,10 @@ import {
   type PendingActionView,
   type RollResultView,
   type SessionResume,
+  type SessionStatus,
   type StageUpdatedPayload,
   type StageView,
+  type TableRole,
 } from '../table/api';
 import { ActionsPanel } from '../table/Actions';
 import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
@@ -154,7 +156,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
 
-  const status = data.session.status;
+  const status = data.session.status as SessionStatus;
   const isDM = data.me.role === 'dm';
   const open = status === 'lobby' || status === 'active';
   const canProxy = isDM && status === 'active';
@@ -207,7 +209,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           <dt>{t('session.room')}</dt>
           <dd>{data.room.name}</dd>
           <dt>{t('session.myRole')}</dt>
-          <dd data-testid="my-role">{t(`role.${data.me.role}`)}</dd>
+          <dd data-testid="my-role">{t(`role.${data.me.role as TableRole}`)}</dd>
         </dl>
         {feed.status !== 'stopped' && (
           <span className={`feed-status feed-${feed.status}`} data-testid="feed-status" data-status={feed.status} role="status">

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { CapabilityList } from '../components/CapabilityList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
-import { createRoom, listRooms } from '../table/api';
+import { createRoom, listRooms, type Authority } from '../table/api';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 
@@ -30,7 +30,7 @@ export function TablesPage() {
               {rooms.data.rooms.map((r) => (
                 <li key={r.id}>
                   <Link to={`/rooms/${r.id}`}>{r.name}</Link>
-                  <span className="badge">{t(`authority.${r.my_access.authority}`)}</span>
+                  <span className="badge">{t(`authority.${r.my_access.authority as Authority}`)}</span>
                   {r.my_access.status === 'revoked' && <span className="badge badge-off">{t('access.revoked')}</span>}
                 </li>
               ))}

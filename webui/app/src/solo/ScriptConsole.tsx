@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { useApi } from '../useApi';
-import { getScriptConsole, type ScriptConsoleEntry } from './api';
+import { getScriptConsole, type ScriptHook, type ScriptLevel } from './api';
 
 const HOOKS = ['input', 'context', 'output'] as const;
 const LEVELS = ['log', 'error', 'message'] as const;
@@ -36,9 +36,9 @@ export function ScriptConsole({
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => close.current?.focus(), []);
 
-  const hookName = (h: string) => ((HOOKS as readonly string[]).includes(h) ? t(`solo.scripts.tab.${h as ScriptConsoleEntry['hook']}`) : h);
+  const hookName = (h: string) => ((HOOKS as readonly string[]).includes(h) ? t(`solo.scripts.tab.${h as ScriptHook}`) : h);
   const levelName = (l: string) =>
-    (LEVELS as readonly string[]).includes(l) ? t(`solo.console.level.${l as ScriptConsoleEntry['level']}`) : l;
+    (LEVELS as readonly string[]).includes(l) ? t(`solo.console.level.${l as ScriptLevel}`) : l;
 
   return (
     <aside

@@ -1,210 +1,60 @@
 // Types and calls of the solo-adventure API (scenarios, adventures, turns,
-// takes, branches, insights, provider settings). Shapes follow the server
-// contract one to one. Every call is an identity route: it first awaits the
+// takes, branches, insights, provider settings). The shapes are the server's
+// OpenAPI document's (see ../api.ts); the closed sets the document types as
+// strings are named here. Every call is an identity route: it first awaits the
 // one-time identity bootstrap (see ../identity.ts).
-import { ApiError, NETWORK_ERROR } from '../api';
+import { ApiError, NETWORK_ERROR, type Schemas } from '../api';
 import { ensureIdentity } from '../identity';
 import { apiGet, apiSend } from '../identityApi';
 import { createSseParser, parseStreamEvent, type StreamEvent } from './sse';
 
 // ---- types ---------------------------------------------------------------
 
-export type Band = [number, number, string];
+export type Band = Schemas['Band'];
 export type StatKind = 'number' | 'bool' | 'string';
-export interface StatSpec {
-  min: number;
-  max: number;
-  initial: number;
-  bands?: Band[];
-  cooldown?: number;
-  kind?: StatKind;
-}
-export type StatSchema = Record<string, StatSpec>;
+export type StatSpec = Schemas['StatSpec'];
+export type StatSchema = Schemas['ScenarioInput']['stat_schema'];
 
-export interface CardInput {
-  title: string;
-  keys: string[];
-  entry: string;
-  type: string;
-}
-export interface Card extends CardInput {
-  id: number;
-}
+export type CardInput = Schemas['CardInput'];
+export type Card = Schemas['Card'];
 
 // The scenario's user scripts (AI Dungeon style JavaScript, run by the server
 // in a sandbox): library is prepended to every hook; input may rewrite or stop
 // the player's text, context may rewrite the whole prompt, output may rewrite
 // the model's reply. Each may be "" (up to 1 MiB each).
-export interface ScenarioScripts {
-  library: string;
-  input: string;
-  context: string;
-  output: string;
-}
+export type ScenarioScripts = Schemas['Scripts'];
 export type ScriptHook = 'input' | 'context' | 'output';
 export type ScriptLevel = 'log' | 'error' | 'message';
 
-export interface ScenarioInput {
-  title: string;
-  premise: string;
-  plot_essentials: string;
-  ai_instructions: string;
-  authors_note: string;
-  opening: string;
-  stat_schema: StatSchema;
-  cards: CardInput[];
-  scripts: ScenarioScripts;
-}
-export interface ScenarioView extends Omit<ScenarioInput, 'cards'> {
-  id: number;
-  cards: Card[];
-  created_at: string;
-  updated_at: string;
-}
-export interface ScenarioSummary {
-  id: number;
-  title: string;
-  premise: string;
-  updated_at: string;
-}
-
-export interface Persona {
-  persona_name: string;
-  persona_pronouns: string;
-  persona_desc: string;
-}
-
-export interface TakeInfo {
-  // 1-based position of this node among all takes of its parent
-  index: number;
-  count: number;
-  ids: number[];
-}
+export type ScenarioInput = Schemas['ScenarioInput'];
+export type ScenarioView = Schemas['ScenarioView'];
+export type ScenarioSummary = Schemas['ScenarioSummary'];
+export type Persona = Schemas['Persona'];
+export type TakeInfo = Schemas['TakeInfo'];
 
 export type OutcomeStatus = 'applied' | 'clamped' | 'rejected';
-export interface Outcome {
-  path: string;
-  status: OutcomeStatus;
-  from?: unknown;
-  to?: unknown;
-  reason?: string;
-}
+export type Outcome = Schemas['Outcome'];
 
 export type ActionKind = 'opening' | 'player' | 'narration';
 export type PlayerMode = 'do' | 'say' | 'story';
 export type ActionMode = '' | PlayerMode | 'continue';
 
-export interface ActionView {
-  id: number;
-  kind: ActionKind;
-  mode: ActionMode;
-  text: string;
-  depth: number;
-  branch_id: number;
-  takes: TakeInfo;
-  outcomes: Outcome[];
-  truncated: boolean;
-  finish_reason: string;
-  has_prompt: boolean;
-  created_at: string;
-}
-
-export interface AdventureView extends Persona {
-  id: number;
-  scenario_id: number | null;
-  title: string;
-  authors_note: string;
-  stat_schema: StatSchema;
-  world_state: Record<string, unknown>;
-  state_line: string;
-  head_branch_id: number;
-  head_depth: number;
-  turn_in_progress: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AdventurePage {
-  adventure: AdventureView;
-  story: ActionView[];
-  has_more: boolean;
-}
-
+export type ActionView = Schemas['ActionView'];
+export type AdventureView = Schemas['AdventureView'];
+export type AdventurePage = Schemas['AdventurePage'];
 // AdventureChange edits an adventure: only the fields present change.
-export interface AdventureChange {
-  title?: string;
-  authors_note?: string;
-  persona_name?: string;
-  persona_pronouns?: string;
-  persona_desc?: string;
-}
-
-export interface AdventureSummary {
-  id: number;
-  title: string;
-  scenario_id: number | null;
-  updated_at: string;
-}
-
-export interface BranchView {
-  id: number;
-  name: string;
-  parent_branch_id: number | null;
-  fork_depth: number;
-  tip_depth: number;
-  is_head: boolean;
-  created_at: string;
-}
-
-export interface ProviderSettingsView {
-  base_url: string;
-  model: string;
-  api_key_set: boolean;
-  context_budget: number;
-  max_output_tokens: number;
-  temperature: number;
-  top_p: number;
-}
-export interface ProviderSettingsInput extends Omit<ProviderSettingsView, 'api_key_set'> {
-  // absent or null: keep the stored key; "": clear it; other: replace
-  api_key?: string | null;
-}
-
-export interface Insights {
-  action_id: number;
-  budget: number;
-  total_tokens: number;
-  sections: { name: string; tokens: number; fixed: boolean }[];
-  cards: { id: number; title: string; trigger: string; tokens: number; included: boolean }[];
-  history_turns: number;
-  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
-  usage: { prompt_tokens: number; completion_tokens: number; cached_prompt_tokens: number };
-}
-
-export interface RefreshDiff {
-  fields: { field: string; old: string; new: string }[];
-  cards_added: Card[];
-  cards_updated: { old: Card; new: Card }[];
-  cards_removed: Card[];
-  state_paths_added: string[];
-  state_paths_removed: string[];
-}
-
+export type AdventureChange = Schemas['AdventureChange'];
+export type AdventureSummary = Schemas['AdventureSummary'];
+export type BranchView = Schemas['BranchView'];
+export type ProviderSettingsView = Schemas['ProviderSettingsView'];
+// api_key absent or null: keep the stored key; "": clear it; other: replace
+export type ProviderSettingsInput = Schemas['ProviderSettingsInput'];
+export type Insights = Schemas['Insights'];
+export type RefreshDiff = Schemas['RefreshDiff'];
 // ScriptConsoleEntry is one line of an adventure's script console: a log()
 // call (arguments JSON-serialised), a script failure or a state.message.
-export interface ScriptConsoleEntry {
-  id: number;
-  action_id: number | null;
-  hook: ScriptHook;
-  level: ScriptLevel;
-  text: string;
-  created_at: string;
-}
-
-export interface TurnInput {
-  mode: PlayerMode | 'continue';
-  text: string;
-}
+export type ScriptConsoleEntry = Schemas['ConsoleEntry'];
+export type TurnInput = Schemas['TurnInput'];
 
 const enc = encodeURIComponent;
 
@@ -217,25 +67,25 @@ export const putProviderSettings = (input: ProviderSettingsInput) =>
 // ---- scenarios -------------------------------------------------------------
 
 export const listScenarios = (signal?: AbortSignal) =>
-  apiGet<{ scenarios: ScenarioSummary[] }>('/api/scenarios', signal);
+  apiGet<Schemas['ScenarioList']>('/api/scenarios', signal);
 export const getScenario = (id: string | number, signal?: AbortSignal) =>
   apiGet<ScenarioView>(`/api/scenarios/${enc(id)}`, signal);
 export const createScenario = (input: ScenarioInput) => apiSend<ScenarioView>('POST', '/api/scenarios', input);
 export const updateScenario = (id: number, input: ScenarioInput) =>
   apiSend<ScenarioView>('PUT', `/api/scenarios/${id}`, input);
-export const deleteScenario = (id: number) => apiSend<{ deleted: boolean }>('DELETE', `/api/scenarios/${id}`);
+export const deleteScenario = (id: number) => apiSend<Schemas['Deleted']>('DELETE', `/api/scenarios/${id}`);
 export const playScenario = (id: number, persona: Persona) =>
   apiSend<AdventurePage>('POST', `/api/scenarios/${id}/play`, persona);
 
 // ---- adventures ------------------------------------------------------------
 
 export const listAdventures = (signal?: AbortSignal) =>
-  apiGet<{ adventures: AdventureSummary[] }>('/api/adventures', signal);
+  apiGet<Schemas['AdventureList']>('/api/adventures', signal);
 export const getAdventure = (id: string | number, signal?: AbortSignal) =>
   apiGet<AdventurePage>(`/api/adventures/${enc(id)}`, signal);
 export const getOlderStory = (id: number, before: number, limit: number) =>
-  apiGet<{ story: ActionView[]; has_more: boolean }>(`/api/adventures/${id}/story?before=${before}&limit=${limit}`);
-export const deleteAdventure = (id: number) => apiSend<{ deleted: boolean }>('DELETE', `/api/adventures/${id}`);
+  apiGet<Schemas['StoryPage']>(`/api/adventures/${id}/story?before=${before}&limit=${limit}`);
+export const deleteAdventure = (id: number) => apiSend<Schemas['Deleted']>('DELETE', `/api/adventures/${id}`);
 export const updateAdventure = (id: number, change: AdventureChange) =>
   apiSend<AdventureView>('PATCH', `/api/adventures/${id}`, change);
 export const undoTurn = (id: number) => apiSend<AdventurePage>('POST', `/api/adventures/${id}/undo`, {});
@@ -244,7 +94,7 @@ export const chooseTake = (id: number, action_id: number) =>
 export const forkAt = (id: number, action_id: number) =>
   apiSend<AdventurePage>('POST', `/api/adventures/${id}/fork`, { action_id });
 export const listBranches = (id: number, signal?: AbortSignal) =>
-  apiGet<{ branches: BranchView[] }>(`/api/adventures/${id}/branches`, signal);
+  apiGet<Schemas['BranchList']>(`/api/adventures/${id}/branches`, signal);
 export const switchBranch = (id: number, branchId: number) =>
   apiSend<AdventurePage>('POST', `/api/adventures/${id}/branches/${branchId}/switch`, {});
 export const renameBranch = (id: number, branchId: number, name: string) =>
@@ -261,7 +111,7 @@ export const getRefreshDiff = (id: number, signal?: AbortSignal) =>
 export const applyRefresh = (id: number) => apiSend<AdventurePage>('POST', `/api/adventures/${id}/refresh`, {});
 // getScriptConsole answers the newest (at most 200) console entries, oldest first.
 export const getScriptConsole = (id: number, signal?: AbortSignal) =>
-  apiGet<{ entries: ScriptConsoleEntry[] }>(`/api/adventures/${id}/console`, signal);
+  apiGet<Schemas['Console']>(`/api/adventures/${id}/console`, signal);
 
 // ---- streamed turns ----------------------------------------------------------
 

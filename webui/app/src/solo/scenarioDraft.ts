@@ -89,7 +89,7 @@ export function scenarioDraftOf(s: ScenarioInput | ScenarioView): ScenarioDraft 
       max: String(spec.max ?? 0),
       initial: String(spec.initial ?? 0),
       cooldown: spec.cooldown ? String(spec.cooldown) : '',
-      ...(spec.kind ? { kind: spec.kind } : {}),
+      ...(spec.kind ? { kind: spec.kind as StatKind } : {}),
       bands: (spec.bands ?? []).map(([lo, hi, label]) => ({ key: nextKey(), lo: String(lo), hi: String(hi), label })),
     })),
     cards: (s.cards ?? []).map((c) => ({

@@ -124,7 +124,8 @@ function ActionLine({
   const unknown = t('table.speaker.unknown');
   const name = ctx.names.character(a.subject_character_id, a.subject_seat_id) ?? unknown;
   const who = a.execution_mode === 'dm_proxy' ? format(t('table.speaker.dmFor'), { name }) : name;
-  const done = TERMINAL.includes(a.status);
+  const status = a.status as PendingActionStatus;
+  const done = TERMINAL.includes(status);
   const mine = !ctx.isDM && ctx.mySeatId !== null && a.subject_seat_id === ctx.mySeatId;
 
   const move = async (to: PendingActionStatus) => {
@@ -137,7 +138,7 @@ function ActionLine({
         <span className="speaker">{who}</span>
         {a.intent === 'search' && <span className="tag">{t('table.tag.search')}</span>}
         <span className={`tag action-status`} data-testid="action-status">
-          {t(statusKey(a.status))}
+          {t(statusKey(status))}
         </span>
       </div>
       <p className="chat-text" data-testid="action-text">

@@ -13,6 +13,7 @@ import {
   SKILLS,
   type CheckInput,
   type RollMode,
+  type RollRequestStatus,
   type RollRequestView,
   type RollResultView,
 } from './api';
@@ -241,7 +242,7 @@ export function RequestCard({
     return k.key;
   };
 
-  const status = result ? 'resolved' : request.status;
+  const status = result ? 'resolved' : (request.status as RollRequestStatus);
   const what = requestName(request, t);
 
   const roll = async () => {
@@ -279,7 +280,7 @@ export function RequestCard({
         )}
       </h4>
       <p className="request-facts">
-        {request.mode !== 'normal' && <span className="tag">{t(modeKey(request.mode))}</span>}
+        {request.mode !== 'normal' && <span className="tag">{t(modeKey(request.mode as RollMode))}</span>}
         {request.flat_adjustment !== 0 && (
           <span className="tag">{format(t('check.flat'), { n: signed(request.flat_adjustment) })}</span>
         )}

@@ -7,6 +7,7 @@ import {
   type EventView,
   type MessagePayload,
   type ParticipantJoinedPayload,
+  type PendingActionStatus,
   type RollOutcomePayload,
   type RollQuickPayload,
   type RollRequestedPayload,
@@ -244,7 +245,7 @@ function logContent(e: EventView, ctx: LogCtx): ReactNode | null {
       const who = a.execution_mode === 'dm_proxy' ? format(t('table.speaker.dmFor'), { name }) : name;
       return e.kind === 'action.declared'
         ? format(t('log.declared'), { who, text: a.text })
-        : format(t('log.actionUpdated'), { who, status: t(`actions.status.${a.status}`) });
+        : format(t('log.actionUpdated'), { who, status: t(`actions.status.${a.status as PendingActionStatus}`) });
     }
     case 'window.opened':
     case 'window.closed': {

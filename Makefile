@@ -60,15 +60,9 @@ test-e2e: build ## Browser end-to-end tests against the real binary (Chromium)
 	@echo "== Browser end-to-end tests =="
 	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) npm run e2e
 
-test-mcp: build ## External MCP clients (conformance suite, TypeScript SDK v2 scene) against the binary over HTTPS
-	@if [ ! -r ../shared/tools/mcp-external-check.sh ]; then \
-	  if [[ ",$${AT_TEST_REQUIRE:-}," == *,mcp,* ]]; then \
-	    echo "FAILED: external MCP tests required (AT_TEST_REQUIRE) but ../shared/tools/mcp-external-check.sh is missing" >&2; exit 1; \
-	  fi; \
-	  echo "SKIPPED: external MCP clients — ../shared/tools/mcp-external-check.sh not found"; \
-	else \
-	  echo "== External MCP clients =="; .ci/mcp-external; \
-	fi
+test-mcp: build ## External MCP clients over HTTPS: conformance (2026-07-28 and 2025-11-25), inspector --strict, the four-seat scene (TS SDK v2 and v1)
+	@echo "== External MCP clients =="
+	.ci/mcp-external
 
 lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi

@@ -333,7 +333,7 @@ var tools = []tool{
 			if err != nil {
 				return StateChanged{}, err
 			}
-			return StateChanged{SeatID: v.SeatID, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
+			return StateChanged{SeatID: v.SeatID, Character: v.Character, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
 		})),
 
 	// The DM's tools.

@@ -312,11 +312,26 @@ func TestFullScene(t *testing.T) {
 		}
 	}
 
+	// A failed check reads as a failure to the DM (false is not "absent").
+	dm.must("get_session_context", nil, &cx)
+	dm.must("request_check", map[string]any{"seat_id": mira, "skill": "arcana", "dc": 40}, &checks)
+	player.must("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID, "faces": []int{1}}, nil)
+	dm.must("get_events", map[string]any{"after": cx.Cursor}, &pg)
+	failed := false
+	for _, e := range pg.Events {
+		if e.Kind == "roll.outcome" && e.Data["success"] == false {
+			failed = true
+		}
+	}
+	if !failed {
+		t.Fatalf("the DM cannot see the failure: %+v", pg.Events)
+	}
+
 	// HP, conditions and a sheet.
 	var sc StateChanged
 	dm.must("update_character_state", map[string]any{"seat_id": mira, "op": "damage", "amount": 3}, &sc)
 	dm.must("update_character_state", map[string]any{"seat_id": mira, "op": "add_condition", "condition": "prone"}, &sc)
-	if len(sc.Conditions) != 1 || sc.Conditions[0] != "prone" {
+	if len(sc.Conditions) != 1 || sc.Conditions[0] != "prone" || sc.Character != "Mira" {
 		t.Fatalf("state %+v", sc)
 	}
 	if code := player.call("update_character_state", map[string]any{"seat_id": mira, "op": "damage", "amount": 1}, nil); code != "character_state_forbidden" {

@@ -258,7 +258,8 @@ func (r roster) compactEvent(e table.EventView) Event {
 }
 
 // prune drops what an agent cannot use from event data: nulls, empty
-// values, timestamps, audit trails and visibility bookkeeping.
+// strings and lists, timestamps, audit trails and visibility bookkeeping.
+// A false stays: "success": false is news.
 func prune(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -282,10 +283,6 @@ func prune(v any) any {
 		return x
 	case string:
 		if x == "" {
-			return nil
-		}
-	case bool:
-		if !x {
 			return nil
 		}
 	case nil:

@@ -48,6 +48,7 @@ type CharacterState struct {
 // CharacterStateView is a change with the state before and after.
 type CharacterStateView struct {
 	CharacterID int64          `json:"character_id"`
+	Character   string         `json:"character" jsonschema:"the character's name"`
 	SeatID      int64          `json:"seat_id"`
 	Op          string         `json:"op"`
 	Before      CharacterState `json:"before"`
@@ -186,7 +187,7 @@ func (s *Service) ChangeCharacterState(ctx context.Context, c Caller, sessionID 
 		if err := tx.SaveCharacter(ctx, ch); err != nil {
 			return err
 		}
-		out = CharacterStateView{CharacterID: ch.ID, SeatID: in.SubjectSeatID, Op: in.Op, Before: before, After: stateOf(ch)}
+		out = CharacterStateView{CharacterID: ch.ID, Character: ch.Name, SeatID: in.SubjectSeatID, Op: in.Op, Before: before, After: stateOf(ch)}
 		acting, mode := in.SubjectSeatID, models.ExecSelf
 		if dm && !own {
 			acting, mode = sc.session.DMSeatID, models.ExecDMProxy

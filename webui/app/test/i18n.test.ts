@@ -38,6 +38,7 @@ const SERVER_ERROR_CODES = [
   'session_already_open',
   'session_not_lobby',
   'session_not_active',
+  'session_ended',
   'not_current_dm',
   'seat_not_ready',
   'participant_already_joined',

@@ -1329,6 +1329,8 @@ export interface components {
         };
         CharacterStateView: {
             character_id: number;
+            /** @description the character's name */
+            character: string;
             seat_id: number;
             op: string;
             before: components["schemas"]["CharacterState"];

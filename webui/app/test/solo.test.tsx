@@ -1152,7 +1152,8 @@ describe('scenario editor', () => {
       scripts: { library: '', input: INPUT_SCRIPT, context: '', output: OUTPUT_SCRIPT },
     });
 
-    // the saved scenario opens at its own address, then Play asks who you are
+    // the saved scenario opens at its own address (loaded anew), then Play asks who you are
+    await waitFor(() => expect(callsTo('GET', '/api/scenarios/5')).toHaveLength(1));
     expect(await screen.findByRole('heading', { level: 1, name: 'The Old Mill' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe(en['solo.editor.saved']);
     fireEvent.click(screen.getByRole('button', { name: en['solo.play.button'] }));

@@ -286,7 +286,8 @@ export interface WindowPayload {
   version: number;
   window: ActionWindowView;
 }
-export type CharacterChangedPayload = CharacterStateView & { version: number };
+// character.changed carries the change without the character's name.
+export type CharacterChangedPayload = Omit<CharacterStateView, 'character'> & { version: number };
 
 export const getRolls = (id: number, signal?: AbortSignal) => apiGet<RollBoard>(`/api/sessions/${id}/rolls`, signal);
 export const requestChecks = (id: number, input: CheckInput) =>

@@ -139,7 +139,15 @@ const (
 	ProviderRejected        Code = "provider_rejected"
 	ProviderEmptyReply      Code = "provider_empty_reply"
 	ProviderReasoningOnly   Code = "provider_reasoning_only"
-	ScriptStopped           Code = "script_stopped"
+	// The model call's own time limits (AT_MODEL_*_TIMEOUT).
+	ProviderConnectTimeout Code = "provider_connect_timeout"
+	ProviderHeadersTimeout Code = "provider_headers_timeout"
+	ProviderIdleTimeout    Code = "provider_idle_timeout"
+	ProviderTotalTimeout   Code = "provider_total_timeout"
+	// TurnInterrupted: the server stopped (shutdown) while the turn was
+	// being written; the player's action is kept for Retry.
+	TurnInterrupted Code = "turn_interrupted"
+	ScriptStopped   Code = "script_stopped"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -236,6 +244,11 @@ var kinds = map[Code]Kind{
 	ProviderRejected:        KindUnavailable,
 	ProviderEmptyReply:      KindUnavailable,
 	ProviderReasoningOnly:   KindUnavailable,
+	ProviderConnectTimeout:  KindUnavailable,
+	ProviderHeadersTimeout:  KindUnavailable,
+	ProviderIdleTimeout:     KindUnavailable,
+	ProviderTotalTimeout:    KindUnavailable,
+	TurnInterrupted:         KindUnavailable,
 	ScriptStopped:           KindConflict,
 }
 

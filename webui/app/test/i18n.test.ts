@@ -96,6 +96,11 @@ const SERVER_ERROR_CODES = [
   'provider_rejected',
   'provider_empty_reply',
   'provider_reasoning_only',
+  'provider_connect_timeout',
+  'provider_headers_timeout',
+  'provider_idle_timeout',
+  'provider_total_timeout',
+  'turn_interrupted',
   'script_stopped',
 ];
 

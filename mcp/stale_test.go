@@ -55,6 +55,12 @@ func TestStaleTokensOnEveryTool(t *testing.T) {
 			tabletest.Must(t, err)
 			return tok
 		}, "ai_token_revoked"},
+		{"MemberRevoked", func(t *testing.T) string {
+			f, tok := handedOff(t)
+			_, err := svc.RevokeMember(ctx, f.Owner, f.RoomID, f.SeatedAccess)
+			tabletest.Must(t, err)
+			return tok
+		}, "ai_token_revoked"},
 		{"ReassignedByOwner", func(t *testing.T) string {
 			f, tok := handedOff(t)
 			_, err := svc.AssignSeat(ctx, f.Owner, f.PlayerSeatID, f.UnseatedAccess)

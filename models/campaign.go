@@ -173,3 +173,13 @@ func (s *Store) FindSeatsControlledBy(ctx context.Context, accessSessionID int64
 	err := s.db.WithContext(ctx).Where("controller_kind = ? AND controller_access_session_id = ?", ControllerHuman, accessSessionID).Find(&out).Error
 	return out, translate(err, "seats")
 }
+
+// FindSeatsHeldFor returns the seats an AI controls through a grant that
+// hands the seat back to this access session (the member's handoffs).
+func (s *Store) FindSeatsHeldFor(ctx context.Context, accessSessionID int64) ([]CampaignSeat, error) {
+	var out []CampaignSeat
+	err := s.db.WithContext(ctx).Where("controller_kind = ? AND ai_controller_grant_id IN (?)", ControllerAI,
+		s.db.Model(&AIControllerGrant{}).Select("id").Where("handoff_return_access_session_id = ? AND status = ?", accessSessionID, GrantActive)).
+		Find(&out).Error
+	return out, translate(err, "seats")
+}

@@ -144,13 +144,19 @@ func seatActor(ctx context.Context, tx *models.Store, c Caller, seatID int64) (*
 // changeController binds a seat to a new controller unless it already has
 // exactly that one: only a real change moves the epoch.
 func changeController(ctx context.Context, tx *models.Store, seat *models.CampaignSeat, to models.SeatController) error {
+	return changeControllerFor(ctx, tx, seat, to, RevokedReassigned)
+}
+
+// changeControllerFor is the one rule of a controller change: an AI grant
+// the seat held is revoked, with the reason, in the same transaction.
+func changeControllerFor(ctx context.Context, tx *models.Store, seat *models.CampaignSeat, to models.SeatController, reason string) error {
 	same := seat.ControllerKind == to.Kind && eqID(seat.ControllerAccessSessionID, to.AccessSessionID) && eqID(seat.AIControllerGrantID, to.AIGrantID)
 	if same {
 		return nil
 	}
 	// Reassigning away from an AI revokes its grant in the same transaction.
 	if seat.ControllerKind == models.ControllerAI && seat.AIControllerGrantID != nil {
-		if err := tx.RevokeGrant(ctx, *seat.AIControllerGrantID, RevokedReassigned, time.Now().UTC()); err != nil {
+		if err := tx.RevokeGrant(ctx, *seat.AIControllerGrantID, reason, time.Now().UTC()); err != nil {
 			return err
 		}
 	}

@@ -104,6 +104,7 @@ const (
 	RevokedTakenBack  = "taken_back"
 	RevokedRotated    = "rotated"
 	RevokedReassigned = "reassigned"
+	RevokedMember     = "member_revoked"
 	RevokedEnded      = "session_ended"
 	revokedAbandoned  = "session_abandoned"
 )

@@ -172,6 +172,14 @@ func TestStaleTokenMatrix(t *testing.T) {
 			tabletest.Must(t, err)
 			return lt.svc, m.Token, lt.LobbyID
 		}, apperr.AITokenRevoked},
+		{"MemberRevoked", func(t *testing.T) (*table.Service, string, int64) {
+			// The player who handed the seat over is revoked: the AI holding
+			// their seat loses it too.
+			lt, m := handedOff(t)
+			_, err := lt.svc.RevokeMember(ctx, lt.Owner, lt.RoomID, lt.SeatedAccess)
+			tabletest.Must(t, err)
+			return lt.svc, m.Token, lt.LobbyID
+		}, apperr.AITokenRevoked},
 		{"SeatReassignedToHuman", func(t *testing.T) (*table.Service, string, int64) {
 			lt, m := handedOff(t)
 			_, err := lt.svc.AssignSeat(ctx, lt.Owner, lt.PlayerSeatID, lt.UnseatedAccess)
@@ -358,6 +366,13 @@ func TestRevocationSaysWhy(t *testing.T) {
 	_, err = lt.svc.GetPreSessionContext(ctx, table.AI(grantIDOf(t, lt.svc, m.Token)))
 	wantCode(t, err, apperr.AITokenRevoked)
 	wantDetail(t, err, "reason", table.RevokedRotated)
+
+	hl, hm := handedOff(t)
+	_, err = hl.svc.RevokeMember(ctx, hl.Owner, hl.RoomID, hl.SeatedAccess)
+	tabletest.Must(t, err)
+	_, err = hl.svc.Resume(ctx, table.AI(grantIDOf(t, hl.svc, hm.Token)), hl.LobbyID)
+	wantCode(t, err, apperr.AITokenRevoked)
+	wantDetail(t, err, "reason", table.RevokedMember)
 
 	lt, m = aiDMTable(t)
 	_, err = lt.svc.AssignSeat(ctx, lt.Owner, lt.DMSeatID, lt.OwnerAccess)

@@ -259,12 +259,18 @@ func (s *Service) RevokeMember(ctx context.Context, c Caller, roomID, accessID i
 			if err := tx.UpdateAccessSession(ctx, m.ID, models.AccessUpdate{Status: &revoked, RevokedAt: &now}); err != nil {
 				return Actor{}, err
 			}
-			seats, err := tx.FindSeatsControlledBy(ctx, m.ID)
+			// Every seat the member holds is released: those they control, and
+			// those they handed to an AI (whose grant dies with the member).
+			own, err := tx.FindSeatsControlledBy(ctx, m.ID)
 			if err != nil {
 				return Actor{}, err
 			}
-			for _, seat := range seats {
-				if _, err := tx.SetSeatController(ctx, seat.ID, models.SeatController{Kind: models.ControllerNone}); err != nil {
+			handedOff, err := tx.FindSeatsHeldFor(ctx, m.ID)
+			if err != nil {
+				return Actor{}, err
+			}
+			for _, seat := range append(own, handedOff...) {
+				if err := changeControllerFor(ctx, tx, &seat, models.SeatController{Kind: models.ControllerNone}, RevokedMember); err != nil {
 					return Actor{}, err
 				}
 			}

@@ -101,6 +101,22 @@ type QuickRollInput struct {
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
+// MaxCheckSeats bounds the seats one check request names.
+const MaxCheckSeats = 50
+
+// dedupeIDs keeps the first of each id, in order.
+func dedupeIDs(ids []int64) []int64 {
+	seen := map[int64]bool{}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // AbilityModifier is the 5e SRD modifier of an ability score (rounded down).
 func AbilityModifier(score int) int { return score/2 - 5 }
 
@@ -328,6 +344,13 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 	skill = strings.ToLower(strings.TrimSpace(in.Skill))
 	ability = strings.ToLower(strings.TrimSpace(in.Ability))
 	bad := apperr.E(apperr.CheckInvalid, "The check request has invalid fields.")
+	// Each seat is asked once; a list longer than any campaign's seats is
+	// refused before anything is read (every target must also be a
+	// participant, checked in the transaction).
+	in.SeatIDs = dedupeIDs(in.SeatIDs)
+	if len(in.SeatIDs) > MaxCheckSeats {
+		bad.WithField("seat_ids", fmt.Sprintf("at most %d seats", MaxCheckSeats))
+	}
 	if skill != "" {
 		a, ok := Skills[skill]
 		if !ok {

@@ -351,3 +351,24 @@ func TestQuickRollAndDMSlashCheck(t *testing.T) {
 	_ = errors.New
 	_ = models.RollPending
 }
+
+// TestCheckTargetsDeduplicated: a seat named many times is asked once, and
+// a list longer than any table is refused before anything is written.
+func TestCheckTargetsDeduplicated(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	seats := make([]int64, 5000)
+	for i := range seats {
+		seats[i] = lt.PlayerSeatID
+	}
+	out, err := lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{SeatIDs: seats, Skill: "perception"})
+	tabletest.Must(t, err)
+	if len(out.Requests) != 1 {
+		t.Fatalf("one seat named 5000 times made %d requests", len(out.Requests))
+	}
+	many := make([]int64, table.MaxCheckSeats+1)
+	for i := range many {
+		many[i] = int64(i + 1)
+	}
+	_, err = lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{SeatIDs: many, Skill: "perception"})
+	wantCode(t, err, apperr.CheckInvalid)
+}

@@ -3,6 +3,7 @@ module github.com/adventure-table/adventure-table
 go 1.26.8
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/fastschema/qjs v0.0.6
 	github.com/gin-gonic/gin v1.12.0
 	github.com/google/go-cmp v0.7.0

@@ -27,6 +27,10 @@ func errorResult(logger *slog.Logger, tool string, err error) *mcpsdk.CallToolRe
 	if e, ok := apperr.As(err); ok && te.Code != apperr.Internal {
 		te.Fields, te.Details = e.Fields, e.Details
 	}
+	if te.Code == apperr.DatabaseUnavailable {
+		// The tool result's Retry-After: the call was fine, try it again.
+		te.Details = map[string]any{"retry_after_seconds": 5}
+	}
 	switch te.Code.Kind() {
 	case apperr.KindInternal:
 		logger.Error("mcp tool failed", slog.String("tool", tool), slog.String("error", err.Error()))

@@ -152,6 +152,7 @@ func requireBearer(verify TokenVerifier, next http.Handler) http.Handler {
 		if err != nil {
 			if apperr.CodeOf(err).Kind() != apperr.KindUnauthorized {
 				// A failing database must not look like a bad token.
+				w.Header().Set("Retry-After", "5")
 				writeHTTPError(w, http.StatusServiceUnavailable, apperr.E(apperr.DatabaseUnavailable, "The token could not be checked; try again."))
 				return
 			}

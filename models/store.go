@@ -91,6 +91,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err := registerQueryCounter(db); err != nil {
 		return nil, err
 	}
+	if err := registerUnavailable(db); err != nil {
+		return nil, err
+	}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, fmt.Errorf("open %s database: %w", s.dialect, err)
@@ -182,9 +185,10 @@ func (s *Store) Ping(ctx context.Context) error {
 // Tx runs fn in one transaction: it commits when fn returns nil and rolls
 // back otherwise. On SQLite the write lock is taken at BEGIN.
 func (s *Store) Tx(ctx context.Context, fn func(tx *Store) error) error {
-	return s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
+	// Beginning or committing may be what meets a lost connection.
+	return Unavailable(s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
 		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL})
-	})
+	}))
 }
 
 // translate turns storage errors into application errors where the storage
@@ -198,7 +202,7 @@ func translate(err error, what string) error {
 	case errors.Is(err, gorm.ErrDuplicatedKey):
 		return apperr.Wrap(err, apperr.Conflict, "The %s already exists.", what)
 	default:
-		return fmt.Errorf("%s: %w", what, err)
+		return Unavailable(fmt.Errorf("%s: %w", what, err))
 	}
 }
 

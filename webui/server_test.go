@@ -58,7 +58,12 @@ var ctx = context.Background()
 
 func newFixture(t testing.TB, mutate func(*webui.Options)) fixture {
 	t.Helper()
-	store := modelstest.MustOpen(t)
+	return newFixtureOn(t, modelstest.MustOpen(t), mutate)
+}
+
+// newFixtureOn is newFixture on a given store.
+func newFixtureOn(t testing.TB, store *models.Store, mutate func(*webui.Options)) fixture {
+	t.Helper()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	services := gameplay.New(store, gameplay.Options{Mode: "local"})

@@ -2,12 +2,15 @@ package table_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
 	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
@@ -61,5 +64,68 @@ func TestWaitWakesAcrossProcesses(t *testing.T) {
 		// A wait that only times out (30 s) would return no events; this
 		// bound just keeps a broken build from hanging the suite.
 		t.Fatal("the waiter in the other process was not woken")
+	}
+}
+
+// TestConnectionLossLosesNoEvent drops every database connection again and
+// again while a player posts (on PostgreSQL, through a real TCP proxy): the
+// service recovers by itself, a post that failed is retried with its
+// idempotency key the way a client would, and afterwards every line is in
+// the log exactly once, the sequence has no gap, and a read from any
+// cursor returns exactly the events after it.
+func TestConnectionLossLosesNoEvent(t *testing.T) {
+	store, outage := modelstest.MustOpenCuttable(t)
+	if !outage.CanRestore() {
+		t.Skip("SQLite has no connection to lose")
+	}
+	svc := table.New(store, nil)
+	f := tabletest.New(t, svc)
+	_, err := svc.StartSession(ctx, f.Owner, f.LobbyID)
+	tabletest.Must(t, err)
+	const lines = 40
+	retries := 0
+	for i := 0; i < lines; i++ {
+		if i%5 == 2 {
+			outage.Drop()
+		}
+		in := table.MessageInput{Kind: "say", Text: fmt.Sprintf("line %d", i), IdempotencyKey: fmt.Sprintf("k%d", i)}
+		for attempt := 0; ; attempt++ {
+			_, err := svc.PostMessage(ctx, f.Owner, f.LobbyID, in)
+			if err == nil {
+				break
+			}
+			if apperr.CodeOf(err) != apperr.DatabaseUnavailable || attempt > 5 {
+				t.Fatalf("line %d: %v", i, err)
+			}
+			retries++
+		}
+	}
+	t.Logf("%d posts were retried after a lost connection", retries)
+	all, err := svc.ListEvents(ctx, f.Owner, f.LobbyID, 0, table.MaxEventLimit)
+	tabletest.Must(t, err)
+	seen := map[string]int{}
+	for i, e := range all.Events {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: a gap", i, e.Seq)
+		}
+		var p struct {
+			Text string `json:"text"`
+		}
+		json.Unmarshal(e.Payload, &p)
+		if p.Text != "" {
+			seen[p.Text]++
+		}
+	}
+	for i := 0; i < lines; i++ {
+		if n := seen[fmt.Sprintf("line %d", i)]; n != 1 {
+			t.Fatalf("line %d is in the log %d times", i, n)
+		}
+	}
+	for cursor := int64(0); cursor <= all.Cursor; cursor++ {
+		page, err := svc.ListEvents(ctx, f.Owner, f.LobbyID, cursor, table.MaxEventLimit)
+		tabletest.Must(t, err)
+		if int64(len(page.Events)) != all.Cursor-cursor || (len(page.Events) > 0 && page.Events[0].Seq != cursor+1) {
+			t.Fatalf("from cursor %d: %d events", cursor, len(page.Events))
+		}
 	}
 }

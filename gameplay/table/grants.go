@@ -293,7 +293,12 @@ func (s *Service) TakeBackControl(ctx context.Context, c Caller, seatID int64) (
 			return Actor{}, err
 		}
 		if seat.ControllerKind != models.ControllerAI || seat.AIControllerGrantID == nil {
-			return Actor{}, apperr.E(apperr.SeatNotAIControlled, "No AI controls this seat.")
+			// Permission first: only the seat's own player learns that it
+			// is not AI-held; anyone else is refused as for an AI-held seat.
+			if a.Kind == ActorHuman && seat.ControllerKind == models.ControllerHuman && eqID(seat.ControllerAccessSessionID, &a.AccessSessionID) {
+				return Actor{}, apperr.E(apperr.SeatNotAIControlled, "No AI controls this seat.")
+			}
+			return Actor{}, apperr.E(apperr.TakeBackOriginRequired, "Only the player who handed this seat to the AI can take it back.")
 		}
 		g, err := tx.FindGrantByID(ctx, *seat.AIControllerGrantID, true)
 		if err != nil {

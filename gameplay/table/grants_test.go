@@ -381,3 +381,14 @@ func TestRevocationSaysWhy(t *testing.T) {
 	wantCode(t, err, apperr.AITokenRevoked)
 	wantDetail(t, err, "reason", table.RevokedReassigned)
 }
+
+// TestTakeBackChecksPermissionFirst: on a seat no AI holds, another player
+// is refused for lack of permission (403), and only the seat's own player
+// hears that no AI holds it (409).
+func TestTakeBackChecksPermissionFirst(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	_, err := lt.svc.TakeBackControl(ctx, lt.Unseated, lt.PlayerSeatID)
+	wantCode(t, err, apperr.TakeBackOriginRequired)
+	_, err = lt.svc.TakeBackControl(ctx, lt.Seated, lt.PlayerSeatID)
+	wantCode(t, err, apperr.SeatNotAIControlled)
+}

@@ -16,9 +16,11 @@ import (
 )
 
 // killMargin is how much later than its time limit a killed hook may
-// return. Killing is immediate; the margin covers a loaded CI machine and
-// the race detector.
-const killMargin = 750 * time.Millisecond
+// return. Killing is immediate; the margin is generous because a loaded CI
+// machine with the race detector once took 983 ms against a 750 ms margin.
+// What it proves is that a hook that would run for ever (or sleep 1e9 ms)
+// is stopped; how fast is measured by BenchmarkKillLatency.
+const killMargin = 5 * time.Second
 
 func TestThrowReportsScriptLine(t *testing.T) {
 	s := mustNew(t, scripting.Options{})

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -33,6 +34,17 @@ func statusOf(code apperr.Code) int {
 		return st
 	}
 	return statusByKind[code.Kind()]
+}
+
+// statusOfError is statusOf for err, except that a body over its size
+// limit answers 413 whatever code it carries (invalid_request), as an
+// oversized image does.
+func statusOfError(err error) int {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return statusOf(apperr.CodeOf(err))
 }
 
 // ErrorBody is the JSON body of every failed API call.
@@ -68,7 +80,7 @@ func respondError(c *gin.Context, err error) {
 	if code == apperr.Internal {
 		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
 	}
-	c.AbortWithStatusJSON(statusOf(code), body)
+	c.AbortWithStatusJSON(statusOfError(err), body)
 }
 
 // writeJSONError answers outside Gin (middleware wrapping the engine).

@@ -122,9 +122,9 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 			}
 			op["requestBody"] = map[string]any{"required": true, "content": content}
 		}
-		if r.Method != http.MethodGet {
-			errs = append(errs, apperr.OriginForbidden)
-		}
+		// A write from another origin, and in local mode any request whose
+		// Host is not this machine, is origin_forbidden.
+		errs = append(errs, apperr.OriginForbidden)
 		status := r.Status
 		if status == 0 {
 			status = http.StatusOK
@@ -157,6 +157,10 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 			if st := statusOf(code); !slices.Contains(byStatus[st], string(code)) {
 				byStatus[st] = append(byStatus[st], string(code))
 			}
+		}
+		if r.Request != nil {
+			// A JSON body over its limit (statusOfError).
+			byStatus[http.StatusRequestEntityTooLarge] = append(byStatus[http.StatusRequestEntityTooLarge], string(apperr.InvalidRequest))
 		}
 		for st, codes := range byStatus {
 			sort.Strings(codes)

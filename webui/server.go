@@ -40,6 +40,13 @@ type Options struct {
 	// SecureCookies marks cookies Secure even on plain HTTP, for a server
 	// behind a TLS-terminating proxy.
 	SecureCookies bool
+	// HSTS sends Strict-Transport-Security on answers over TLS (or behind
+	// the proxy of SecureCookies). Hosted mode only.
+	HSTS bool
+	// LoopbackHostOnly refuses (403 origin_forbidden) a request whose Host
+	// is not localhost or a loopback address: local mode's guard against
+	// DNS rebinding. Off behind a TLS proxy, which forwards its own name.
+	LoopbackHostOnly bool
 }
 
 // Server is the HTTP handler of the whole site.
@@ -102,7 +109,7 @@ func New(opts Options) (*Server, error) {
 		writeJSONError(w, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
 	}))
 	guarded := origin.Handler(e)
-	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.handler = s.secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// /mcp carries bearer tokens, not cookies, and applies its own
 		// origin policy (local origins allowed, as the MCP spec expects).
 		if opts.MCP != nil && r.URL.Path == "/mcp" {
@@ -110,7 +117,7 @@ func New(opts Options) (*Server, error) {
 			return
 		}
 		guarded.ServeHTTP(w, r)
-	})
+	}))
 	return s, nil
 }
 

@@ -242,6 +242,10 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		Logger:         logger,
 		Secret:         []byte(cfg.Secret),
 		SecureCookies:  cfg.TLSProxy,
+		HSTS:           cfg.Mode == "hosted",
+		// DNS rebinding: local mode answers only to loopback names, unless a
+		// TLS proxy forwards its own name (like /mcp, BehindLocalProxy).
+		LoopbackHostOnly: cfg.Mode == "local" && !cfg.TLSProxy,
 	})
 	if err != nil {
 		ln.Close()

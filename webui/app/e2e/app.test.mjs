@@ -43,6 +43,8 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
     page.setDefaultTimeout(15_000);
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`CSP: ${m.text()}`));
     try {
       await fn(page);
       assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
@@ -60,6 +62,8 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
     await withPage(async (page) => {
       const res = await page.goto(server.url);
       assert.equal(res.status(), 200);
+      // The app runs under the server's CSP (no inline script; see webui/middleware.go).
+      assert.match(res.headers()['content-security-policy'] ?? '', /script-src 'self';.*frame-ancestors 'none'/);
       const nav = page.getByRole('navigation');
       await nav.getByRole('link', { name: 'Tables', exact: true }).waitFor();
       await nav.getByRole('link', { name: 'Solo adventures', exact: true }).waitFor();

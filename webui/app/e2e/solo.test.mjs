@@ -69,6 +69,8 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`CSP: ${m.text()}`));
     return page;
   }
 

@@ -67,6 +67,8 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
     await at(page, 'tables');
     await page.getByTestId('tables-empty').waitFor();
     return page;

@@ -47,6 +47,8 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
     return page;
   }
 

@@ -2180,6 +2180,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2209,6 +2218,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insights"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2249,6 +2267,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdventureList"];
                 };
             };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2278,6 +2305,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdventurePage"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2409,6 +2445,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2438,6 +2483,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BranchList"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2505,6 +2559,15 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2584,6 +2647,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2613,6 +2685,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Console"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2695,6 +2776,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2724,6 +2814,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RefreshDiff"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2806,6 +2905,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2877,6 +2985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -2909,6 +3026,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StoryPage"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -2991,6 +3117,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3055,6 +3190,15 @@ export interface operations {
             };
             /** @description Error codes: turn_in_progress */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3133,6 +3277,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3188,6 +3341,15 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3315,6 +3477,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3402,6 +3573,15 @@ export interface operations {
                     "application/json": components["schemas"]["CharacterList"];
                 };
             };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3453,6 +3633,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3482,6 +3671,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CharacterView"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -3555,6 +3753,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3582,6 +3789,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: internal */
@@ -3620,6 +3836,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserView"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: internal */
@@ -3673,6 +3898,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3700,6 +3934,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Capabilities"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: internal */
@@ -3766,6 +4009,15 @@ export interface operations {
             };
             /** @description Error codes: pending_action_invalid_transition */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3902,6 +4154,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -3973,6 +4234,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4000,6 +4270,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoomList"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: internal */
@@ -4046,6 +4325,15 @@ export interface operations {
             };
             /** @description Error codes: origin_forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4113,6 +4401,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4144,7 +4441,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomView"];
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4224,6 +4521,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4279,6 +4585,15 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4398,6 +4713,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4486,6 +4810,15 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioList"];
                 };
             };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4537,6 +4870,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4566,6 +4908,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScenarioView"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error codes: not_found */
@@ -4632,6 +4983,15 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4750,6 +5110,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4812,6 +5181,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -4867,6 +5245,15 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5012,6 +5399,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -5150,7 +5546,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResume"];
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5297,6 +5693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -5368,6 +5773,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -5432,6 +5846,15 @@ export interface operations {
             };
             /** @description Error codes: pending_action_invalid_transition, session_not_active */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5540,7 +5963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5601,7 +6024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5690,6 +6113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -5754,6 +6186,15 @@ export interface operations {
             };
             /** @description Error codes: character_already_in_session, participant_already_joined, seat_not_ready, session_not_active */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5832,6 +6273,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -5896,6 +6346,15 @@ export interface operations {
             };
             /** @description Error codes: action_window_closed, session_not_active */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5974,6 +6433,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -6005,7 +6473,7 @@ export interface operations {
                     "application/json": components["schemas"]["RollBoard"];
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,6 +6555,15 @@ export interface operations {
             };
             /** @description Error codes: session_not_active, stage_revision_conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6263,6 +6740,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderSettingsView"];
                 };
             };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -6314,6 +6800,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error codes: internal */
             500: {
                 headers: {
@@ -6347,7 +6842,7 @@ export interface operations {
                     "image/webp": unknown;
                 };
             };
-            /** @description Error codes: room_access_revoked */
+            /** @description Error codes: origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;

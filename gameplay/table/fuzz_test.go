@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"strings"
@@ -53,7 +54,7 @@ func FuzzInspectImage(f *testing.F) {
 	f.Add([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"))
 	f.Add([]byte("<svg/>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		mime, w, h, err := inspectImage(data)
+		mime, w, h, err := inspectImage(context.Background(), data)
 		if err != nil {
 			switch apperr.CodeOf(err) {
 			case apperr.StageImageInvalid, apperr.StageImageTooLarge:
@@ -66,6 +67,11 @@ func FuzzInspectImage(f *testing.F) {
 		}
 		if w <= 0 || h <= 0 || int64(w)*int64(h) > maxStagePixels {
 			t.Fatalf("accepted %dx%d", w, h)
+		}
+		for _, f := range stageFormats {
+			if f.mime == mime && f.cost(data, w, h)+decoderState > maxDecodeBytes {
+				t.Fatalf("accepted %dx%d %s over the decode budget", w, h, mime)
+			}
 		}
 	})
 }

@@ -115,20 +115,32 @@ func (s *Service) SetStage(ctx context.Context, c Caller, sessionID int64, in St
 }
 
 // UploadStageImage stores an image for the session's room after checking
-// its content. Only the current DM may. Returns not_current_dm,
-// session_not_active, stage_image_invalid, stage_image_too_large.
+// its content within the decode budget (see inspectImage; it waits for a
+// decode slot while ctx lives). Only the current DM may. Returns
+// not_current_dm, session_not_active, stage_image_invalid,
+// stage_image_too_large.
 func (s *Service) UploadStageImage(ctx context.Context, c Caller, sessionID int64, data []byte) (StageImageView, error) {
+	// Only the DM gets to spend a decode slot, and the decode runs outside
+	// the transaction: waiting for a slot must not hold a connection (or
+	// SQLite's write lock). The transaction checks the DM again.
+	sc, err := loadSession(ctx, s.store, c, sessionID, false)
+	if err != nil {
+		return StageImageView{}, err
+	}
+	if err := requireStageWriter(sc); err != nil {
+		return StageImageView{}, err
+	}
+	mime, w, h, err := inspectImage(ctx, data)
+	if err != nil {
+		return StageImageView{}, err
+	}
 	var out StageImageView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
 		sc, err := loadSession(ctx, tx, c, sessionID, false)
 		if err != nil {
 			return err
 		}
 		if err := requireStageWriter(sc); err != nil {
-			return err
-		}
-		mime, w, h, err := inspectImage(data)
-		if err != nil {
 			return err
 		}
 		sum := sha256.Sum256(data)

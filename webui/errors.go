@@ -80,12 +80,25 @@ func respondError(c *gin.Context, err error) {
 	if code == apperr.Internal {
 		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
 	}
+	setRetryAfter(c.Writer.Header(), code)
 	c.AbortWithStatusJSON(statusOfError(err), body)
+}
+
+// retryAfterSeconds is how long a client should wait before retrying while
+// the database is out of reach.
+const retryAfterSeconds = "5"
+
+// setRetryAfter tells a client when to retry an answer that says "not now".
+func setRetryAfter(h http.Header, code apperr.Code) {
+	if code == apperr.DatabaseUnavailable {
+		h.Set("Retry-After", retryAfterSeconds)
+	}
 }
 
 // writeJSONError answers outside Gin (middleware wrapping the engine).
 func writeJSONError(w http.ResponseWriter, err error) {
 	code := apperr.CodeOf(err)
+	setRetryAfter(w.Header(), code)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(statusOf(code))
 	json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Code: string(code), Message: apperr.MessageOf(err)}})

@@ -5,6 +5,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/adventure-table/adventure-table/models"
 )
 
 // StatGuide renders the stat schema for the static block of the prompt: one
@@ -94,6 +96,9 @@ func validateStat(path string, spec StatSpec) string {
 		return fmt.Sprintf("at most %d bands", MaxBands)
 	}
 	for _, b := range spec.Bands {
+		if !models.StorableText(b.Label) {
+			return models.UnstorableTextProblem
+		}
 		if !finite(b.Lo, b.Hi) || b.Lo >= b.Hi || b.Label == "" || len(b.Label) > maxBandLabel {
 			return "each band needs lo < hi and a label of up to 60 characters"
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -42,8 +41,8 @@ func validateScenario(in *ScenarioInput) error {
 		"scripts.context": in.Scripts.Context, "scripts.output": in.Scripts.Output} {
 		if len(v) > MaxScriptBytes {
 			bad.WithField(field, "at most 1 MiB")
-		} else if !utf8.ValidString(v) {
-			bad.WithField(field, "must be valid UTF-8 text")
+		} else if !models.StorableText(v) {
+			bad.WithField(field, models.UnstorableTextProblem)
 		}
 	}
 	if len(in.Cards) > MaxCards {

@@ -112,12 +112,20 @@ func (r *scriptRun) hook(ctx context.Context, name, script, text string, info sc
 		r.notices = append(r.notices, out.Message)
 	}
 	r.state = string(out.State)
+	// What a script writes is cleaned like a model's reply (see
+	// models.CleanText): it reaches the story, the cards and the console.
+	for i := range out.Cards {
+		c := &out.Cards[i]
+		for _, f := range []*string{&c.Keys, &c.Entry, &c.Type, &c.Title, &c.Description} {
+			*f = models.CleanText(*f)
+		}
+	}
 	r.scCards = out.Cards
-	return out.Text, out.Stop
+	return models.CleanText(out.Text), out.Stop
 }
 
 func (r *scriptRun) log(hook, level, text string) {
-	r.console = append(r.console, models.ScriptConsoleEntry{AdventureID: r.adv.ID, Hook: hook, Level: level, Text: text, CreatedAt: r.s.now()})
+	r.console = append(r.console, models.ScriptConsoleEntry{AdventureID: r.adv.ID, Hook: hook, Level: level, Text: models.CleanText(text), CreatedAt: r.s.now()})
 }
 
 // memory returns state.memory as the scripts left it; "" means "use the

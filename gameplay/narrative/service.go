@@ -139,6 +139,11 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 	if in.APIKey != nil && len(*in.APIKey) > 1000 {
 		bad.WithField("api_key", "up to 1000 characters")
 	}
+	for field, v := range map[string]*string{"base_url": &in.BaseURL, "model": &in.Model, "api_key": in.APIKey} {
+		if v != nil && !models.StorableText(*v) {
+			bad.WithField(field, models.UnstorableTextProblem)
+		}
+	}
 	if len(bad.Fields) > 0 {
 		return ProviderSettingsView{}, bad
 	}
@@ -178,8 +183,8 @@ func (s *Service) llmSettings(p models.ProviderSetting) (llm.Settings, error) {
 func checkText(e *apperr.Error, field, value string, max int, required bool) {
 	n := utf8.RuneCountInString(value)
 	switch {
-	case !utf8.ValidString(value):
-		e.WithField(field, "must be valid UTF-8 text")
+	case !models.StorableText(value):
+		e.WithField(field, models.UnstorableTextProblem)
 	case required && strings.TrimSpace(value) == "":
 		e.WithField(field, "is required")
 	case n > max:

@@ -120,7 +120,10 @@ func playerLine(mode, text string) string {
 func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in TurnInput) (*Turn, error) {
 	switch in.Mode {
 	case ModeDo, ModeSay, ModeStory:
-		if strings.TrimSpace(in.Text) == "" || utf8.RuneCountInString(in.Text) > maxTurnText || !utf8.ValidString(in.Text) {
+		if !models.StorableText(in.Text) {
+			return nil, models.UnstorableText(apperr.TurnTextInvalid, "text")
+		}
+		if strings.TrimSpace(in.Text) == "" || utf8.RuneCountInString(in.Text) > maxTurnText {
 			return nil, apperr.E(apperr.TurnTextInvalid, "Write what you do or say, up to %d characters.", maxTurnText).WithField("text", "1 to 4000 characters")
 		}
 	case ModeContinue:
@@ -485,7 +488,10 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(providerError(err))
 		return
 	}
-	reply := res.Text
+	// PostgreSQL stores no NUL or invalid UTF-8 (SQLite would): cleaned
+	// before anything of the reply is kept.
+	reply := models.CleanText(res.Text)
+	res.FinishReason = models.CleanText(res.FinishReason)
 	if b.adv.ScriptOutput != "" {
 		var stop bool
 		reply, stop = t.scripts.hook(ctx, scripting.HookOutput, b.adv.ScriptOutput, reply, scripting.Info{CharacterNames: characterNames(b.adv)})

@@ -153,6 +153,16 @@ func (in *CharacterInput) validate() error {
 	if utf8.RuneCountInString(in.RoleplayGuidance) > maxTextLength {
 		e.WithField("roleplay_guidance", fmt.Sprintf("at most %d characters", maxTextLength))
 	}
+	for field, v := range map[string]string{"name": in.Name, "biography": in.Biography, "roleplay_guidance": in.RoleplayGuidance} {
+		if !models.StorableText(v) {
+			e.WithField(field, models.UnstorableTextProblem)
+		}
+	}
+	for i, r := range in.Resources {
+		if !models.StorableText(r.Name) {
+			e.WithField(fmt.Sprintf("resources.%d.name", i), models.UnstorableTextProblem)
+		}
+	}
 	if len(e.Fields) > 0 {
 		return e
 	}

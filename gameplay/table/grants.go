@@ -245,6 +245,9 @@ func (s *Service) announceController(ctx context.Context, tx *models.Store, camp
 // message_text_invalid.
 func (s *Service) LetAIControl(ctx context.Context, c Caller, seatID int64, in HandoffInput) (MintedGrant, error) {
 	instruction := strings.TrimSpace(in.TemporaryInstruction)
+	if !models.StorableText(instruction) {
+		return MintedGrant{}, models.UnstorableText(apperr.MessageTextInvalid, "temporary_instruction")
+	}
 	if utf8.RuneCountInString(instruction) > MaxInstructionLength {
 		return MintedGrant{}, apperr.E(apperr.MessageTextInvalid, "The instruction is at most %d characters.", MaxInstructionLength).WithField("temporary_instruction", "at most 2000 characters")
 	}

@@ -47,6 +47,14 @@ type PostedMessage struct {
 // PostInput parses a typed line (slash commands included) and posts it with
 // PostMessage. Returns unknown_command and PostMessage's codes.
 func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in InputLine) (PostedMessage, error) {
+	// Refused before parsing: the DM's /check opens its requests before the
+	// message is validated.
+	if !models.StorableText(in.Text) {
+		return PostedMessage{}, models.UnstorableText(apperr.MessageTextInvalid, "text")
+	}
+	if err := checkIdempotencyKey(in.IdempotencyKey); err != nil {
+		return PostedMessage{}, err
+	}
 	cmd, err := ParseInput(in.Text)
 	if err != nil {
 		return PostedMessage{}, err
@@ -164,7 +172,10 @@ func decidePosting(sc sessionScope, participants []models.SessionParticipant, in
 // validateMessage checks the text and the intent and normalises them.
 func validateMessage(in *MessageInput) error {
 	in.Text = strings.TrimSpace(in.Text)
-	if n := utf8.RuneCountInString(in.Text); n < 1 || n > MaxMessageLength || !utf8.ValidString(in.Text) {
+	if !models.StorableText(in.Text) {
+		return models.UnstorableText(apperr.MessageTextInvalid, "text")
+	}
+	if n := utf8.RuneCountInString(in.Text); n < 1 || n > MaxMessageLength {
 		return apperr.E(apperr.MessageTextInvalid, "A message must be 1 to %d characters.", MaxMessageLength).WithField("text", "1 to 4000 characters")
 	}
 	switch in.Intent {
@@ -183,10 +194,21 @@ func validateMessage(in *MessageInput) error {
 		return apperr.E(apperr.InvalidRequest, "Only actions carry an intent.").WithField("intent", "actions only")
 	}
 	in.Speaker = strings.TrimSpace(in.Speaker)
+	if !models.StorableText(in.Speaker) {
+		return models.UnstorableText(apperr.InvalidRequest, "speaker")
+	}
 	if n := utf8.RuneCountInString(in.Speaker); n > MaxSpeakerLength || strings.ContainsFunc(in.Speaker, unicode.IsControl) {
 		return apperr.E(apperr.InvalidRequest, "A speaker's name is at most %d characters, on one line.", MaxSpeakerLength).WithField("speaker", "at most 60 characters")
 	}
-	if len(in.IdempotencyKey) > 120 {
+	return checkIdempotencyKey(in.IdempotencyKey)
+}
+
+// checkIdempotencyKey bounds a repeat-safe key. Returns invalid_request.
+func checkIdempotencyKey(key string) error {
+	if !models.StorableText(key) {
+		return models.UnstorableText(apperr.InvalidRequest, "idempotency_key")
+	}
+	if len(key) > 120 {
 		return apperr.E(apperr.InvalidRequest, "The idempotency key is at most 120 characters.").WithField("idempotency_key", "at most 120 characters")
 	}
 	return nil

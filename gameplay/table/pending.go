@@ -206,6 +206,9 @@ func (s *Service) TransitionAction(ctx context.Context, c Caller, actionID int64
 // Returns not_current_dm, session_not_active, message_text_invalid.
 func (s *Service) OpenActionWindow(ctx context.Context, c Caller, sessionID int64, in WindowInput) (ActionWindowView, error) {
 	prompt := strings.TrimSpace(in.Prompt)
+	if !models.StorableText(prompt) {
+		return ActionWindowView{}, models.UnstorableText(apperr.MessageTextInvalid, "prompt")
+	}
 	if n := utf8.RuneCountInString(prompt); n < 1 || n > MaxMessageLength {
 		return ActionWindowView{}, apperr.E(apperr.MessageTextInvalid, "The prompt must be 1 to %d characters.", MaxMessageLength).WithField("prompt", "1 to 4000 characters")
 	}

@@ -377,6 +377,9 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 	if len([]rune(in.Label)) > 120 {
 		bad.WithField("label", "at most 120 characters")
 	}
+	if !models.StorableText(in.Label) {
+		bad.WithField("label", models.UnstorableTextProblem)
+	}
 	if len(bad.Fields) > 0 {
 		return "", "", bad
 	}
@@ -394,8 +397,8 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 // (details.result_id), roll_request_not_pending, roll_faces_mismatch,
 // dice_face_invalid, session_not_active, not_found.
 func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64, in RollInput) (RollResultView, error) {
-	if len(in.IdempotencyKey) > 120 {
-		return RollResultView{}, apperr.E(apperr.InvalidRequest, "The idempotency key is at most 120 characters.")
+	if err := checkIdempotencyKey(in.IdempotencyKey); err != nil {
+		return RollResultView{}, err
 	}
 	var out RollResultView
 	var sessionID int64
@@ -641,8 +644,12 @@ func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) 
 // QuickRoll rolls any expression for the caller (or, for the DM, for a
 // participant seat). It is recorded and shown to everyone, and never
 // completes a request. Returns dice_* codes, message_kind_not_allowed,
-// not_a_participant, proxy_target_invalid, session_not_active.
+// not_a_participant, proxy_target_invalid, session_not_active,
+// invalid_request (idempotency_key).
 func (s *Service) QuickRoll(ctx context.Context, c Caller, sessionID int64, in QuickRollInput) (RollResultView, error) {
+	if err := checkIdempotencyKey(in.IdempotencyKey); err != nil {
+		return RollResultView{}, err
+	}
 	expr, err := dice.Parse(in.Formula, dice.DefaultLimits)
 	if err != nil {
 		return RollResultView{}, err

@@ -57,8 +57,11 @@ func (s *Service) RenameMe(ctx context.Context, c Caller, displayName string) (U
 // without control characters.
 func cleanName(raw string, code apperr.Code, field string) (string, error) {
 	name := strings.TrimSpace(raw)
+	if !models.StorableText(name) {
+		return "", models.UnstorableText(code, field)
+	}
 	n := utf8.RuneCountInString(name)
-	bad := !utf8.ValidString(name) || n < 1 || n > 80 || strings.IndexFunc(name, unicode.IsControl) >= 0
+	bad := n < 1 || n > 80 || strings.IndexFunc(name, unicode.IsControl) >= 0
 	if bad {
 		return "", apperr.E(code, "A name must be 1 to 80 characters without control characters.").WithField(field, "1 to 80 characters")
 	}
@@ -118,6 +121,9 @@ func (s *Service) GetRoom(ctx context.Context, c Caller, roomID int64) (RoomView
 // JoinRoom joins the room with that invite code as a member; joining again
 // is harmless. Returns invite_code_invalid, room_access_revoked.
 func (s *Service) JoinRoom(ctx context.Context, c Caller, inviteCode string) (RoomView, error) {
+	if !models.StorableText(inviteCode) {
+		return RoomView{}, models.UnstorableText(apperr.InviteCodeInvalid, "invite_code")
+	}
 	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		room, err := tx.FindRoomByInviteCode(ctx, strings.TrimSpace(inviteCode))
 		if apperr.CodeOf(err) == apperr.NotFound {

@@ -72,6 +72,9 @@ func requireStageWriter(sc sessionScope) error {
 // Returns not_current_dm, session_not_active, stage_revision_conflict
 // (details.current_revision), invalid_request, not_found.
 func (s *Service) SetStage(ctx context.Context, c Caller, sessionID int64, in StageInput) (StageView, error) {
+	if !models.StorableText(in.Text) {
+		return StageView{}, models.UnstorableText(apperr.InvalidRequest, "text")
+	}
 	if utf8.RuneCountInString(in.Text) > MaxMessageLength {
 		return StageView{}, apperr.E(apperr.InvalidRequest, "Stage text is at most %d characters.", MaxMessageLength).WithField("text", "at most 4000 characters")
 	}

@@ -37,6 +37,9 @@ type Options struct {
 	Provider llm.Provider
 	// Sandbox runs scenario scripts; a default one is made on first use when nil.
 	Sandbox *scripting.Sandbox
+	// ProcessID names this server process in solo turn claims (see
+	// narrative.Options); random when empty.
+	ProcessID string
 }
 
 // New builds the services on an open, migrated store.
@@ -49,7 +52,15 @@ func New(store *models.Store, opts Options) *Services {
 	}
 	return &Services{
 		Table:     table.New(store, opts.Now),
-		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox}),
+		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID}),
 		store:     store, mode: opts.Mode, now: opts.Now,
 	}
+}
+
+// Shutdown tells the services the server is stopping: streaming turns end
+// with turn_interrupted and free their claims, and every long poll answers
+// with its current page. It returns at once.
+func (s *Services) Shutdown() {
+	s.Table.Shutdown()
+	s.Narrative.Shutdown()
 }

@@ -78,16 +78,18 @@ type Adventure struct {
 	Summary         string    `gorm:"type:text;not null"`
 	HeadBranchID    int64     `gorm:"not null"`
 	HeadDepth       int       `gorm:"not null"`
-	// TurnToken claims the adventure for one generating turn; TurnStartedAt
-	// lets a claim left by a crashed process expire.
-	ScriptLibrary string     `gorm:"type:text;not null;default:''"`
-	ScriptInput   string     `gorm:"type:text;not null;default:''"`
-	ScriptContext string     `gorm:"type:text;not null;default:''"`
-	ScriptOutput  string     `gorm:"type:text;not null;default:''"`
-	TurnToken     string     `gorm:"size:40;not null;default:''"`
-	TurnStartedAt *time.Time `gorm:""`
-	CreatedAt     time.Time  `gorm:"not null"`
-	UpdatedAt     time.Time  `gorm:"not null"`
+	ScriptLibrary   string    `gorm:"type:text;not null;default:''"`
+	ScriptInput     string    `gorm:"type:text;not null;default:''"`
+	ScriptContext   string    `gorm:"type:text;not null;default:''"`
+	ScriptOutput    string    `gorm:"type:text;not null;default:''"`
+	// TurnToken claims the adventure for one generating turn: the holding
+	// process's id, a dot, and a nonce. TurnHeartbeatAt (stored in the
+	// column turn_started_at, named when claims never moved) is renewed
+	// while the turn runs, so a claim whose process died goes stale.
+	TurnToken       string     `gorm:"size:40;not null;default:''"`
+	TurnHeartbeatAt *time.Time `gorm:"column:turn_started_at"`
+	CreatedAt       time.Time  `gorm:"not null"`
+	UpdatedAt       time.Time  `gorm:"not null"`
 }
 
 // AdventureCard is an adventure's own copy of a story card. SourceCardID

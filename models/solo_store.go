@@ -290,11 +290,20 @@ func (s *Store) DeleteAdventure(ctx context.Context, id int64) error {
 }
 
 // ClaimTurn takes the adventure's turn slot with token unless another live
-// claim holds it; claims started before staleBefore are considered dead.
+// claim holds it; a claim whose last heartbeat is before staleBefore is dead.
 func (s *Store) ClaimTurn(ctx context.Context, id int64, token string, now, staleBefore time.Time) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Adventure{}).
-		Where("id = ? AND (turn_token = '' OR turn_started_at < ?)", id, staleBefore).
+		Where("id = ? AND (turn_token = '' OR turn_started_at IS NULL OR turn_started_at < ?)", id, staleBefore).
 		Updates(map[string]any{"turn_token": token, "turn_started_at": now})
+	return res.RowsAffected == 1, translate(res.Error, "adventure")
+}
+
+// RenewTurn records a heartbeat of the claim token; it reports false when
+// token no longer holds the slot. It leaves updated_at alone: a heartbeat
+// is not a change of the adventure.
+func (s *Store) RenewTurn(ctx context.Context, id int64, token string, now time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Adventure{}).Where("id = ? AND turn_token = ?", id, token).
+		UpdateColumn("turn_started_at", now)
 	return res.RowsAffected == 1, translate(res.Error, "adventure")
 }
 
@@ -302,6 +311,21 @@ func (s *Store) ClaimTurn(ctx context.Context, id int64, token string, now, stal
 func (s *Store) ReleaseTurn(ctx context.Context, id int64, token string) error {
 	return translate(s.db.WithContext(ctx).Model(&Adventure{}).Where("id = ? AND turn_token = ?", id, token).
 		Updates(map[string]any{"turn_token": "", "turn_started_at": nil}).Error, "adventure")
+}
+
+// ReleaseDeadTurns frees every claim whose token starts with holderPrefix
+// (claims of a process known to be gone) or whose last heartbeat is before
+// staleBefore, and returns how many it freed. holderPrefix must not contain
+// LIKE wildcards; "" matches no token.
+func (s *Store) ReleaseDeadTurns(ctx context.Context, holderPrefix string, staleBefore time.Time) (int64, error) {
+	db := s.db.WithContext(ctx).Model(&Adventure{})
+	if holderPrefix != "" {
+		db = db.Where("turn_token <> '' AND (turn_started_at IS NULL OR turn_started_at < ? OR turn_token LIKE ?)", staleBefore, holderPrefix+"%")
+	} else {
+		db = db.Where("turn_token <> '' AND (turn_started_at IS NULL OR turn_started_at < ?)", staleBefore)
+	}
+	res := db.UpdateColumns(map[string]any{"turn_token": "", "turn_started_at": nil})
+	return res.RowsAffected, translate(res.Error, "adventure")
 }
 
 // --- cards ---

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/llm"
 )
 
 // Config is everything the server is told at start-up: defaults, then AT_*
@@ -31,6 +32,8 @@ type Config struct {
 	// ScriptTimeout and ScriptMemoryMB limit one scenario-script hook call.
 	ScriptTimeout  time.Duration
 	ScriptMemoryMB int
+	// ModelTimeouts bound each call to a model endpoint (llm.Timeouts).
+	ModelTimeouts llm.Timeouts
 }
 
 // configError names the variable at fault, so the one line printed at exit
@@ -41,7 +44,8 @@ func (e *configError) Error() string { return e.name + ": " + e.problem }
 
 // DefaultConfig is the local personality.
 func DefaultConfig() Config {
-	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64}
+	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64,
+		ModelTimeouts: llm.DefaultTimeouts}
 }
 
 // envVars lists each setting's variable, flag name and help once.
@@ -60,6 +64,10 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_LOG_FORMAT", "log-format", "text (default) or json"},
 	{"AT_SCRIPT_TIMEOUT", "script-timeout", "time limit of one scenario-script hook, e.g. 1s (default), 10ms to 30s"},
 	{"AT_SCRIPT_MEMORY_MB", "script-memory-mb", "memory limit of one scenario-script hook in MiB, 16 to 1024 (default 64)"},
+	{"AT_MODEL_CONNECT_TIMEOUT", "model-connect-timeout", "time to connect to a model endpoint (TCP and TLS), default 10s"},
+	{"AT_MODEL_HEADERS_TIMEOUT", "model-headers-timeout", "time from connecting to the model's response headers, default 60s"},
+	{"AT_MODEL_IDLE_TIMEOUT", "model-idle-timeout", "longest silence inside a model's streamed reply, default 60s"},
+	{"AT_MODEL_TOTAL_TIMEOUT", "model-total-timeout", "time limit of one whole model call, default 10m"},
 }
 
 // LoadConfig reads the environment, then args as flags, and validates.
@@ -148,6 +156,19 @@ func configFrom(raw map[string]string) (Config, error) {
 			return c, &configError{"AT_SCRIPT_TIMEOUT", fmt.Sprintf("must be a duration from 10ms to 30s, got %q", v)}
 		}
 		c.ScriptTimeout = d
+	}
+	for _, m := range []struct {
+		env string
+		dst *time.Duration
+	}{{"AT_MODEL_CONNECT_TIMEOUT", &c.ModelTimeouts.Connect}, {"AT_MODEL_HEADERS_TIMEOUT", &c.ModelTimeouts.Headers},
+		{"AT_MODEL_IDLE_TIMEOUT", &c.ModelTimeouts.Idle}, {"AT_MODEL_TOTAL_TIMEOUT", &c.ModelTimeouts.Total}} {
+		if v, ok := raw[m.env]; ok {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 10*time.Millisecond || d > 24*time.Hour {
+				return c, &configError{m.env, fmt.Sprintf("must be a duration from 10ms to 24h, got %q", v)}
+			}
+			*m.dst = d
+		}
 	}
 	if v, ok := raw["AT_SCRIPT_MEMORY_MB"]; ok {
 		n, err := strconv.Atoi(v)

@@ -163,6 +163,11 @@ func runCerts(cfg Config, stdout io.Writer) error {
 	return nil
 }
 
+// shutdownGrace bounds how long a stopping server waits for requests in
+// flight; turns and long polls end at once, so it is only reached by a
+// request stuck elsewhere.
+const shutdownGrace = 10 * time.Second
+
 // ready is told the listening address; tests use it instead of the banner.
 type ready func(addr net.Addr)
 
@@ -199,9 +204,9 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 
 	// A hosted server reaches only public model endpoints (no SSRF into its
 	// own network); a local one must reach Ollama on localhost.
-	provider := llm.NewOpenAI(nil)
+	provider := llm.NewOpenAIWithTimeouts(nil, cfg.ModelTimeouts)
 	if cfg.Mode == "hosted" {
-		provider = llm.NewOpenAI(llm.PublicOnlyHTTPClient())
+		provider = llm.NewOpenAIWithTimeouts(llm.PublicOnlyHTTPClient(), cfg.ModelTimeouts)
 	}
 	// Scenario scripts run in QuickJS with a working directory of their own
 	// that stays empty: no host file is reachable from a script.
@@ -214,7 +219,19 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return fmt.Errorf("script sandbox: %w", err)
 	}
 	defer sandbox.Close()
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox})
+	processID, unlock, err := lockProcessID(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox, ProcessID: processID})
+	// Solo turns this process's previous run was writing when it died are
+	// free at once, so Undo and the next turn work right after a restart.
+	if n, err := services.Narrative.RecoverTurns(ctx); err != nil {
+		return fmt.Errorf("recover turn claims: %w", err)
+	} else if n > 0 {
+		logger.Info("freed solo turns left by a stopped process", slog.Int64("count", n))
+	}
 	// On PostgreSQL several server processes may share the database: their
 	// commits wake this process's long polls too.
 	if err := services.Table.FollowOtherProcesses(ctx, func(err error) {
@@ -290,11 +307,15 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down: waiting for requests in flight")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Streaming turns end (turn_interrupted) and long polls answer now,
+	// so the requests in flight finish within moments.
+	logger.Info("shutting down: ending streaming turns and long polls, waiting for requests in flight")
+	services.Shutdown()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		srv.Close()
+		return fmt.Errorf("shutdown: requests still running after %v: %w", shutdownGrace, err)
 	}
 	logger.Info("stopped")
 	return nil

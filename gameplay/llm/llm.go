@@ -81,6 +81,11 @@ const (
 	KindUnavailable = "unavailable"  // 5xx, connection refused, timeout, I/O error mid-stream
 	KindStream      = "stream"       // error event inside the stream
 	KindCanceled    = "canceled"     // the caller's context was canceled
+	// The call's own time limits (Timeouts).
+	KindConnectTimeout = "connect_timeout" // no connection in time
+	KindHeadersTimeout = "headers_timeout" // connected, no response headers in time
+	KindIdleTimeout    = "idle_timeout"    // the streamed body went silent
+	KindTotalTimeout   = "total_timeout"   // the whole call took too long
 )
 
 // Error is the only error type Stream returns. Its message never contains the

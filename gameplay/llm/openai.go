@@ -17,21 +17,29 @@ import (
 
 // OpenAI implements Provider with github.com/openai/openai-go/v3 against any
 // OpenAI-compatible endpoint. Automatic retries are disabled so a retry never
-// double-bills a turn. It is safe for concurrent use.
+// double-bills a turn. Every call is bounded by its Timeouts. It is safe for
+// concurrent use.
 type OpenAI struct {
 	httpClient *http.Client
+	timeouts   Timeouts
 }
 
 var _ Provider = (*OpenAI)(nil)
 
-// NewOpenAI returns a provider using httpClient (nil means http.DefaultClient).
-// Give the client no overall Timeout if streams may be long; bound calls with
-// the context instead.
+// NewOpenAI returns a provider using httpClient (nil means http.DefaultClient)
+// and DefaultTimeouts. Give the client no overall Timeout: the provider
+// bounds each phase of a call itself.
 func NewOpenAI(httpClient *http.Client) *OpenAI {
+	return NewOpenAIWithTimeouts(httpClient, DefaultTimeouts)
+}
+
+// NewOpenAIWithTimeouts is NewOpenAI with the given time limits (a zero
+// field takes its default).
+func NewOpenAIWithTimeouts(httpClient *http.Client, t Timeouts) *OpenAI {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return &OpenAI{httpClient: httpClient}
+	return &OpenAI{httpClient: httpClient, timeouts: t.withDefaults()}
 }
 
 func (o *OpenAI) client(s Settings) openai.Client {
@@ -81,7 +89,8 @@ func params(s Settings, r Request) (openai.ChatCompletionNewParams, error) {
 // piece as it arrives, in order. The Result is filled with whatever arrived
 // even when an error is returned. A stream that ends without a finish reason
 // returns a Result with Truncated set and a nil error; an I/O failure while
-// reading the body additionally returns an "unavailable" error.
+// reading the body additionally returns an "unavailable" error. A time limit
+// that ends the call returns its own kind (KindConnectTimeout, …).
 func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func(Event)) (Result, error) {
 	if onEvent == nil {
 		onEvent = func(Event) {}
@@ -90,8 +99,12 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 	if err != nil {
 		return Result{}, err
 	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	wd := newWatchdog(o.timeouts, cancel)
+	defer wd.stop()
 	c := o.client(s)
-	stream := c.Chat.Completions.NewStreaming(ctx, p)
+	stream := c.Chat.Completions.NewStreaming(callCtx, p, option.WithMiddleware(wd.middleware))
 	defer stream.Close()
 
 	var (
@@ -134,10 +147,17 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 	res.Truncated = res.FinishReason == "" || res.FinishReason == "length"
 
 	if err := stream.Err(); err != nil {
+		if te := wd.timedOut(); te != nil && ctx.Err() == nil {
+			return res, te
+		}
 		return res, mapError(ctx, err, s.APIKey, sawChunk)
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return res, contextError(ctxErr)
+	}
+	if te := wd.timedOut(); te != nil && res.FinishReason == "" {
+		// Cut by a time limit, whatever the decoder made of the cut.
+		return res, te
 	}
 	return res, nil
 }

@@ -14,6 +14,13 @@ func (s *Service) SetFailpoint(f func(point string) error) { s.fail = f }
 // SetStaleTurn shortens how long a turn claim survives a crashed process.
 func (s *Service) SetStaleTurn(d time.Duration) { s.staleTurn = d }
 
+// SetTurnHeartbeat changes how often a running turn renews its claim.
+func (s *Service) SetTurnHeartbeat(d time.Duration) { s.turnHeartbeat = d }
+
+// Crash stops the turn's heartbeat without freeing its claim, as when the
+// process dies; the turn must not be run afterwards.
+func (t *Turn) Crash() { t.claim.stopHeartbeat() }
+
 // BuildAtTip builds the context a turn at the head would send, without
 // claiming the turn or calling a model (for benchmarks), and returns the
 // compressed snapshot size with the raw one.

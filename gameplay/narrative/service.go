@@ -23,8 +23,15 @@ type Service struct {
 	now      func() time.Time
 	provider llm.Provider
 	secret   []byte
-	// staleTurn is how long a turn claim survives a crashed process.
-	staleTurn time.Duration
+	// processID names this process in its turn claims; turnHeartbeat is
+	// how often a running turn renews its claim, and staleTurn how long a
+	// claim survives without renewal (claim.go).
+	processID     string
+	turnHeartbeat time.Duration
+	staleTurn     time.Duration
+	// stopping ends when the server shuts down; stop ends it.
+	stopping context.Context
+	stop     context.CancelFunc
 	// fail, when set by a test, injects a failure at a named point inside
 	// a transaction, to prove the transaction is all or nothing.
 	fail func(point string) error
@@ -42,6 +49,10 @@ type Options struct {
 	Sandbox *scripting.Sandbox
 	// Secret seals the users' API keys at rest.
 	Secret []byte
+	// ProcessID names this process in turn claims: up to 20 characters
+	// without '.', '%', '_' or '\', stable across restarts and never
+	// shared by two live processes (see claim.go). Empty means a random one.
+	ProcessID string
 }
 
 // New builds the service.
@@ -52,7 +63,15 @@ func New(store *models.Store, opts Options) *Service {
 	if opts.Provider == nil {
 		opts.Provider = llm.NewOpenAI(nil)
 	}
-	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, staleTurn: 10 * time.Minute, scripts: opts.Sandbox}
+	if opts.ProcessID == "" {
+		opts.ProcessID = newProcessID()
+	}
+	if !validProcessID(opts.ProcessID) {
+		panic(fmt.Sprintf("narrative: invalid process id %q", opts.ProcessID))
+	}
+	stopping, stop := context.WithCancel(context.Background())
+	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, scripts: opts.Sandbox,
+		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop}
 }
 
 // sandbox returns the script sandbox, creating the default one on first use.

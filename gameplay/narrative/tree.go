@@ -238,7 +238,7 @@ func (s *Service) treeChange(ctx context.Context, userID, adventureID int64, fn 
 }
 
 func (s *Service) turnRunning(adv *models.Adventure) bool {
-	return adv.TurnToken != "" && adv.TurnStartedAt != nil && adv.TurnStartedAt.After(s.now().Add(-s.staleTurn))
+	return adv.TurnToken != "" && adv.TurnHeartbeatAt != nil && !adv.TurnHeartbeatAt.Before(s.now().Add(-s.staleTurn))
 }
 
 // SelectTake stands on a take (the pager). A take that is live on its own

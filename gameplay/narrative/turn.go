@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"compress/zlib"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,12 +57,12 @@ type Event struct {
 // Turn is one claimed generation. The claim is taken when the request is
 // accepted, before any byte is streamed, so a second request for the same
 // adventure is refused with turn_in_progress instead of racing (seed §2.9).
-// Run always releases it.
+// Its heartbeat runs from then on; Run always releases it (or Abandon).
 type Turn struct {
 	s           *Service
 	userID      int64
 	adventureID int64
-	token       string
+	claim       *turnClaim
 	mode        string
 	player      *ActionView // the stored player action, for the player event
 	parentID    int64       // the node the narration continues
@@ -75,31 +73,6 @@ type Turn struct {
 	notices []string
 	stopped error
 	scripts *scriptRun // the context and output hooks' run
-}
-
-// claim takes the adventure's turn slot after checking ownership.
-func (s *Service) claim(ctx context.Context, userID, adventureID int64) (string, error) {
-	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
-		return "", err
-	}
-	var raw [16]byte
-	_, _ = rand.Read(raw[:])
-	token := hex.EncodeToString(raw[:])
-	now := s.now()
-	ok, err := s.store.ClaimTurn(ctx, adventureID, token, now, now.Add(-s.staleTurn))
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", apperr.E(apperr.TurnInProgress, "A turn is already being written for this adventure; wait for it to finish.")
-	}
-	return token, nil
-}
-
-func (s *Service) release(adventureID int64, token string) {
-	// The request's context may be gone (the browser hung up); the claim
-	// must still be freed.
-	_ = s.store.ReleaseTurn(context.Background(), adventureID, token)
 }
 
 // playerLine is how a player's action reads in the story the model sees.
@@ -133,11 +106,11 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 	default:
 		return nil, apperr.E(apperr.InvalidRequest, "mode must be do, say, story or continue.").WithField("mode", "do, say, story or continue")
 	}
-	token, err := s.claim(ctx, userID, adventureID)
+	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: in.Mode}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, claim: claim, mode: in.Mode}
 	text, input, err := s.inputHook(ctx, userID, adventureID, in)
 	if input != nil {
 		t.notices = input.notices
@@ -148,7 +121,7 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return t, nil
 	}
 	if err != nil {
-		s.release(adventureID, token)
+		claim.release()
 		return nil, err
 	}
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
@@ -183,7 +156,7 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return nil
 	})
 	if err != nil {
-		s.release(adventureID, token)
+		claim.release()
 		return nil, err
 	}
 	return t, nil
@@ -240,11 +213,11 @@ func characterNames(adv *models.Adventure) []string {
 // take excluded from every reader. When the tip is a player action whose
 // narration failed, it narrates that action instead.
 func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*Turn, error) {
-	token, err := s.claim(ctx, userID, adventureID)
+	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{s: s, userID: userID, adventureID: adventureID, token: token, mode: ""}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, claim: claim, mode: ""}
 	err = func() error {
 		_, tip, err := ownTip(ctx, s.store, userID, adventureID, false)
 		if err != nil {
@@ -261,7 +234,7 @@ func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*T
 		return nil
 	}()
 	if err != nil {
-		s.release(adventureID, token)
+		claim.release()
 		return nil, err
 	}
 	return t, nil
@@ -271,7 +244,7 @@ func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*T
 func (t *Turn) Player() *ActionView { return t.player }
 
 // Abandon releases a turn that will not be run.
-func (t *Turn) Abandon() { t.s.release(t.adventureID, t.token) }
+func (t *Turn) Abandon() { t.claim.release() }
 
 // snapshot is what Insights shows of a narration, stored compressed.
 type snapshot struct {
@@ -444,6 +417,14 @@ func providerError(err error) *apperr.Error {
 		return apperr.E(apperr.ProviderRateLimited, "The model endpoint is rate limiting requests (%s).", msg)
 	case llm.KindBadRequest:
 		return apperr.E(apperr.ProviderRejected, "The model endpoint rejected the request (%s). Check the model name and settings.", msg)
+	case llm.KindConnectTimeout:
+		return apperr.E(apperr.ProviderConnectTimeout, "The model endpoint could not be reached in time (%s).", msg)
+	case llm.KindHeadersTimeout:
+		return apperr.E(apperr.ProviderHeadersTimeout, "The model endpoint did not start answering in time (%s).", msg)
+	case llm.KindIdleTimeout:
+		return apperr.E(apperr.ProviderIdleTimeout, "The model stopped sending text (%s); the turn was ended.", msg)
+	case llm.KindTotalTimeout:
+		return apperr.E(apperr.ProviderTotalTimeout, "The model took too long (%s); the turn was ended.", msg)
 	default:
 		return apperr.E(apperr.ProviderUnavailable, "The model endpoint failed (%s).", msg)
 	}
@@ -452,14 +433,20 @@ func providerError(err error) *apperr.Error {
 // Run generates the narration and streams it through emit: reasoning and
 // chunk events as they arrive, then stopped (if the reply was cut) and done,
 // or a single error event. Nothing of the narration is stored unless it
-// succeeds, so a provider error, an empty reply or a client hang-up leaves
-// the previous take in charge.
+// succeeds, so a provider error, an empty reply, a client hang-up or the
+// server shutting down (turn_interrupted) leaves the previous take in charge.
 func (t *Turn) Run(ctx context.Context, emit func(Event)) {
-	defer t.s.release(t.adventureID, t.token)
+	defer t.claim.release()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(t.s.stopping, func() { cancel(errShuttingDown) })()
 	if t.player != nil {
 		emit(Event{Type: EventPlayer, Action: t.player})
 	}
 	fail := func(err error) {
+		if errors.Is(context.Cause(ctx), errShuttingDown) {
+			err = apperr.E(apperr.TurnInterrupted, "The server stopped while the turn was being written; your action is kept. Retry to narrate it.")
+		}
 		var ae *apperr.Error
 		if !errors.As(err, &ae) {
 			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
@@ -525,7 +512,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	}
 	// The turn is over once saved: free the adventure before telling the
 	// browser, so its next request never meets its own claim.
-	t.s.release(t.adventureID, t.token)
+	t.claim.release()
 	page, err := t.s.GetAdventure(saveCtx, t.userID, t.adventureID)
 	if err != nil {
 		fail(err)
@@ -565,7 +552,7 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 		if err != nil {
 			return err
 		}
-		if h.adv.TurnToken != t.token {
+		if h.adv.TurnToken != t.claim.token {
 			return apperr.E(apperr.TurnInProgress, "The turn's claim expired; retry.")
 		}
 		br, err := s.place(ctx, tx, h, node)

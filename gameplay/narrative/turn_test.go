@@ -257,7 +257,7 @@ func TestTurnLockRace(t *testing.T) {
 	f.svc.SetStaleTurn(0)
 	crashed, err := f.svc.StartRetry(context.Background(), f.user, adv)
 	must(t, err)
-	_ = crashed // never run: the process "died"
+	crashed.Crash() // never run: the process "died"
 	f.reply("recovered", "")
 	turn, err = f.svc.StartRetry(context.Background(), f.user, adv)
 	if err != nil {

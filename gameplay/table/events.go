@@ -193,11 +193,11 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 
 // WaitEvents is the long poll: it returns as soon as the caller may see an
 // event after `after`, or with no events and the cursor when timeout
-// passes. While waiting it holds no database connection: each check is a
-// short read, and the wait itself is on the in-process notifier. A missed
-// wake-up costs latency, never an event, because every check reads the
-// database. Returns the errors of ListEvents, or the context's error when
-// the caller goes away.
+// passes or the server shuts down (Shutdown). While waiting it holds no
+// database connection: each check is a short read, and the wait itself is
+// on the in-process notifier. A missed wake-up costs latency, never an
+// event, because every check reads the database. Returns the errors of
+// ListEvents, or the context's error when the caller goes away.
 func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int64, timeout time.Duration) (EventPage, error) {
 	if timeout < time.Second || timeout > MaxWait {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "timeout must be 1 to 60 seconds.").WithField("timeout", "1 to 60")
@@ -220,6 +220,11 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 		case <-timer.C:
 			unsubscribe()
 			return page, nil
+		case <-s.notifier.stopping:
+			// The page as it stands, so the client carries on from the
+			// cursor with the next server.
+			unsubscribe()
+			return page, nil
 		case <-ctx.Done():
 			unsubscribe()
 			return EventPage{}, ctx.Err()
@@ -232,6 +237,9 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 type Notifier struct {
 	mu   sync.Mutex
 	subs map[int64]*subscription
+	// stopping is closed by Shutdown: every wait returns its page.
+	stopping chan struct{}
+	stopOnce sync.Once
 }
 
 type subscription struct {
@@ -240,7 +248,17 @@ type subscription struct {
 }
 
 // NewNotifier returns an empty notifier.
-func NewNotifier() *Notifier { return &Notifier{subs: map[int64]*subscription{}} }
+func NewNotifier() *Notifier {
+	return &Notifier{subs: map[int64]*subscription{}, stopping: make(chan struct{})}
+}
+
+// Shutdown answers every long poll, now and later, with its current page;
+// the server calls it when it starts to stop, so no wait holds it up.
+func (n *Notifier) Shutdown() { n.stopOnce.Do(func() { close(n.stopping) }) }
+
+// Shutdown answers every open long poll (WaitEvents, and so MCP's
+// wait_for_event) with its current page, at once and from now on.
+func (s *Service) Shutdown() { s.notifier.Shutdown() }
 
 // Subscribe returns a channel closed at the session's next Notify, and a
 // function that must be called when the caller stops waiting.

@@ -32,17 +32,19 @@ func (f *solo) setModel(baseURL string) {
 // change the tree until it ends.
 func TestHeartbeatKeepsALongTurnClaimed(t *testing.T) {
 	f := newSolo(t)
-	f.svc.SetStaleTurn(300 * time.Millisecond)
-	f.svc.SetTurnHeartbeat(50 * time.Millisecond)
+	// Generous against a loaded machine: a heartbeat would have to be late
+	// by most of a second to let the claim lapse.
+	f.svc.SetStaleTurn(time.Second)
+	f.svc.SetTurnHeartbeat(100 * time.Millisecond)
 	other := f.process("other", nil)
-	other.SetStaleTurn(300 * time.Millisecond)
+	other.SetStaleTurn(time.Second)
 	adv := f.adventure().Adventure.ID
-	f.fake.Push(llmtest.Reply{Chunks: []string{"The ", "torch ", "gutters ", "and ", "dies."}, Delay: 200 * time.Millisecond, FinishReason: "stop"})
+	f.fake.Push(llmtest.Reply{Chunks: []string{"The ", "torch ", "gutters ", "and ", "dies."}, Delay: 500 * time.Millisecond, FinishReason: "stop"})
 	turn, err := f.svc.StartTurn(context.Background(), f.user, adv, narrative.TurnInput{Mode: narrative.ModeDo, Text: "wait"})
 	must(t, err)
 	done := make(chan []narrative.Event, 1)
 	go func() { done <- run(t, turn, nil) }()
-	time.Sleep(700 * time.Millisecond) // past the stale window, before the reply ends
+	time.Sleep(1500 * time.Millisecond) // past the stale window, before the reply ends
 	if _, err := other.StartTurn(context.Background(), f.user, adv, narrative.TurnInput{Mode: narrative.ModeDo, Text: "barge in"}); apperr.CodeOf(err) != apperr.TurnInProgress {
 		t.Fatalf("another process started a turn over a live one: %v", err)
 	}

@@ -168,8 +168,9 @@ describe('event feed', () => {
         msg(6, 'Nox kicks the door.', { kind: 'action' }, { acting_seat_id: 8, subject_seat_id: 10, subject_character_id: 4, execution_mode: 'dm_proxy' }),
         msg(7, 'looks around', { kind: 'action', intent: 'search' }),
         msg(8, 'listening', { kind: 'action', intent: 'check', check: 'perception' }),
+        msg(9, 'Halt! Who goes there?', { kind: 'narration', speaker: 'Old Tom' }, { acting_seat_id: 8, subject_seat_id: null, subject_character_id: null }),
       ],
-      cursor: 8,
+      cursor: 9,
     });
     stubServer({ 'GET /api/sessions/12': () => json(200, r) });
     renderApp('/sessions/12');
@@ -188,6 +189,7 @@ describe('event feed', () => {
     expect(within(line('We should rest.')).queryByTestId('seen-by')).toBeNull();
     expect(line('looks around').textContent).toContain(en['table.tag.search']);
     expect(line('listening').textContent).toContain('Check: Perception');
+    expect(speaker('Halt! Who goes there?')).toBe('Old Tom (NPC)');
   });
 });
 

@@ -196,6 +196,7 @@ export const en = {
   'table.feed.stopped': 'Live updates stopped.',
   'table.speaker.dm': 'DM',
   'table.speaker.dmFor': 'DM for {name}',
+  'table.speaker.npc': '{name} (NPC)',
   'table.speaker.unknown': 'Someone',
   'table.tag.ooc': 'OOC',
   'table.tag.action': 'Action',

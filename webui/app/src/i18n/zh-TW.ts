@@ -197,6 +197,7 @@ export const zhTW: Record<MessageKey, string> = {
   'table.feed.stopped': '即時更新已停止。',
   'table.speaker.dm': 'DM',
   'table.speaker.dmFor': 'DM 代 {name}',
+  'table.speaker.npc': '{name}（NPC）',
   'table.speaker.unknown': '某人',
   'table.tag.ooc': '場外',
   'table.tag.action': '行動',

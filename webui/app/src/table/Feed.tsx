@@ -93,6 +93,8 @@ function ChatLine({
   let speaker: string;
   if (e.execution_mode === 'dm_proxy') {
     speaker = format(t('table.speaker.dmFor'), { name: names.character(e.subject_character_id, e.subject_seat_id) ?? unknown });
+  } else if (p.speaker) {
+    speaker = format(t('table.speaker.npc'), { name: p.speaker });
   } else if (p.kind === 'narration' || fromDm) {
     speaker = t('table.speaker.dm');
   } else {

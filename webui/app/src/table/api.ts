@@ -102,6 +102,8 @@ export interface MessagePayload {
   check: string;
   text: string;
   recipient_seat_ids: number[];
+  // speaker names the NPC the DM voices (narration only).
+  speaker?: string;
 }
 export interface ParticipantJoinedPayload {
   version: number;

@@ -65,6 +65,17 @@ func WireSchemas() map[reflect.Type]*jsonschema.Schema {
 				"image_id":   {Types: []string{"null", "integer"}},
 				"image_url":  {Types: []string{"null", "string"}},
 				"reason":     str("why"),
+				// roll.requested (never the DC: the event reaches players).
+				"request_type":    str("roll.requested: ability or skill"),
+				"ability":         str("roll.requested"),
+				"skill":           str("roll.requested"),
+				"mode":            str("roll.requested: normal, advantage or disadvantage"),
+				"flat_adjustment": integer("roll.requested"),
+				"reveal_outcome":  {Type: "boolean"},
+				// character.changed: the state before and after.
+				"op":     str("character.changed: the operation"),
+				"before": obj("character.changed: the state before"),
+				"after":  obj("character.changed: the state after"),
 			},
 		},
 	}

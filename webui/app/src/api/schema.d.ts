@@ -1442,8 +1442,14 @@ export interface components {
         };
         /** @description the event's data; which fields it has depends on the kind */
         EventPayload: {
+            /** @description roll.requested */
+            ability?: string;
             /** @description action.*: the pending action */
             action?: Record<string, unknown>;
+            /** @description character.changed: the state after */
+            after?: Record<string, unknown>;
+            /** @description character.changed: the state before */
+            before?: Record<string, unknown>;
             character_id?: null | number;
             /** @description message.posted: the skill or ability of a check intent */
             check?: string;
@@ -1451,6 +1457,8 @@ export interface components {
             controller_kind?: string;
             /** @description roll.outcome: the DC (DM only) */
             dc?: number;
+            /** @description roll.requested */
+            flat_adjustment?: number;
             /** @description roll.requested */
             group_id?: number;
             image_id?: null | number;
@@ -1464,6 +1472,10 @@ export interface components {
             late?: boolean;
             /** @description message.posted */
             message_id?: number;
+            /** @description roll.requested: normal, advantage or disadvantage */
+            mode?: string;
+            /** @description character.changed: the operation */
+            op?: string;
             /** @description session.started */
             participant_seat_ids?: number[];
             /** @description why */
@@ -1471,14 +1483,19 @@ export interface components {
             recipient_seat_ids?: number[];
             /** @description roll.*: the check request */
             request_id?: number;
+            /** @description roll.requested: ability or skill */
+            request_type?: string;
             /** @description roll.resolved and roll.quick: the roll as the reader may see it */
             result?: Record<string, unknown>;
             /** @description roll.outcome */
             result_id?: number;
+            reveal_outcome?: boolean;
             /** @description stage.updated */
             revision?: number;
             /** @description the seat concerned */
             seat_id?: number;
+            /** @description roll.requested */
+            skill?: string;
             /** @description message.posted: the NPC speaking, for NPC speech */
             speaker?: string;
             success?: boolean;

@@ -26,10 +26,7 @@ func TestAgentTurnBudget(t *testing.T) {
 	playerGrant, err := svc.LetAIControl(ctx, f.Seated, f.PlayerSeatID, table.HandoffInput{})
 	tabletest.Must(t, err)
 	player := connectAgent(t, srv.URL, playerGrant.Token)
-	_, err = svc.AssignSeat(ctx, f.Owner, f.FreeSeatID, f.UnseatedAccess)
-	tabletest.Must(t, err)
-	_, err = svc.SetSeatCharacter(ctx, f.Unseated, f.FreeSeatID, &f.UnseatedCharacterID)
-	tabletest.Must(t, err)
+	seatTomas(t, svc, f)
 	dm.must("admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil)
 
 	var dmCx, pCx Context

@@ -24,10 +24,7 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 	_, err = svc.StartSession(ctx, dmCaller, f.LobbyID)
 	tabletest.Must(t, err)
 	// Tomas (a human) joins late on the free seat: "another seat".
-	_, err = svc.AssignSeat(ctx, f.Owner, f.FreeSeatID, f.UnseatedAccess)
-	tabletest.Must(t, err)
-	_, err = svc.SetSeatCharacter(ctx, f.Unseated, f.FreeSeatID, &f.UnseatedCharacterID)
-	tabletest.Must(t, err)
+	seatTomas(t, svc, f)
 	_, err = svc.LateJoin(ctx, dmCaller, f.LobbyID, f.FreeSeatID)
 	tabletest.Must(t, err)
 	// Mira's player hands her to an AI.

@@ -177,10 +177,7 @@ func TestFullScene(t *testing.T) {
 	}
 
 	// Tomas sits down with a character: the DM is told it can admit him.
-	_, err = svc.AssignSeat(ctx, f.Owner, tomas, f.UnseatedAccess)
-	tabletest.Must(t, err)
-	_, err = svc.SetSeatCharacter(ctx, f.Unseated, tomas, &f.UnseatedCharacterID)
-	tabletest.Must(t, err)
+	seatTomas(t, svc, f)
 	dm.must("get_session_context", nil, &cx)
 	if !hasStepArg(cx.Next, "admit_seat", "seat_id", tomas) {
 		t.Fatalf("the DM is not offered admit_seat for Tomas: %+v", cx.Next)
@@ -417,6 +414,16 @@ func TestFullScene(t *testing.T) {
 			t.Fatalf("waiting after the end: %q", code)
 		}
 	}
+}
+
+// seatTomas sits Tomas (a human) on the fixture's free seat with his
+// character, ready to join a session late.
+func seatTomas(t *testing.T, svc *table.Service, f tabletest.Fixture) {
+	t.Helper()
+	_, err := svc.AssignSeat(context.Background(), f.Owner, f.FreeSeatID, f.UnseatedAccess)
+	tabletest.Must(t, err)
+	_, err = svc.SetSeatCharacter(context.Background(), f.Unseated, f.FreeSeatID, &f.UnseatedCharacterID)
+	tabletest.Must(t, err)
 }
 
 func hasStep(steps []Step, tool string) bool {

@@ -30,15 +30,23 @@ func countStatement(db *gorm.DB) {
 
 // registerQueryCounter hooks the counter into every kind of statement.
 func registerQueryCounter(db *gorm.DB) error {
+	if err := afterEveryStatement(db, "count", countStatement); err != nil {
+		return err
+	}
+	return db.Callback().Query().After("at:count_query").Register("at:meter_query", meterRead)
+}
+
+// afterEveryStatement registers fn to run after every kind of statement
+// (query, create, update, delete, row, raw) as at:<name>_<kind>.
+func afterEveryStatement(db *gorm.DB, name string, fn func(*gorm.DB)) error {
 	cb := db.Callback()
 	for _, err := range []error{
-		cb.Query().After("gorm:query").Register("at:count_query", countStatement),
-		cb.Query().After("at:count_query").Register("at:meter_query", meterRead),
-		cb.Create().After("gorm:create").Register("at:count_create", countStatement),
-		cb.Update().After("gorm:update").Register("at:count_update", countStatement),
-		cb.Delete().After("gorm:delete").Register("at:count_delete", countStatement),
-		cb.Row().After("gorm:row").Register("at:count_row", countStatement),
-		cb.Raw().After("gorm:raw").Register("at:count_raw", countStatement),
+		cb.Query().After("gorm:query").Register("at:"+name+"_query", fn),
+		cb.Create().After("gorm:create").Register("at:"+name+"_create", fn),
+		cb.Update().After("gorm:update").Register("at:"+name+"_update", fn),
+		cb.Delete().After("gorm:delete").Register("at:"+name+"_delete", fn),
+		cb.Row().After("gorm:row").Register("at:"+name+"_row", fn),
+		cb.Raw().After("gorm:raw").Register("at:"+name+"_raw", fn),
 	} {
 		if err != nil {
 			return err

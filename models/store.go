@@ -202,7 +202,7 @@ func translate(err error, what string) error {
 	case errors.Is(err, gorm.ErrDuplicatedKey):
 		return apperr.Wrap(err, apperr.Conflict, "The %s already exists.", what)
 	default:
-		return Unavailable(fmt.Errorf("%s: %w", what, err))
+		return fmt.Errorf("%s: %w", what, err)
 	}
 }
 

@@ -70,18 +70,5 @@ func markUnavailable(db *gorm.DB) {
 }
 
 func registerUnavailable(db *gorm.DB) error {
-	cb := db.Callback()
-	for _, err := range []error{
-		cb.Query().After("gorm:query").Register("at:unavailable_query", markUnavailable),
-		cb.Create().After("gorm:create").Register("at:unavailable_create", markUnavailable),
-		cb.Update().After("gorm:update").Register("at:unavailable_update", markUnavailable),
-		cb.Delete().After("gorm:delete").Register("at:unavailable_delete", markUnavailable),
-		cb.Row().After("gorm:row").Register("at:unavailable_row", markUnavailable),
-		cb.Raw().After("gorm:raw").Register("at:unavailable_raw", markUnavailable),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return afterEveryStatement(db, "unavailable", markUnavailable)
 }

@@ -6,12 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
-	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
+	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
 // TestUnstorableTextRefused posts a NUL character, then invalid UTF-8, into
@@ -125,29 +123,13 @@ func TestUnstorableTextRefused(t *testing.T) {
 		b, _ := json.MarshalIndent(out, "", " ")
 		return string(b)
 	}
-	before := snapshot()
-	for _, bad := range []struct{ name, value string }{{"NUL", "a\x00b"}, {"InvalidUTF8", "a\xffb"}} {
-		for _, tt := range tests {
-			t.Run(bad.name+"/"+tt.field, func(t *testing.T) {
-				err := tt.call(bad.value)
-				if e, ok := apperr.As(err); !ok || e.Code != tt.code || e.Fields[tt.field] != models.UnstorableTextProblem {
-					t.Fatalf("got %v (fields %v), want %s with fields[%s]", err, fieldsOf(err), tt.code, tt.field)
-				}
-			})
-		}
+	refusals := make([]modelstest.TextRefusal, len(tests))
+	for i, tt := range tests {
+		refusals[i] = modelstest.TextRefusal{Name: tt.field, Field: tt.field, Code: tt.code, Call: tt.call}
 	}
-	if diff := cmp.Diff(before, snapshot()); diff != "" {
-		t.Fatalf("refused input changed something (-before +after):\n%s", diff)
-	}
+	modelstest.CheckRefusesUnstorableText(t, refusals, snapshot)
 	// The turn slot was never taken: the next turn plays at once.
 	f.play(adv, "look around", "Dust.", "")
-}
-
-func fieldsOf(err error) map[string]string {
-	if e, ok := apperr.As(err); ok {
-		return e.Fields
-	}
-	return nil
 }
 
 // TestModelNULStoredStripped: a reply (and its finish reason) with NUL

@@ -204,12 +204,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if err != nil {
 		return SessionResume{}, err
 	}
-	accessIDs := []int64{}
-	for _, s := range sc.seats {
-		if s.ControllerAccessSessionID != nil {
-			accessIDs = append(accessIDs, *s.ControllerAccessSessionID)
-		}
-	}
+	accessIDs := seatControllerIDs(sc.seats)
 	charIDs := seatCharacterIDs(sc.seats)
 	for _, p := range participants {
 		if p.ControllerAccessSessionIDAtJoin != nil {
@@ -219,13 +214,9 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 			charIDs = append(charIDs, *p.CharacterID)
 		}
 	}
-	members, err := tx.FindMembersByAccessIDs(ctx, accessIDs)
+	names, err := memberNames(ctx, tx, accessIDs)
 	if err != nil {
 		return SessionResume{}, err
-	}
-	names := map[int64]string{}
-	for _, m := range members {
-		names[m.ID] = m.DisplayName
 	}
 	chars, err := charactersByID(ctx, tx, charIDs)
 	if err != nil {
@@ -584,13 +575,32 @@ func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) (
 	if err != nil {
 		return nil, err
 	}
-	accessIDs := []int64{}
-	for _, seat := range sc.seats {
+	names, err := memberNames(ctx, s.store, seatControllerIDs(sc.seats))
+	if err != nil {
+		return nil, err
+	}
+	chars, err := charactersByID(ctx, s.store, seatCharacterIDs(sc.seats))
+	if err != nil {
+		return nil, err
+	}
+	return seatViews(sc.seats, names, chars, nil), nil
+}
+
+// seatControllerIDs lists the access sessions controlling the seats.
+func seatControllerIDs(seats []models.CampaignSeat) []int64 {
+	ids := []int64{}
+	for _, seat := range seats {
 		if seat.ControllerAccessSessionID != nil {
-			accessIDs = append(accessIDs, *seat.ControllerAccessSessionID)
+			ids = append(ids, *seat.ControllerAccessSessionID)
 		}
 	}
-	members, err := s.store.FindMembersByAccessIDs(ctx, accessIDs)
+	return ids
+}
+
+// memberNames maps access sessions to their members' display names, in one
+// query.
+func memberNames(ctx context.Context, tx *models.Store, accessIDs []int64) (map[int64]string, error) {
+	members, err := tx.FindMembersByAccessIDs(ctx, accessIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -598,9 +608,5 @@ func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) (
 	for _, m := range members {
 		names[m.ID] = m.DisplayName
 	}
-	chars, err := charactersByID(ctx, s.store, seatCharacterIDs(sc.seats))
-	if err != nil {
-		return nil, err
-	}
-	return seatViews(sc.seats, names, chars, nil), nil
+	return names, nil
 }

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
+	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
 // TestUnstorableTextRefused posts a NUL character, then invalid UTF-8, into
@@ -128,22 +127,9 @@ func TestUnstorableTextRefused(t *testing.T) {
 		b, _ := json.MarshalIndent(out, "", " ")
 		return string(b)
 	}
-	before := snapshot()
-	for _, bad := range []struct{ name, value string }{{"NUL", "a\x00b"}, {"InvalidUTF8", "a\xffb"}} {
-		for _, tt := range tests {
-			t.Run(bad.name+"/"+tt.name, func(t *testing.T) {
-				err := tt.call(bad.value)
-				if e, ok := apperr.As(err); !ok || e.Code != tt.code || e.Fields[tt.field] != models.UnstorableTextProblem {
-					var fields map[string]string
-					if ok {
-						fields = e.Fields
-					}
-					t.Fatalf("got %v (fields %v), want %s with fields[%s]", err, fields, tt.code, tt.field)
-				}
-			})
-		}
+	refusals := make([]modelstest.TextRefusal, len(tests))
+	for i, tt := range tests {
+		refusals[i] = modelstest.TextRefusal{Name: tt.name, Field: tt.field, Code: tt.code, Call: tt.call}
 	}
-	if diff := cmp.Diff(before, snapshot()); diff != "" {
-		t.Fatalf("refused input changed something (-before +after):\n%s", diff)
-	}
+	modelstest.CheckRefusesUnstorableText(t, refusals, snapshot)
 }

@@ -27,6 +27,7 @@ var migrations = []Migration{
 	migrationV5Rolls,
 	migrationV6AIGrants,
 	migrationV7Solo,
+	migrationV8Memory,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -61,6 +62,8 @@ var currentModels = []any{
 	&Branch{},
 	&Action{},
 	&ScriptConsoleEntry{},
+	&Memory{},
+	&MemoryJob{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

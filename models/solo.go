@@ -18,8 +18,16 @@ type ProviderSetting struct {
 	TopP            float64 `gorm:"not null"`
 	// TokenRatio calibrates the offline tokenizer against the prompt tokens
 	// the endpoint reports (reported / estimated, smoothed).
-	TokenRatio float64   `gorm:"not null;default:1"`
-	UpdatedAt  time.Time `gorm:"not null"`
+	TokenRatio float64 `gorm:"not null;default:1"`
+	// EmbeddingModel, when set, embeds the memory bank through the same
+	// endpoint; "" scores memories with the built-in lexical scorer.
+	EmbeddingModel string `gorm:"size:200;not null;default:''"`
+	// MemoryTopK is how many memories a prompt carries (pinned included);
+	// MemoryCapacity how many stay remembered before the least used are
+	// forgotten.
+	MemoryTopK     int       `gorm:"not null;default:5"`
+	MemoryCapacity int       `gorm:"not null;default:200"`
+	UpdatedAt      time.Time `gorm:"not null"`
 }
 
 // Scenario is a template a user writes: the premise, the plot fields, the
@@ -100,13 +108,17 @@ type AdventureCard struct {
 	AdventureID    int64      `gorm:"not null;index"`
 	Adventure      *Adventure `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
 	SourceCardID   *int64
-	PlayerAuthored bool      `gorm:"not null;default:false"`
-	Position       int       `gorm:"not null"`
-	Title          string    `gorm:"size:200;not null"`
-	Keys           string    `gorm:"type:text;not null"`
-	Entry          string    `gorm:"type:text;not null"`
-	Type           string    `gorm:"size:40;not null"`
-	Description    string    `gorm:"type:text;not null;default:''"`
+	PlayerAuthored bool   `gorm:"not null;default:false"`
+	Position       int    `gorm:"not null"`
+	Title          string `gorm:"size:200;not null"`
+	Keys           string `gorm:"type:text;not null"`
+	Entry          string `gorm:"type:text;not null"`
+	Type           string `gorm:"size:40;not null"`
+	Description    string `gorm:"type:text;not null;default:''"`
+	// OriginActionID is the node whose turn created the card (a script's
+	// addition); such a card belongs to the lines that node is live on. A
+	// card without one (the scenario's, or an older one) is on every line.
+	OriginActionID *int64    `gorm:"index"`
 	CreatedAt      time.Time `gorm:"not null"`
 	UpdatedAt      time.Time `gorm:"not null"`
 }
@@ -161,7 +173,9 @@ type Action struct {
 	PromptTokens       int        `gorm:"not null;default:0"`
 	CompletionTokens   int        `gorm:"not null;default:0"`
 	CachedPromptTokens int        `gorm:"not null;default:0"`
-	CreatedAt          time.Time  `gorm:"not null"`
+	// SnapshotExpired says retention dropped PromptSnapshot.
+	SnapshotExpired bool      `gorm:"not null;default:false"`
+	CreatedAt       time.Time `gorm:"not null"`
 }
 
 // ScriptConsoleEntry is one line of an adventure's script console: a log()

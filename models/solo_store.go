@@ -16,7 +16,7 @@ import (
 var actionListColumns = []string{
 	"id", "adventure_id", "branch_id", "depth", "parent_id", "live", "kind", "mode", "text",
 	"token_count", "world_state_after", "script_state_after", "outcomes", "finish_reason",
-	"truncated", "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "created_at",
+	"truncated", "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "snapshot_expired", "created_at",
 	// has_prompt without reading the prompt itself.
 	"(prompt_snapshot IS NOT NULL) AS has_prompt",
 }
@@ -37,9 +37,16 @@ type LineSegment struct {
 // lineWhere renders the OR-clauses of a line. A line is at most a few dozen
 // segments (one per fork along it), so this stays one indexed query.
 func lineWhere(db *gorm.DB, line []LineSegment) *gorm.DB {
+	cond, args := onLine(line)
+	return db.Where("live AND "+cond, args...)
+}
+
+// onLine is the OR-clause of coordinates (branch_id, depth) that lie on a
+// line, for nodes and for what hangs off them (memories).
+func onLine(line []LineSegment) (string, []any) {
 	var sb strings.Builder
 	args := make([]any, 0, 2*len(line))
-	sb.WriteString("live AND (")
+	sb.WriteString("(")
 	for i, seg := range line {
 		if i > 0 {
 			sb.WriteString(" OR ")
@@ -48,7 +55,7 @@ func lineWhere(db *gorm.DB, line []LineSegment) *gorm.DB {
 		args = append(args, seg.BranchID, seg.MaxDepth)
 	}
 	sb.WriteString(")")
-	return db.Where(sb.String(), args...)
+	return sb.String(), args
 }
 
 // LineQuery reads part of a line.
@@ -330,10 +337,18 @@ func (s *Store) ReleaseDeadTurns(ctx context.Context, holderPrefix string, stale
 
 // --- cards ---
 
-// AdventureCards returns an adventure's cards in order.
-func (s *Store) AdventureCards(ctx context.Context, adventureID int64) ([]AdventureCard, error) {
+// AdventureCards returns an adventure's cards in order: with a line, the
+// cards on that line (the shared ones and those a turn live on the line
+// created); with none, every card.
+func (s *Store) AdventureCards(ctx context.Context, adventureID int64, line []LineSegment) ([]AdventureCard, error) {
 	var cards []AdventureCard
-	err := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID).Order("position, id").Find(&cards).Error
+	db := s.db.WithContext(ctx).Where("adventure_cards.adventure_id = ?", adventureID)
+	if line != nil {
+		cond, args := onLine(line)
+		db = db.Joins("LEFT JOIN actions ON actions.id = adventure_cards.origin_action_id").
+			Where("adventure_cards.origin_action_id IS NULL OR (actions.live AND "+cond+")", args...)
+	}
+	err := db.Order("adventure_cards.position, adventure_cards.id").Find(&cards).Error
 	return cards, translate(err, "cards")
 }
 

@@ -35,7 +35,7 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 	if err != nil {
 		return nil, err
 	}
-	advCards, err := store.AdventureCards(ctx, adv.ID)
+	advCards, err := store.AdventureCards(ctx, adv.ID, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (s *Service) newScriptRun(ctx context.Context, store *models.Store, adv *mo
 	if !hasScripts(adv) {
 		return nil, nil
 	}
-	cards, err := store.AdventureCards(ctx, adv.ID)
+	cards, err := store.AdventureCards(ctx, adv.ID, line)
 	if err != nil {
 		return nil, err
 	}
@@ -181,8 +181,9 @@ func (r *scriptRun) persist(ctx context.Context, tx *models.Store, actionID *int
 		}
 		old, ok := byID[c.ID]
 		if !ok {
+			// A card a turn invents belongs to the lines that turn is on.
 			added = append(added, models.AdventureCard{AdventureID: r.adv.ID, Position: i, Title: clip(title, maxCardTitle), Keys: mustJSON(keys),
-				Entry: c.Entry, Type: clip(c.Type, 40), Description: c.Description, CreatedAt: now, UpdatedAt: now})
+				Entry: c.Entry, Type: clip(c.Type, 40), Description: c.Description, OriginActionID: actionID, CreatedAt: now, UpdatedAt: now})
 			continue
 		}
 		delete(byID, c.ID)

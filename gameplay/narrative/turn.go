@@ -309,7 +309,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	cardRows, err := s.store.AdventureCards(ctx, adv.ID)
+	cardRows, err := s.store.AdventureCards(ctx, adv.ID, h.line)
 	if err != nil {
 		return nil, err
 	}

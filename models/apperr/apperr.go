@@ -148,6 +148,8 @@ const (
 	// being written; the player's action is kept for Retry.
 	TurnInterrupted Code = "turn_interrupted"
 	ScriptStopped   Code = "script_stopped"
+	// MemoryInvalid: a memory the player writes or edits is empty or too long.
+	MemoryInvalid Code = "memory_invalid"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -250,6 +252,7 @@ var kinds = map[Code]Kind{
 	ProviderTotalTimeout:    KindUnavailable,
 	TurnInterrupted:         KindUnavailable,
 	ScriptStopped:           KindConflict,
+	MemoryInvalid:           KindInvalid,
 }
 
 // Codes returns every declared code, sorted.

@@ -84,6 +84,7 @@ const SERVER_ERROR_CODES = [
   'seat_not_ai_controlled',
   'scenario_invalid',
   'provider_settings_invalid',
+  'memory_invalid',
   'turn_text_invalid',
   'turn_in_progress',
   'nothing_to_retry',

@@ -1,0 +1,246 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// --- memories ---
+
+// MemoryQuery selects the memories that hang off a line.
+type MemoryQuery struct {
+	AdventureID int64
+	Line        []LineSegment
+	Kinds       []string // empty means every kind
+	// Remembered leaves out forgotten memories (retrieval); the bank screen
+	// lists them too.
+	Remembered bool
+	// NoVectors skips the embedding column (the screen never shows it).
+	NoVectors bool
+}
+
+// LineMemories returns the memories whose coordinate lies on a line, in
+// story order (depth, then id).
+func (s *Store) LineMemories(ctx context.Context, q MemoryQuery) ([]Memory, error) {
+	cond, args := onLine(q.Line)
+	db := s.db.WithContext(ctx).Where("adventure_id = ?", q.AdventureID).Where(cond, args...)
+	if len(q.Kinds) > 0 {
+		db = db.Where("kind IN ?", q.Kinds)
+	}
+	if q.Remembered {
+		db = db.Where("NOT forgotten")
+	}
+	if q.NoVectors {
+		db = db.Omit("embedding")
+	}
+	var rows []Memory
+	err := db.Order("depth, id").Find(&rows).Error
+	return rows, translate(err, "memories")
+}
+
+// AdventureMemories returns every memory of an adventure (all lines), in
+// story order; the rewrite tool and eviction use it.
+func (s *Store) AdventureMemories(ctx context.Context, adventureID int64, kinds ...string) ([]Memory, error) {
+	db := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID)
+	if len(kinds) > 0 {
+		db = db.Where("kind IN ?", kinds)
+	}
+	var rows []Memory
+	err := db.Omit("embedding").Order("branch_id, depth, id").Find(&rows).Error
+	return rows, translate(err, "memories")
+}
+
+// FindMemory loads one memory.
+func (s *Store) FindMemory(ctx context.Context, id int64) (*Memory, error) {
+	var m Memory
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error
+	return &m, translate(err, "memory")
+}
+
+// CreateMemory inserts a memory.
+func (s *Store) CreateMemory(ctx context.Context, m *Memory) error {
+	return translate(s.db.WithContext(ctx).Create(m).Error, "memory")
+}
+
+// UpdateMemory changes columns of one memory.
+func (s *Store) UpdateMemory(ctx context.Context, id int64, fields map[string]any) error {
+	return translate(s.db.WithContext(ctx).Model(&Memory{}).Where("id = ?", id).Updates(fields).Error, "memory")
+}
+
+// DeleteMemories deletes memories by id.
+func (s *Store) DeleteMemories(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Where("id IN ?", ids).Delete(&Memory{}).Error, "memories")
+}
+
+// WithdrawMemoriesAt deletes the memories that hang off a coordinate: the
+// node there is being replaced or removed, and a memory anchored to a node
+// goes with it. The root (depth 0) is the exception: every line reads it,
+// so withdrawing there would retire a whole bank in a click.
+func (s *Store) WithdrawMemoriesAt(ctx context.Context, branchID int64, depth int) error {
+	if depth <= 0 {
+		return nil
+	}
+	err := s.db.WithContext(ctx).Where("branch_id = ? AND depth = ?", branchID, depth).Delete(&Memory{}).Error
+	return translate(err, "memories")
+}
+
+// MarkMemoriesStale marks the block memories and summaries of the given
+// branches that cover depth: a turn there was edited or deleted after they
+// were written.
+func (s *Store) MarkMemoriesStale(ctx context.Context, adventureID int64, branchIDs []int64, depth int) error {
+	if len(branchIDs) == 0 {
+		return nil
+	}
+	err := s.db.WithContext(ctx).Model(&Memory{}).
+		Where("adventure_id = ? AND branch_id IN ? AND kind IN ? AND from_depth <= ? AND depth >= ?",
+			adventureID, branchIDs, []string{MemoryBlock, MemorySummary}, depth, depth).
+		Update("stale", true).Error
+	return translate(err, "memories")
+}
+
+// RecordMemoryUse counts one use of each memory by the prompt of action.
+func (s *Store) RecordMemoryUse(ctx context.Context, ids []int64, actionID int64, at time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := s.db.WithContext(ctx).Model(&Memory{}).Where("id IN ?", ids).Updates(map[string]any{
+		"uses": gorm.Expr("uses + 1"), "last_used_at": at, "last_used_action_id": actionID}).Error
+	return translate(err, "memories")
+}
+
+// ForgetLeastUsed marks forgotten the least used (then least recently
+// used, then oldest) unpinned memories of an adventure beyond capacity
+// remembered ones, and returns how many. Nothing is deleted.
+func (s *Store) ForgetLeastUsed(ctx context.Context, adventureID int64, capacity int) (int64, error) {
+	remembered := s.db.WithContext(ctx).Model(&Memory{}).
+		Where("adventure_id = ? AND kind IN ? AND NOT forgotten", adventureID, []string{MemoryBlock, MemoryNote})
+	var n int64
+	if err := remembered.Count(&n).Error; err != nil || n <= int64(capacity) {
+		return 0, translate(err, "memories")
+	}
+	var ids []int64
+	err := s.db.WithContext(ctx).Model(&Memory{}).
+		Where("adventure_id = ? AND kind IN ? AND NOT forgotten AND NOT pinned", adventureID, []string{MemoryBlock, MemoryNote}).
+		Order("uses, last_used_at IS NOT NULL, last_used_at, id").Limit(int(n)-capacity).Pluck("id", &ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, translate(err, "memories")
+	}
+	res := s.db.WithContext(ctx).Model(&Memory{}).Where("id IN ?", ids).Update("forgotten", true)
+	return res.RowsAffected, translate(res.Error, "memories")
+}
+
+// --- memory jobs ---
+
+// EnqueueMemoryJob asks for an adventure's memory work to run (an upsert:
+// one row per adventure).
+func (s *Store) EnqueueMemoryJob(ctx context.Context, adventureID int64, now time.Time) error {
+	job := MemoryJob{AdventureID: adventureID, DueAt: &now}
+	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "adventure_id"}},
+		DoUpdates: clause.Assignments(map[string]any{"due_at": now}),
+	}).Create(&job).Error
+	return translate(err, "memory job")
+}
+
+// ClaimMemoryJob claims the oldest due job that no live claim holds, for
+// holder until until, and returns it (nil when there is none). On
+// PostgreSQL the row is locked FOR UPDATE SKIP LOCKED, so several server
+// processes never claim one job twice; on SQLite the transaction's BEGIN
+// IMMEDIATE serialises claimers.
+func (s *Store) ClaimMemoryJob(ctx context.Context, holder string, now, until time.Time) (*MemoryJob, error) {
+	var claimed *MemoryJob
+	err := s.Tx(ctx, func(tx *Store) error {
+		db := tx.db.WithContext(ctx).Where("due_at IS NOT NULL AND due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)", now, now)
+		if s.dialect == Postgres {
+			db = db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
+		}
+		var job MemoryJob
+		err := db.Order("due_at, adventure_id").Take(&job).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil
+		}
+		if err != nil {
+			return translate(err, "memory job")
+		}
+		job.ClaimedBy, job.ClaimedAt, job.ClaimedUntil, job.Runs = holder, &now, &until, job.Runs+1
+		err = tx.db.WithContext(ctx).Model(&MemoryJob{}).Where("adventure_id = ?", job.AdventureID).
+			Updates(map[string]any{"claimed_by": holder, "claimed_at": now, "claimed_until": until, "runs": job.Runs}).Error
+		claimed = &job
+		return translate(err, "memory job")
+	})
+	return claimed, err
+}
+
+// FinishMemoryJob ends holder's claim, recording lastError ("" on
+// success). The job stays due only when it was enqueued again after it was
+// claimed; a failed job otherwise waits for the next turn to enqueue it.
+func (s *Store) FinishMemoryJob(ctx context.Context, job *MemoryJob, lastError string, now time.Time) error {
+	err := s.db.WithContext(ctx).Model(&MemoryJob{}).
+		Where("adventure_id = ? AND claimed_by = ?", job.AdventureID, job.ClaimedBy).
+		Updates(map[string]any{
+			"due_at":        gorm.Expr("CASE WHEN due_at > ? THEN due_at ELSE NULL END", job.ClaimedAt),
+			"claimed_by":    "",
+			"claimed_at":    nil,
+			"claimed_until": nil,
+			"last_error":    lastError,
+			"last_run_at":   now,
+		}).Error
+	return translate(err, "memory job")
+}
+
+// ReleaseMemoryJobs frees the claims whose holder starts with holderPrefix
+// (a dead previous run of this process), so the work resumes at once.
+func (s *Store) ReleaseMemoryJobs(ctx context.Context, holderPrefix string) (int64, error) {
+	res := s.db.WithContext(ctx).Model(&MemoryJob{}).Where("claimed_by LIKE ?", holderPrefix+"%").
+		Updates(map[string]any{"claimed_by": "", "claimed_at": nil, "claimed_until": nil})
+	return res.RowsAffected, translate(res.Error, "memory job")
+}
+
+// FindMemoryJob loads an adventure's job row, or nil.
+func (s *Store) FindMemoryJob(ctx context.Context, adventureID int64) (*MemoryJob, error) {
+	var job MemoryJob
+	err := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID).Take(&job).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	return &job, translate(err, "memory job")
+}
+
+// --- prompt snapshot retention ---
+
+// ExpireSnapshots drops the prompt snapshots of an adventure that are older
+// than olderThan or beyond its keepNewest newest, marking them expired, and
+// returns how many it dropped. keepNewest <= 0 keeps any number; a zero
+// olderThan keeps any age.
+func (s *Store) ExpireSnapshots(ctx context.Context, adventureID int64, keepNewest int, olderThan time.Time) (int64, error) {
+	if keepNewest <= 0 && olderThan.IsZero() {
+		return 0, nil
+	}
+	db := s.db.WithContext(ctx).Model(&Action{}).Where("adventure_id = ? AND prompt_snapshot IS NOT NULL", adventureID)
+	switch {
+	case keepNewest > 0 && !olderThan.IsZero():
+		db = db.Where("(created_at < ? OR id NOT IN (?))", olderThan, s.newestSnapshots(ctx, adventureID, keepNewest))
+	case keepNewest > 0:
+		db = db.Where("id NOT IN (?)", s.newestSnapshots(ctx, adventureID, keepNewest))
+	default:
+		db = db.Where("created_at < ?", olderThan)
+	}
+	res := db.Updates(map[string]any{"prompt_snapshot": nil, "snapshot_expired": true})
+	return res.RowsAffected, translate(res.Error, "snapshots")
+}
+
+// newestSnapshots is the subquery of the ids of an adventure's n newest
+// snapshots (wrapped once more, as MySQL-style engines and SQLite accept
+// LIMIT inside IN only from a derived table).
+func (s *Store) newestSnapshots(ctx context.Context, adventureID int64, n int) *gorm.DB {
+	inner := s.db.WithContext(ctx).Model(&Action{}).Select("id").
+		Where("adventure_id = ? AND prompt_snapshot IS NOT NULL", adventureID).Order("id DESC").Limit(n)
+	return s.db.WithContext(ctx).Table("(?) AS newest", inner).Select("id")
+}

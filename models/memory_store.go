@@ -178,6 +178,13 @@ func (s *Store) ClaimMemoryJob(ctx context.Context, holder string, now, until ti
 	return claimed, err
 }
 
+// RenewMemoryJob extends holder's claim on a job.
+func (s *Store) RenewMemoryJob(ctx context.Context, job *MemoryJob, until time.Time) error {
+	err := s.db.WithContext(ctx).Model(&MemoryJob{}).Where("adventure_id = ? AND claimed_by = ?", job.AdventureID, job.ClaimedBy).
+		Update("claimed_until", until).Error
+	return translate(err, "memory job")
+}
+
 // FinishMemoryJob ends holder's claim, recording lastError ("" on
 // success). The job stays due only when it was enqueued again after it was
 // claimed; a failed job otherwise waits for the next turn to enqueue it.

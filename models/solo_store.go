@@ -62,6 +62,7 @@ func onLine(line []LineSegment) (string, []any) {
 type LineQuery struct {
 	Line        []LineSegment
 	BeforeDepth int     // only nodes with depth < BeforeDepth; 0 means no bound
+	MinDepth    int     // only nodes with depth >= MinDepth
 	Limit       int     // newest Limit nodes; 0 means all
 	SkipIDs     []int64 // nodes excluded (the turn being retried)
 	Offset      int     // skip this many newest nodes first (window rounds)
@@ -82,6 +83,9 @@ func (s *Store) LineTail(ctx context.Context, q LineQuery) ([]ActionRow, error) 
 	db := lineWhere(s.db.WithContext(ctx).Model(&Action{}).Select(cols), q.Line)
 	if q.BeforeDepth > 0 {
 		db = db.Where("depth < ?", q.BeforeDepth)
+	}
+	if q.MinDepth > 0 {
+		db = db.Where("depth >= ?", q.MinDepth)
 	}
 	if len(q.SkipIDs) > 0 {
 		db = db.Where("id NOT IN ?", q.SkipIDs)

@@ -51,6 +51,11 @@ func validProcessID(id string) bool {
 	return id != "" && len(id) <= maxProcessIDLength && !strings.ContainsAny(id, "%_.\\")
 }
 
+// claimToken is a fresh claim holder of this process, "<process id>.<nonce>":
+// turn claims and memory job claims carry it, so a restart can free what
+// its dead previous run held.
+func (s *Service) claimToken() string { return s.processID + "." + newProcessID() }
+
 // ProcessID is the name this process's turn claims carry.
 func (s *Service) ProcessID() string { return s.processID }
 
@@ -84,9 +89,7 @@ func (s *Service) claim(ctx context.Context, userID, adventureID int64) (*turnCl
 	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
 		return nil, err
 	}
-	var raw [8]byte
-	_, _ = rand.Read(raw[:])
-	token := s.processID + "." + hex.EncodeToString(raw[:])
+	token := s.claimToken()
 	now := s.now().UTC()
 	ok, err := s.store.ClaimTurn(ctx, adventureID, token, now, now.Add(-s.staleTurn))
 	if err != nil {

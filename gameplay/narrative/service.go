@@ -3,6 +3,7 @@ package narrative
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,14 @@ type Service struct {
 
 	sandboxOnce sync.Once
 	scripts     *scripting.Sandbox
+
+	// The memory bank's worker: memoryWake nudges it after a commit that
+	// enqueued work; snapshotKeep and snapshotMaxAge bound how many prompt
+	// snapshots an adventure keeps.
+	memoryWake     chan struct{}
+	snapshotKeep   int
+	snapshotMaxAge time.Duration
+	log            *slog.Logger
 }
 
 // Options configures New.
@@ -53,6 +62,13 @@ type Options struct {
 	// without '.', '%', '_' or '\', stable across restarts and never
 	// shared by two live processes (see claim.go). Empty means a random one.
 	ProcessID string
+	// SnapshotKeep is how many of an adventure's newest prompt snapshots
+	// are kept (0: DefaultSnapshotKeep, negative: all); SnapshotMaxAge
+	// drops older ones (0: DefaultSnapshotMaxAge, negative: never).
+	SnapshotKeep   int
+	SnapshotMaxAge time.Duration
+	// Logger receives the background worker's failures; none when nil.
+	Logger *slog.Logger
 }
 
 // New builds the service.
@@ -69,9 +85,36 @@ func New(store *models.Store, opts Options) *Service {
 	if !validProcessID(opts.ProcessID) {
 		panic(fmt.Sprintf("narrative: invalid process id %q", opts.ProcessID))
 	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
 	stopping, stop := context.WithCancel(context.Background())
 	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, scripts: opts.Sandbox,
-		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop}
+		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop,
+		memoryWake: make(chan struct{}, 1), log: opts.Logger,
+		snapshotKeep: snapshotKeep(opts.SnapshotKeep), snapshotMaxAge: orDefault(opts.SnapshotMaxAge, DefaultSnapshotMaxAge)}
+}
+
+// snapshotKeep is n, DefaultSnapshotKeep for 0, and 0 ("keep all") when negative.
+func snapshotKeep(n int) int {
+	switch {
+	case n == 0:
+		return DefaultSnapshotKeep
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// orDefault is d, or fallback when d is 0; a negative d means "off" (0).
+func orDefault(d, fallback time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return fallback
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // sandbox returns the script sandbox, creating the default one on first use.
@@ -109,12 +152,14 @@ const (
 
 func defaultSettings(userID int64) models.ProviderSetting {
 	return models.ProviderSetting{UserID: userID, BaseURL: llm.DefaultBaseURL, Model: DefaultModel,
-		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP, TokenRatio: 1}
+		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP, TokenRatio: 1,
+		MemoryTopK: DefaultMemoryTopK, MemoryCapacity: DefaultMemoryCapacity}
 }
 
 func settingsView(p models.ProviderSetting) ProviderSettingsView {
 	return ProviderSettingsView{BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
-		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP, TokenRatio: p.TokenRatio}
+		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP, TokenRatio: p.TokenRatio,
+		EmbeddingModel: p.EmbeddingModel, MemoryTopK: cmpPositive(p.MemoryTopK, DefaultMemoryTopK), MemoryCapacity: cmpPositive(p.MemoryCapacity, DefaultMemoryCapacity)}
 }
 
 func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID int64) (models.ProviderSetting, error) {
@@ -155,10 +200,20 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 	if in.TopP < 0 || in.TopP > 1 {
 		bad.WithField("top_p", "0 to 1")
 	}
+	in.EmbeddingModel = strings.TrimSpace(in.EmbeddingModel)
+	if len(in.EmbeddingModel) > 200 {
+		bad.WithField("embedding_model", "up to 200 characters")
+	}
+	if in.MemoryTopK < 0 || in.MemoryTopK > 20 {
+		bad.WithField("memory_top_k", "1 to 20")
+	}
+	if in.MemoryCapacity != 0 && (in.MemoryCapacity < 10 || in.MemoryCapacity > 10000) {
+		bad.WithField("memory_capacity", "10 to 10000")
+	}
 	if in.APIKey != nil && len(*in.APIKey) > 1000 {
 		bad.WithField("api_key", "up to 1000 characters")
 	}
-	for field, v := range map[string]*string{"base_url": &in.BaseURL, "model": &in.Model, "api_key": in.APIKey} {
+	for field, v := range map[string]*string{"base_url": &in.BaseURL, "model": &in.Model, "api_key": in.APIKey, "embedding_model": &in.EmbeddingModel} {
 		if v != nil && !models.StorableText(*v) {
 			bad.WithField(field, models.UnstorableTextProblem)
 		}
@@ -174,6 +229,9 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 		}
 		p.BaseURL, p.Model, p.ContextBudget, p.MaxOutputTokens, p.Temperature, p.TopP =
 			in.BaseURL, in.Model, in.ContextBudget, in.MaxOutputTokens, in.Temperature, in.TopP
+		p.EmbeddingModel = in.EmbeddingModel
+		p.MemoryTopK = cmpPositive(in.MemoryTopK, DefaultMemoryTopK)
+		p.MemoryCapacity = cmpPositive(in.MemoryCapacity, DefaultMemoryCapacity)
 		if in.APIKey != nil {
 			sealed, err := auth.SealSecret(s.secret, apiKeyPurpose, strings.TrimSpace(*in.APIKey))
 			if err != nil {

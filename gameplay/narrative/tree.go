@@ -184,6 +184,11 @@ func freeCoordinate(ctx context.Context, store *models.Store, branchID int64, de
 	if ok, err := soleTip(ctx, store, branchID, depth); !ok || err != nil {
 		return false, err
 	}
+	// The memories hanging off the take that steps aside describe it, not
+	// the take replacing it.
+	if err := store.WithdrawMemoriesAt(ctx, branchID, depth); err != nil {
+		return false, err
+	}
 	return true, store.SetActionLive(ctx, current.ID, false)
 }
 
@@ -234,6 +239,7 @@ func (s *Service) treeChange(ctx context.Context, userID, adventureID int64, fn 
 	if err != nil {
 		return AdventurePage{}, err
 	}
+	s.wakeMemory() // an edit or delete may have left memories to rewrite
 	return s.GetAdventure(ctx, userID, adventureID)
 }
 
@@ -392,6 +398,23 @@ func (s *Service) removeNode(ctx context.Context, tx *models.Store, h head, n *m
 	if borrowed {
 		return apperr.E(apperr.ActionNotEditable, "Another branch continues from this turn; switch to it or delete from there.")
 	}
+	// The memories that describe the node: rewritten next cadence, or,
+	// for the tip (nothing follows it), withdrawn with it.
+	if err := staleAround(ctx, tx, h.adv.ID, n); err != nil {
+		return err
+	}
+	below, err := tx.LiveActionAt(ctx, n.BranchID, n.Depth+1)
+	if err != nil {
+		return err
+	}
+	if below == nil {
+		if err := tx.WithdrawMemoriesAt(ctx, n.BranchID, n.Depth); err != nil {
+			return err
+		}
+	}
+	if err := s.enqueueMemory(ctx, tx, h.adv.ID); err != nil {
+		return err
+	}
 	ids, err := tx.SiblingTakesAt(ctx, n.BranchID, n.Depth)
 	if err != nil {
 		return err
@@ -490,6 +513,12 @@ func (s *Service) EditAction(ctx context.Context, userID, actionID int64, text s
 			return apperr.E(apperr.ActionNotOnLine, "Only a turn of the story you are reading can be edited.")
 		}
 		if err := tx.UpdateActionText(ctx, n.ID, text, countTokens(storyLine(n.Kind, n.Mode, text))); err != nil {
+			return err
+		}
+		if err := staleAround(ctx, tx, h.adv.ID, n); err != nil {
+			return err
+		}
+		if err := s.enqueueMemory(ctx, tx, h.adv.ID); err != nil {
 			return err
 		}
 		n.Text = text

@@ -254,6 +254,7 @@ type snapshot struct {
 	Budget       int              `json:"budget"`
 	TotalTokens  int              `json:"total_tokens"`
 	HistoryTurns int              `json:"history_turns"`
+	Memories     []InsightMemory  `json:"memories"`
 }
 
 // compress stores prompt text with zlib at level 6: on built prompts it
@@ -287,6 +288,9 @@ type built struct {
 	state    State
 	script   string
 	snapshot []byte
+	// memoryIDs are the memories the prompt carries; their use is counted
+	// when the narration is saved.
+	memoryIDs []int64
 }
 
 // build assembles the context for t (seed §1.3 steps 3–6).
@@ -328,10 +332,14 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		return nil, err
 	}
 	t.scripts = run
+	memories, err := s.recall(ctx, h, settings, ls, t.skip)
+	if err != nil {
+		return nil, err
+	}
 	in := prompt.Input{
 		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
 		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
-		PlotEssentials: adv.PlotEssentials, Summary: adv.Summary, StateLine: StateLine(schema, state),
+		PlotEssentials: adv.PlotEssentials, Summary: memories.summary, Memories: memories.texts(), StateLine: StateLine(schema, state),
 		AuthorsNote: adv.AuthorsNote, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
 	}
 	// A script's state.memory takes precedence over the adventure's own
@@ -360,7 +368,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		return nil, err
 	}
 	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns,
-		Messages: []InsightMessage{}, Sections: []InsightSection{}, Cards: []InsightCard{}}
+		Messages: []InsightMessage{}, Sections: []InsightSection{}, Cards: []InsightCard{}, Memories: memories.chosen}
 	for _, m := range messages {
 		snap.Messages = append(snap.Messages, InsightMessage{Role: m.Role, Content: m.Content})
 	}
@@ -372,7 +380,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	}
 	raw, _ := json.Marshal(snap)
 	return &built{adv: adv, settings: settings, llm: ls, result: res, messages: messages, schema: schema, state: state,
-		script: parent.ScriptStateAfter, snapshot: compress(raw)}, nil
+		script: parent.ScriptStateAfter, snapshot: compress(raw), memoryIDs: memories.ids()}, nil
 }
 
 // contextHook lets the onModelContext script rewrite the assembled prompt.
@@ -565,6 +573,12 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 		if err := s.failpoint("turn.after_node"); err != nil {
 			return err
 		}
+		if err := tx.RecordMemoryUse(ctx, b.memoryIDs, node.ID, s.now()); err != nil {
+			return err
+		}
+		if err := s.enqueueMemory(ctx, tx, t.adventureID); err != nil {
+			return err
+		}
 		if res.PromptTokens > 0 && b.result.TotalTokens > 0 {
 			measured := float64(res.PromptTokens) / float64(b.result.TotalTokens)
 			ratio := b.settings.TokenRatio
@@ -583,6 +597,7 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 	})
 	if err == nil {
 		t.scripts.saved()
+		s.wakeMemory()
 	}
 	return err
 }
@@ -595,6 +610,12 @@ func (s *Service) GetInsights(ctx context.Context, userID, actionID int64) (Insi
 	}
 	if _, err := ownAdventure(ctx, s.store, userID, n.AdventureID, false); err != nil {
 		return Insights{}, apperr.E(apperr.NotFound, "The turn does not exist.")
+	}
+	usage := Usage{PromptTokens: n.PromptTokens, CompletionTokens: n.CompletionTokens, CachedPromptTokens: n.CachedPromptTokens}
+	if n.SnapshotExpired {
+		// Retention dropped the prompt; the usage is still known.
+		return Insights{ActionID: actionID, Expired: true, Sections: []InsightSection{}, Cards: []InsightCard{},
+			Messages: []InsightMessage{}, Memories: []InsightMemory{}, Usage: usage}, nil
 	}
 	if !n.HasPrompt {
 		return Insights{}, apperr.E(apperr.NotFound, "This turn has no prompt to inspect.")
@@ -611,7 +632,9 @@ func (s *Service) GetInsights(ctx context.Context, userID, actionID int64) (Insi
 	if err := json.Unmarshal(data, &snap); err != nil {
 		return Insights{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
 	}
+	if snap.Memories == nil {
+		snap.Memories = []InsightMemory{}
+	}
 	return Insights{ActionID: actionID, Budget: snap.Budget, TotalTokens: snap.TotalTokens, Sections: snap.Sections, Cards: snap.Cards,
-		HistoryTurns: snap.HistoryTurns, Messages: snap.Messages,
-		Usage: Usage{PromptTokens: n.PromptTokens, CompletionTokens: n.CompletionTokens, CachedPromptTokens: n.CachedPromptTokens}}, nil
+		HistoryTurns: snap.HistoryTurns, Messages: snap.Messages, Memories: snap.Memories, Usage: usage}, nil
 }

@@ -214,7 +214,23 @@ type Insights struct {
 	Cards        []InsightCard    `json:"cards"`
 	HistoryTurns int              `json:"history_turns"`
 	Messages     []InsightMessage `json:"messages"`
-	Usage        Usage            `json:"usage"`
+	// Memories are the memories the prompt carried, each with the scorer
+	// that chose it and its score.
+	Memories []InsightMemory `json:"memories"`
+	Usage    Usage           `json:"usage"`
+	// Expired says retention dropped this turn's prompt snapshot: only the
+	// usage is left.
+	Expired bool `json:"expired"`
+}
+
+// InsightMemory is one memory a prompt carried.
+type InsightMemory struct {
+	ID   int64  `json:"id"`
+	Text string `json:"text"`
+	// Scorer is what chose it: "pinned", "bm25" (the built-in lexical
+	// scorer) or "embedding" (cosine against the embedding model's vectors).
+	Scorer string  `json:"scorer" jsonschema:"pinned, bm25 or embedding"`
+	Score  float64 `json:"score"`
 }
 
 // FieldChange is one plot field that differs from the scenario.
@@ -252,7 +268,10 @@ type ProviderSettingsView struct {
 	// TokenRatio is what the endpoint's reported prompt tokens measured
 	// against the offline tokenizer's estimate (smoothed); budgets are
 	// divided by it. Read-only.
-	TokenRatio float64 `json:"token_ratio"`
+	TokenRatio     float64 `json:"token_ratio"`
+	EmbeddingModel string  `json:"embedding_model"`
+	MemoryTopK     int     `json:"memory_top_k"`
+	MemoryCapacity int     `json:"memory_capacity"`
 }
 
 // ProviderSettingsInput changes a user's model endpoint. APIKey nil keeps the
@@ -265,6 +284,12 @@ type ProviderSettingsInput struct {
 	MaxOutputTokens int     `json:"max_output_tokens" jsonschema:"32 to 16000 tokens"`
 	Temperature     float64 `json:"temperature" jsonschema:"0 to 2"`
 	TopP            float64 `json:"top_p" jsonschema:"0 to 1"`
+	// The memory bank: the embedding model ("" scores memories with the
+	// built-in lexical scorer), how many memories a prompt carries and how
+	// many stay remembered; 0 means the default.
+	EmbeddingModel string `json:"embedding_model,omitempty" jsonschema:"up to 200 characters; empty for the built-in lexical scorer"`
+	MemoryTopK     int    `json:"memory_top_k,omitempty" jsonschema:"1 to 20; 0 for the default 5"`
+	MemoryCapacity int    `json:"memory_capacity,omitempty" jsonschema:"10 to 10000; 0 for the default 200"`
 }
 
 // TurnInput is the player's move.

@@ -80,6 +80,16 @@ func cardLine(c Card) string {
 	return "- " + title + ": " + entry
 }
 
+// Matching returns the cards that window names, most recently named first
+// (the memory bank's cast brief tops up its roster with them).
+func Matching(cards []Card, window []Turn) []Card {
+	var out []Card
+	for _, h := range findTriggers(cards, window) {
+		out = append(out, cards[h.card])
+	}
+	return out
+}
+
 // findTriggers returns the triggered cards, most recently named first.
 func findTriggers(cards []Card, window []Turn) []trigger {
 	scanned := window[max(0, len(window)-triggerTurns):]

@@ -4,6 +4,7 @@
 package gameplay
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
@@ -40,6 +41,12 @@ type Options struct {
 	// ProcessID names this server process in solo turn claims (see
 	// narrative.Options); random when empty.
 	ProcessID string
+	// Logger receives background failures (the memory bank's worker).
+	Logger *slog.Logger
+	// SnapshotKeep and SnapshotMaxAge bound the prompt snapshots an
+	// adventure keeps (see narrative.Options).
+	SnapshotKeep   int
+	SnapshotMaxAge time.Duration
 }
 
 // New builds the services on an open, migrated store.
@@ -51,9 +58,10 @@ func New(store *models.Store, opts Options) *Services {
 		opts.Mode = "local"
 	}
 	return &Services{
-		Table:     table.New(store, opts.Now),
-		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID}),
-		store:     store, mode: opts.Mode, now: opts.Now,
+		Table: table.New(store, opts.Now),
+		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
+			Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
+		store: store, mode: opts.Mode, now: opts.Now,
 	}
 }
 

@@ -216,6 +216,23 @@ func (s *Server) soloRoutes() {
 		soloID("id", http.StatusOK, n.DeleteAction), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/actions/{id}/insights", Tag: "solo", Summary: "The context breakdown and exact prompt of a narration", Response: typeOf[narrative.Insights](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetInsights), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/memories", Tag: "solo", Summary: "The memory bank of the line being read: memories in story order (forgotten ones too), the running summary, which the last prompt used, and the background work's state", Response: typeOf[narrative.MemoryBank](), Errors: notFound},
+		soloID("id", http.StatusOK, n.GetMemoryBank), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/memories", Tag: "solo", Summary: "Write a memory by hand; it hangs off the turn being read", Status: http.StatusCreated, Request: typeOf[narrative.MemoryInput](), Response: typeOf[narrative.MemoryView](), Errors: codes(apperr.MemoryInvalid)},
+		soloIDBody("id", http.StatusCreated, n.AddMemory), s.identify)
+	s.route(apiRoute{Method: "PATCH", Path: "/api/adventures/{id}/memories/{memory_id}", Tag: "solo", Summary: "Pin, forget, un-forget or rewrite a memory", Request: typeOf[narrative.MemoryChange](), Response: typeOf[narrative.MemoryView](), Errors: codes(apperr.MemoryInvalid)},
+		func(c *gin.Context) {
+			id, memoryID, ok := pathIDs(c, "id", "memory_id")
+			if !ok {
+				return
+			}
+			var in narrative.MemoryChange
+			if !bindJSON(c, &in) {
+				return
+			}
+			v, err := n.ChangeMemory(c.Request.Context(), userOf(c), id, memoryID, in)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/console", Tag: "solo", Summary: "The newest lines of the adventure's script console (log() calls, script errors, messages)", Response: typeOf[narrative.Console](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetConsole), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "What updating from the scenario would change", Response: typeOf[narrative.RefreshDiff](), Errors: notFound},

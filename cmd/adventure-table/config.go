@@ -34,6 +34,10 @@ type Config struct {
 	ScriptMemoryMB int
 	// ModelTimeouts bound each call to a model endpoint (llm.Timeouts).
 	ModelTimeouts llm.Timeouts
+	// SnapshotKeep is how many of an adventure's newest prompt snapshots
+	// are kept (0: all); SnapshotMaxAge drops older ones (0: any age).
+	SnapshotKeep   int
+	SnapshotMaxAge time.Duration
 }
 
 // configError names the variable at fault, so the one line printed at exit
@@ -45,7 +49,7 @@ func (e *configError) Error() string { return e.name + ": " + e.problem }
 // DefaultConfig is the local personality.
 func DefaultConfig() Config {
 	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64,
-		ModelTimeouts: llm.DefaultTimeouts}
+		ModelTimeouts: llm.DefaultTimeouts, SnapshotKeep: 100, SnapshotMaxAge: 90 * 24 * time.Hour}
 }
 
 // envVars lists each setting's variable, flag name and help once.
@@ -68,6 +72,8 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_MODEL_HEADERS_TIMEOUT", "model-headers-timeout", "time from connecting to the model's response headers, default 60s"},
 	{"AT_MODEL_IDLE_TIMEOUT", "model-idle-timeout", "longest silence inside a model's streamed reply, default 60s"},
 	{"AT_MODEL_TOTAL_TIMEOUT", "model-total-timeout", "time limit of one whole model call, default 10m"},
+	{"AT_SNAPSHOT_KEEP", "snapshot-keep", "prompt snapshots (Insights) kept per adventure, newest first, default 100; 0 keeps all"},
+	{"AT_SNAPSHOT_MAX_AGE", "snapshot-max-age", "prompt snapshots older than this are dropped, default 2160h (90 days); 0 keeps any age"},
 }
 
 // LoadConfig reads the environment, then args as flags, and validates.
@@ -169,6 +175,20 @@ func configFrom(raw map[string]string) (Config, error) {
 			}
 			*m.dst = d
 		}
+	}
+	if v, ok := raw["AT_SNAPSHOT_KEEP"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1_000_000 {
+			return c, &configError{"AT_SNAPSHOT_KEEP", fmt.Sprintf("must be a number of snapshots from 0 (all) to 1000000, got %q", v)}
+		}
+		c.SnapshotKeep = n
+	}
+	if v, ok := raw["AT_SNAPSHOT_MAX_AGE"]; ok {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || (d > 0 && d < time.Minute) {
+			return c, &configError{"AT_SNAPSHOT_MAX_AGE", fmt.Sprintf("must be 0 (any age) or a duration of at least 1m such as 720h, got %q", v)}
+		}
+		c.SnapshotMaxAge = d
 	}
 	if v, ok := raw["AT_SCRIPT_MEMORY_MB"]; ok {
 		n, err := strconv.Atoi(v)

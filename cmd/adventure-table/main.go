@@ -224,7 +224,8 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return err
 	}
 	defer unlock()
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox, ProcessID: processID})
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox, ProcessID: processID,
+		Logger: logger, SnapshotKeep: keepAllAsNegative(cfg.SnapshotKeep), SnapshotMaxAge: keepAllAsNegative(cfg.SnapshotMaxAge)})
 	// Solo turns this process's previous run was writing when it died are
 	// free at once, so Undo and the next turn work right after a restart.
 	if n, err := services.Narrative.RecoverTurns(ctx); err != nil {
@@ -232,6 +233,13 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	} else if n > 0 {
 		logger.Info("freed solo turns left by a stopped process", slog.Int64("count", n))
 	}
+	// Memory jobs this process's previous run had claimed resume at once;
+	// the worker then runs them in the background (and those of other
+	// processes that died), never on a turn's path.
+	if _, err := services.Narrative.RecoverMemoryJobs(ctx); err != nil {
+		return fmt.Errorf("recover memory jobs: %w", err)
+	}
+	go services.Narrative.RunMemoryWorker(ctx)
 	// On PostgreSQL several server processes may share the database: their
 	// commits wake this process's long polls too.
 	if err := services.Table.FollowOtherProcesses(ctx, func(err error) {
@@ -336,4 +344,13 @@ func loadTLS(cfg Config, logger *slog.Logger) (*tls.Config, error) {
 		return nil, &configError{"AT_TLS_CERT", fmt.Sprintf("cannot load the certificate pair: %v", err)}
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// keepAllAsNegative turns the configuration's 0 ("keep all") into the
+// services' negative ("off"), whose 0 means "the default".
+func keepAllAsNegative[T int | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
 }

@@ -177,6 +177,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/adventures/{id}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The memory bank of the line being read: memories in story order (forgotten ones too), the running summary, which the last prompt used, and the background work's state */
+        get: operations["getAdventuresIdMemories"];
+        put?: never;
+        /** Write a memory by hand; it hangs off the turn being read */
+        post: operations["postAdventuresIdMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/adventures/{id}/memories/{memory_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Pin, forget, un-forget or rewrite a memory */
+        patch: operations["patchAdventuresIdMemoriesMemoryId"];
+        trace?: never;
+    };
     "/api/adventures/{id}/refresh": {
         parameters: {
             query?: never;
@@ -1576,6 +1611,13 @@ export interface components {
             tokens: number;
             included: boolean;
         };
+        InsightMemory: {
+            id: number;
+            text: string;
+            /** @description pinned, bm25 or embedding */
+            scorer: string;
+            score: number;
+        };
         InsightMessage: {
             role: string;
             content: string;
@@ -1593,7 +1635,9 @@ export interface components {
             cards: components["schemas"]["InsightCard"][];
             history_turns: number;
             messages: components["schemas"]["InsightMessage"][];
+            memories: components["schemas"]["InsightMemory"][];
             usage: components["schemas"]["Usage"];
+            expired: boolean;
         };
         InviteInput: {
             invite_code: string;
@@ -1625,6 +1669,54 @@ export interface components {
             authority: string;
             status: string;
             joined_at: string;
+        };
+        MemoryBank: {
+            memories: components["schemas"]["MemoryView"][];
+            summary: components["schemas"]["MemoryView"] | null;
+            /** @description bm25 or embedding */
+            scorer: string;
+            top_k: number;
+            capacity: number;
+            job: components["schemas"]["MemoryJobView"];
+        };
+        MemoryChange: {
+            /** @description 1 to 1000 characters */
+            text?: null | string;
+            pinned?: null | boolean;
+            forgotten?: null | boolean;
+        };
+        MemoryInput: {
+            /** @description 1 to 1000 characters */
+            text: string;
+            pinned: boolean;
+        };
+        MemoryJobView: {
+            /** @description work is queued or running */
+            pending: boolean;
+            /** @description why the last run failed; empty after a success */
+            last_error: string;
+            last_run_at: null | string;
+        };
+        MemoryView: {
+            id: number;
+            /** @description block (written by the bank), note (written by hand) or summary */
+            kind: string;
+            text: string;
+            branch_id: number;
+            /** @description the node it hangs off */
+            depth: number;
+            /** @description the first node its block covers */
+            from_depth: number;
+            pinned: boolean;
+            forgotten: boolean;
+            /** @description its turns changed; the next cadence rewrites it */
+            stale: boolean;
+            uses: number;
+            used_last_turn: boolean;
+            /** @description has a vector from the current embedding model */
+            embedded: boolean;
+            created_at: string;
+            updated_at: string;
         };
         MessageInput: {
             /** @description character_dialogue, narration, action, ooc or whisper_dm (or say: the speaker's natural voice) */
@@ -1723,6 +1815,12 @@ export interface components {
             temperature: number;
             /** @description 0 to 1 */
             top_p: number;
+            /** @description up to 200 characters; empty for the built-in lexical scorer */
+            embedding_model?: string;
+            /** @description 1 to 20; 0 for the default 5 */
+            memory_top_k?: number;
+            /** @description 10 to 10000; 0 for the default 200 */
+            memory_capacity?: number;
         };
         ProviderSettingsView: {
             base_url: string;
@@ -1733,6 +1831,9 @@ export interface components {
             temperature: number;
             top_p: number;
             token_ratio: number;
+            embedding_model: string;
+            memory_top_k: number;
+            memory_capacity: number;
         };
         QuickRollInput: {
             formula: string;
@@ -2894,6 +2995,225 @@ export interface operations {
             };
             /** @description Error codes: action_not_editable, action_not_on_line, turn_in_progress */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdventuresIdMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryBank"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdventuresIdMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryView"];
+                };
+            };
+            /** @description Error codes: invalid_request, memory_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchAdventuresIdMemoriesMemoryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                memory_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryView"];
+                };
+            };
+            /** @description Error codes: invalid_request, memory_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -496,3 +496,84 @@ func queryText(history []prompt.Turn) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// MemoryReplay is one block memory written again through a prompt.
+type MemoryReplay struct {
+	ID        int64  `json:"id"`
+	BranchID  int64  `json:"branch_id"`
+	FromDepth int    `json:"from_depth"`
+	Depth     int    `json:"depth"`
+	Stored    string `json:"stored"`
+	Replayed  string `json:"replayed"`
+}
+
+// DefaultFraming is the framing rule of the current memory prompt; the A/B
+// harness compares another against it.
+const DefaultFraming = framingRule
+
+// ReplayMemories writes every block memory of an adventure (all lines)
+// again from its block's turns through the memory prompt with the given
+// framing rule (DefaultFraming for the current prompt), with the owner's
+// model settings, and returns old and new side by side. With save, the new
+// texts replace the stored ones (their vectors are dropped for the worker
+// to embed again): the bank writes each memory once, so this is how an
+// existing bank gets a better prompt. Operators run it from the command
+// line (adventure-table memories rewrite / ab).
+func (s *Service) ReplayMemories(ctx context.Context, adventureID int64, framing string, save bool, progress func(done, total int)) ([]MemoryReplay, error) {
+	adv, err := s.store.FindAdventure(ctx, adventureID)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := s.loadSettings(ctx, s.store, adv.UserID)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := s.llmSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	mems, err := s.store.AdventureMemories(ctx, adventureID, models.MemoryBlock)
+	if err != nil {
+		return nil, err
+	}
+	b := &bank{s: s, adv: adv, settings: settings, llm: ls}
+	out := []MemoryReplay{}
+	for i, m := range mems {
+		br, err := s.store.FindBranch(ctx, adventureID, m.BranchID)
+		if err != nil {
+			return out, err
+		}
+		b.h = head{adv: adv, branch: br, line: lineOf(br, m.Depth)}
+		rows, err := lineFrom(ctx, s.store, b.h.line, m.FromDepth)
+		if err != nil {
+			return out, err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		cards, err := b.cards(ctx)
+		if err != nil {
+			return out, err
+		}
+		text, err := b.complete(ctx, memoryMessages(adv, cards, blockTurns(rows), framing), memoryOutputTokens, maxMemoryWords)
+		if err != nil {
+			return out, err
+		}
+		if save {
+			if err := s.store.UpdateMemory(ctx, m.ID, map[string]any{"text": text, "stale": false, "embedding": nil,
+				"embedding_model": "", "updated_at": s.now()}); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, MemoryReplay{ID: m.ID, BranchID: m.BranchID, FromDepth: m.FromDepth, Depth: m.Depth, Stored: m.Text, Replayed: text})
+		if progress != nil {
+			progress(i+1, len(mems))
+		}
+	}
+	if save {
+		if err := s.store.EnqueueMemoryJob(ctx, adventureID, s.now().UTC()); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

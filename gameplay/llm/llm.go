@@ -1,8 +1,9 @@
-// Package llm streams chat completions from a user's model endpoint.
+// Package llm streams chat completions from, and asks for embeddings of, a
+// user's model endpoint.
 //
 // The only implementation is OpenAI, which speaks the OpenAI-compatible
-// chat-completions protocol (OpenAI, Ollama's /v1, vLLM, OpenRouter, DeepSeek
-// and similar) through github.com/openai/openai-go/v3.
+// chat-completions and embeddings protocol (OpenAI, Ollama's /v1, vLLM,
+// OpenRouter, DeepSeek and similar) through github.com/openai/openai-go/v3.
 package llm
 
 import (
@@ -68,9 +69,14 @@ type Result struct {
 	CachedPromptTokens int
 }
 
-// Provider streams one completion, calling onEvent for each piece as it arrives.
+// Provider talks to one user's model endpoint.
 type Provider interface {
+	// Stream streams one completion, calling onEvent for each piece as it arrives.
 	Stream(ctx context.Context, s Settings, r Request, onEvent func(Event)) (Result, error)
+	// Embed returns one vector per text from the endpoint's /v1/embeddings
+	// (OpenAI-compatible; Ollama serves it), using s.BaseURL, s.APIKey and
+	// s.Model (the embedding model).
+	Embed(ctx context.Context, s Settings, texts []string) ([][]float32, error)
 }
 
 // Error kinds.
@@ -88,7 +94,7 @@ const (
 	KindTotalTimeout   = "total_timeout"   // the whole call took too long
 )
 
-// Error is the only error type Stream returns. Its message never contains the
+// Error is the only error type Stream and Embed return. Its message never contains the
 // API key.
 type Error struct {
 	Kind   string // one of the Kind constants

@@ -1,16 +1,21 @@
-// Package llmtest is a scripted fake OpenAI-compatible chat-completions
-// server for tests. It never talks to a real model.
+// Package llmtest is a scripted fake OpenAI-compatible chat-completions and
+// embeddings server for tests. It never talks to a real model.
 package llmtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // Usage is the token accounting the fake reports in its final usage chunk.
@@ -37,11 +42,13 @@ type Reply struct {
 	ErrorBody string
 	// MidStreamError sends `data: {"error":{...}}` after the chunks and ends
 	// the stream. ErrorBody, when set, is used as the error message.
+	// Streamed requests only.
 	MidStreamError bool
 	// DropWithoutDone ends the response after the chunks: no finish_reason,
-	// no usage, no [DONE].
+	// no usage, no [DONE]. Streamed requests only.
 	DropWithoutDone bool
 	// KeepAlive writes a ": keep-alive" comment line before every event.
+	// Streamed requests only.
 	KeepAlive bool
 	// Delay is waited before every chunk (stops early when the client goes away).
 	Delay time.Duration
@@ -60,10 +67,11 @@ type StreamOptions struct {
 
 // Request is one recorded request body, parsed.
 type Request struct {
-	Path                string
+	Path                string // "/v1/chat/completions" or "/v1/embeddings"
 	Authorization       string // the Authorization header
 	Model               string
 	Messages            []Message
+	Inputs              []string // the texts of an embeddings request
 	Stream              bool
 	Temperature         *float64
 	TopP                *float64
@@ -78,9 +86,12 @@ type Fake struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	replies  []Reply
-	requests []Request
+	mu            sync.Mutex
+	replies       []Reply
+	respond       func(Request) Reply
+	requests      []Request
+	embeddingDims int // 0 means EmbeddingDims
+	embedFailure  int // HTTP status every embeddings request gets; 0 answers
 }
 
 // New starts a fake server that is closed when the test ends.
@@ -100,6 +111,32 @@ func (f *Fake) Push(r Reply) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.replies = append(f.replies, r)
+}
+
+// Respond sets the responder that answers a chat-completions request when
+// no pushed reply is queued, so a test can script a long game (turns and
+// background calls interleaved) by looking at each request's messages.
+// Pushed replies still go first. fn runs on the server's goroutines, possibly
+// several at once. Without a responder, a request finding the queue empty
+// fails the test and is answered 500.
+func (f *Fake) Respond(fn func(Request) Reply) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.respond = fn
+}
+
+// Count returns how many requests arrived for path, such as
+// "/v1/chat/completions" or "/v1/embeddings".
+func (f *Fake) Count(path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, r := range f.requests {
+		if r.Path == path {
+			n++
+		}
+	}
+	return n
 }
 
 // Requests returns a copy of the recorded requests, in arrival order.
@@ -143,6 +180,10 @@ func content(raw json.RawMessage) string {
 }
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/embeddings" {
+		f.embeddings(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.NotFound(w, r)
 		return
@@ -182,7 +223,12 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		reply = f.replies[0]
 		f.replies = f.replies[1:]
 	}
+	respond := f.respond
 	f.mu.Unlock()
+	if !ok && respond != nil {
+		// Outside the lock: the responder may call Requests or Count.
+		reply, ok = respond(rec), true
+	}
 	if !ok {
 		f.t.Errorf("llmtest: request %d arrived with no reply queued", len(f.Requests()))
 		writeError(w, http.StatusInternalServerError, "")
@@ -210,7 +256,14 @@ func writeError(w http.ResponseWriter, status int, body string) {
 	_, _ = io.WriteString(w, body)
 }
 
+// stream answers a chat-completions request with reply: as server-sent
+// events, or as one JSON body when the request did not ask for a stream
+// (deciding here lets Repeat answer both kinds too).
 func (f *Fake) stream(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
+	if !req.Stream {
+		f.complete(w, r, req, reply)
+		return
+	}
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -231,19 +284,7 @@ func (f *Fake) stream(w http.ResponseWriter, r *http.Request, req Request, reply
 		}
 		return true
 	}
-	wait := func() bool {
-		if reply.Delay <= 0 {
-			return r.Context().Err() == nil
-		}
-		timer := time.NewTimer(reply.Delay)
-		defer timer.Stop()
-		select {
-		case <-r.Context().Done():
-			return false
-		case <-timer.C:
-			return true
-		}
-	}
+	wait := func() bool { return sleep(r, reply.Delay) }
 	chunk := func(delta map[string]any, finish string) string {
 		var fr any
 		if finish != "" {
@@ -300,25 +341,210 @@ func (f *Fake) stream(w http.ResponseWriter, r *http.Request, req Request, reply
 		}
 	}
 	if includeUsage && reply.Usage != nil {
-		u := reply.Usage
 		b, _ := json.Marshal(map[string]any{
 			"id":      "chatcmpl-llmtest",
 			"object":  "chat.completion.chunk",
 			"created": 1700000000,
 			"model":   req.Model,
 			"choices": []any{},
-			"usage": map[string]any{
-				"prompt_tokens":         u.Prompt,
-				"completion_tokens":     u.Completion,
-				"total_tokens":          u.Prompt + u.Completion,
-				"prompt_tokens_details": map[string]any{"cached_tokens": u.Cached},
-			},
+			"usage":   usageJSON(*reply.Usage),
 		})
 		if !send(string(b)) {
 			return
 		}
 	}
 	send("[DONE]")
+}
+
+func usageJSON(u Usage) map[string]any {
+	return map[string]any{
+		"prompt_tokens":         u.Prompt,
+		"completion_tokens":     u.Completion,
+		"total_tokens":          u.Prompt + u.Completion,
+		"prompt_tokens_details": map[string]any{"cached_tokens": u.Cached},
+	}
+}
+
+// complete answers a non-streamed chat-completions request: the chunks
+// joined as one message (the reasoning joined beside it), after the Delay a
+// stream of them would have taken. Usage is always sent, as OpenAI does;
+// zeros when the reply has none.
+func (f *Fake) complete(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
+	for range len(reply.Reasoning) + len(reply.Chunks) {
+		if !sleep(r, reply.Delay) {
+			return
+		}
+	}
+	msg := map[string]any{"role": "assistant", "content": strings.Join(reply.Chunks, "")}
+	if len(reply.Reasoning) > 0 {
+		field := reply.ReasoningField
+		if field == "" {
+			field = "reasoning_content"
+		}
+		msg[field] = strings.Join(reply.Reasoning, "")
+	}
+	var finish any
+	if reply.FinishReason != "" {
+		finish = reply.FinishReason
+	}
+	var u Usage
+	if reply.Usage != nil {
+		u = *reply.Usage
+	}
+	writeJSON(w, map[string]any{
+		"id":      "chatcmpl-llmtest",
+		"object":  "chat.completion",
+		"created": 1700000000,
+		"model":   req.Model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish, "logprobs": nil}},
+		"usage":   usageJSON(u),
+	})
+}
+
+// sleep waits d, and reports false when the client went away first.
+func sleep(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return r.Context().Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only the fake's own maps are marshalled
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// EmbeddingDims is the default length of the fake's embedding vectors.
+const EmbeddingDims = 64
+
+// SetEmbeddingDims sets the length of the vectors later embeddings requests
+// get; n <= 0 restores EmbeddingDims.
+func (f *Fake) SetEmbeddingDims(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.embeddingDims = max(n, 0)
+}
+
+// FailEmbeddings makes later embeddings requests answer status with an
+// OpenAI-style error body (they are still recorded); 0 restores answers.
+func (f *Fake) FailEmbeddings(status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.embedFailure = status
+}
+
+// stopwords carry no topic, so two texts do not look related for sharing them.
+var stopwords = map[string]bool{
+	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true,
+	"of": true, "to": true, "in": true, "on": true, "at": true, "for": true,
+	"with": true, "by": true, "from": true, "is": true, "are": true, "was": true,
+	"were": true, "be": true, "it": true, "its": true, "this": true, "that": true,
+	"i": true, "you": true, "he": true, "she": true, "we": true, "they": true,
+}
+
+// words splits text into lowercased runs of letters and digits.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// Embedding is the vector the fake answers for text: every word that is not
+// a stopword adds 1 at FNV-1a(word) mod dims, and the sum is scaled to
+// length 1 (a text without such words gives the zero vector). Texts sharing
+// content words therefore have a higher cosine than unrelated ones; a test
+// can compute the vectors it expects with it.
+func Embedding(text string, dims int) []float64 {
+	v := make([]float64, dims)
+	for _, w := range words(text) {
+		if stopwords[w] {
+			continue
+		}
+		h := fnv.New32a()
+		_, _ = h.Write([]byte(w))
+		v[h.Sum32()%uint32(dims)]++
+	}
+	var sq float64
+	for _, x := range v {
+		sq += x * x
+	}
+	if sq > 0 {
+		n := math.Sqrt(sq)
+		for i := range v {
+			v[i] /= n
+		}
+	}
+	return v
+}
+
+// embeddings answers POST /v1/embeddings in the OpenAI shape, with input a
+// string or an array of strings.
+func (f *Fake) embeddings(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var wr struct {
+		Model string          `json:"model"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(body, &wr); err != nil {
+		f.t.Errorf("llmtest: bad embeddings request body: %v", err)
+		writeError(w, http.StatusBadRequest, "")
+		return
+	}
+	var inputs []string
+	var one string
+	okInput := json.Unmarshal(wr.Input, &inputs) == nil
+	if !okInput && json.Unmarshal(wr.Input, &one) == nil {
+		inputs, okInput = []string{one}, true
+	}
+
+	f.mu.Lock()
+	f.requests = append(f.requests, Request{
+		Path:          r.URL.Path,
+		Authorization: r.Header.Get("Authorization"),
+		Model:         wr.Model,
+		Inputs:        inputs,
+		Raw:           body,
+	})
+	dims := cmp.Or(f.embeddingDims, EmbeddingDims)
+	failure := f.embedFailure
+	f.mu.Unlock()
+
+	if failure != 0 {
+		writeError(w, failure, "")
+		return
+	}
+	if !okInput {
+		// Token arrays are valid OpenAI input, but nothing here sends them.
+		writeError(w, http.StatusBadRequest, `{"error":{"message":"llmtest: input must be a string or an array of strings","type":"invalid_request_error","param":"input","code":null}}`)
+		return
+	}
+	data := make([]any, len(inputs))
+	tokens := 0
+	for i, text := range inputs {
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": Embedding(text, dims)}
+		tokens += len(words(text))
+	}
+	writeJSON(w, map[string]any{
+		"object": "list",
+		"data":   data,
+		"model":  wr.Model,
+		"usage":  map[string]any{"prompt_tokens": tokens, "total_tokens": tokens},
+	})
 }
 
 // Close stops the server early (it is closed automatically when the test

@@ -38,8 +38,11 @@ const (
 	// Output caps of the background calls.
 	memoryOutputTokens  = 160
 	summaryOutputTokens = 500
-	// queryTurns is how many of the newest turns are the retrieval query.
-	queryTurns = 4
+	// queryTurns is how many of the newest turns are the retrieval query:
+	// the player's action and what led to it. More dilutes the action that
+	// should recall (SillyTavern queries with its last 2 messages, the seed
+	// with 4).
+	queryTurns = 3
 	// queryEmbedTimeout bounds the one embedding call on the turn path;
 	// past it the turn recalls lexically instead of waiting.
 	queryEmbedTimeout = 10 * time.Second

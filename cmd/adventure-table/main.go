@@ -56,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "serve", "migrate", "certs", "grant":
 	case "script":
 		return runScriptCommand(ctx, args, stdout, stderr)
+	case "memories":
+		return runMemoriesCommand(ctx, args, getenv, stdout, stderr)
 	case "help":
 		usage(stdout)
 		return 0
@@ -102,6 +104,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: adventure-table [serve|migrate|certs|version] [flags]")
 	fmt.Fprintln(w, "       adventure-table grant -seat <id> [flags]   (local mode: mint an AI token for a seat)")
 	fmt.Fprintln(w, "       adventure-table script test --hook input|context|output --script <file> [--library <file>] --input <json or file>")
+	fmt.Fprintln(w, "       adventure-table memories rewrite --adventure <id> [--dry-run] [flags]   (rewrite a memory bank through the current memory prompt)")
+	fmt.Fprintln(w, "       adventure-table memories ab --adventure <id> --framing <file> [--json] [flags]   (compare the current framing rule with FILE's; saves nothing)")
 	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")
 	for _, v := range envVars {
 		fmt.Fprintf(w, "  %-20s [-%s] %s\n", v.env, v.flag, v.help)
@@ -202,12 +206,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		host = "localhost"
 	}
 
-	// A hosted server reaches only public model endpoints (no SSRF into its
-	// own network); a local one must reach Ollama on localhost.
-	provider := llm.NewOpenAIWithTimeouts(nil, cfg.ModelTimeouts)
-	if cfg.Mode == "hosted" {
-		provider = llm.NewOpenAIWithTimeouts(llm.PublicOnlyHTTPClient(), cfg.ModelTimeouts)
-	}
+	provider := modelProvider(cfg)
 	// Scenario scripts run in QuickJS with a working directory of their own
 	// that stays empty: no host file is reachable from a script.
 	sandboxDir := filepath.Join(cfg.DataDir, "script-sandbox")
@@ -327,6 +326,16 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// modelProvider is the model client with the configured time limits. A
+// hosted server reaches only public model endpoints (no SSRF into its own
+// network); a local one must reach Ollama on localhost.
+func modelProvider(cfg Config) *llm.OpenAI {
+	if cfg.Mode == "hosted" {
+		return llm.NewOpenAIWithTimeouts(llm.PublicOnlyHTTPClient(), cfg.ModelTimeouts)
+	}
+	return llm.NewOpenAIWithTimeouts(nil, cfg.ModelTimeouts)
 }
 
 func loadTLS(cfg Config, logger *slog.Logger) (*tls.Config, error) {

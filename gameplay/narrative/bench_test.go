@@ -171,3 +171,35 @@ func BenchmarkSnapshotCompression(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTurnBuildWithMemoryBank is what the memory bank adds to a turn's
+// path: one context build (history, cards, recall) of a 1,000-turn story
+// with no memories, with 200 (the default capacity) and with 10,000 (a bank
+// with its capacity raised). Summarization never runs on this path.
+func BenchmarkTurnBuildWithMemoryBank(b *testing.B) {
+	for _, n := range []int{0, 200, 10000} {
+		b.Run(fmt.Sprintf("memories=%d", n), func(b *testing.B) {
+			f, adv := longAdventure(b, 1000)
+			ctx := context.Background()
+			p := prose{rand.New(rand.NewPCG(3, 4))}
+			page := f.page(adv)
+			head := page.Adventure.HeadBranchID
+			must(b, f.store.Tx(ctx, func(tx *models.Store) error {
+				for i := range n {
+					depth := 1 + i*2000/max(n, 1)
+					m := &models.Memory{AdventureID: adv, BranchID: head, Depth: depth, FromDepth: depth, Kind: models.MemoryBlock,
+						Text: p.paragraph(2, 3), Pinned: i%97 == 0, CreatedAt: timeNow(), UpdatedAt: timeNow()}
+					if err := tx.CreateMemory(ctx, m); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			b.ResetTimer()
+			for range b.N {
+				_, _, _, err := f.svc.BuildAtTip(ctx, f.user, adv)
+				must(b, err)
+			}
+		})
+	}
+}

@@ -663,3 +663,76 @@ func assertCode(t *testing.T, err error, code string) {
 		t.Fatalf("error %v: code %q, want %q", err, got, code)
 	}
 }
+
+// Summarization never blocks a turn: with the worker stuck in a slow
+// summary call, the player's turns go on.
+func TestTurnsNeverWaitForTheBank(t *testing.T) {
+	f, m, adv := newBank(t)
+	entered, gate := make(chan struct{}, 8), make(chan struct{})
+	f.fake.Respond(func(r llmtest.Request) llmtest.Reply {
+		if strings.HasPrefix(r.Messages[0].Content, "You keep the") {
+			entered <- struct{}{}
+			<-gate
+		}
+		return m.respond(r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	worker := make(chan struct{})
+	go func() { f.svc.RunMemoryWorker(ctx); close(worker) }()
+	defer func() { cancel(); close(gate); <-worker }()
+	for i := 1; i <= 3; i++ {
+		f.do(adv, fmt.Sprintf("I walk towards landmark%d", i))
+	}
+	<-entered // the worker is inside the block's summary call, and stays there
+	for i := 4; i <= 6; i++ {
+		f.do(adv, fmt.Sprintf("I walk towards landmark%d", i))
+	}
+	if b := f.bank(adv); len(b.Memories) != 0 || !b.Job.Pending {
+		t.Fatalf("bank %+v while the summary call hangs", b)
+	}
+}
+
+// Changing the embedding model meets old vectors of another length: they
+// score 0 (never a crash or a truncated score) until the worker embeds the
+// bank again with the new model.
+func TestEmbeddingModelChangeNeverCrashes(t *testing.T) {
+	f, _, adv := newBank(t)
+	ctx := context.Background()
+	settings := func(model string) {
+		_, err := f.svc.PutSettings(ctx, f.user, narrative.ProviderSettingsInput{BaseURL: f.fake.URL(), Model: "fake",
+			ContextBudget: 4000, MaxOutputTokens: 400, Temperature: 0.8, TopP: 0.95, EmbeddingModel: model})
+		must(t, err)
+	}
+	settings("small-embedder")
+	_, err := f.svc.AddMemory(ctx, f.user, adv, narrative.MemoryInput{Text: "Ash hid the silver key in the well."})
+	must(t, err)
+	f.drain()
+	if b := f.bank(adv); !b.Memories[0].Embedded {
+		t.Fatalf("not embedded: %+v", b.Memories[0])
+	}
+	settings("big-embedder")
+	f.fake.SetEmbeddingDims(256)
+	f.do(adv, "I look into the well for the silver key")
+	if p := f.lastNarratorPrompt(); strings.Contains(p, "Memories:") {
+		t.Fatal("a vector of another model was scored")
+	}
+	f.drain()
+	if b := f.bank(adv); !b.Memories[0].Embedded {
+		t.Fatalf("not embedded again with the new model: %+v", b.Memories[0])
+	}
+	f.do(adv, "I look into the well for the silver key again")
+	if p := f.lastNarratorPrompt(); !strings.Contains(p, "- Ash hid the silver key in the well.") {
+		t.Fatalf("recall after re-embedding failed:\n%s", p)
+	}
+	// An embedding endpoint that fails falls back to lexical recall (with
+	// a few more memories, so the lexical scorer can tell words apart).
+	for _, text := range []string{"Gwen sells bread at dawn.", "A storm wrecked the mill.", "Bram owes Ash ten crowns.", "The ferryman fears owls."} {
+		_, err := f.svc.AddMemory(ctx, f.user, adv, narrative.MemoryInput{Text: text})
+		must(t, err)
+	}
+	f.fake.FailEmbeddings(500)
+	f.do(adv, "I look into the well for the silver key once more")
+	if p := f.lastNarratorPrompt(); !strings.Contains(p, "- Ash hid the silver key in the well.") {
+		t.Fatalf("no lexical fallback when embedding fails:\n%s", p)
+	}
+}

@@ -118,7 +118,7 @@ func (s *Store) RecordMemoryUse(ctx context.Context, ids []int64, actionID int64
 // ForgetLeastUsed marks forgotten the least used (then least recently
 // used, then oldest) unpinned memories of an adventure beyond capacity
 // remembered ones, and returns how many. Nothing is deleted.
-func (s *Store) ForgetLeastUsed(ctx context.Context, adventureID int64, capacity int) (int64, error) {
+func (s *Store) ForgetLeastUsed(ctx context.Context, adventureID int64, capacity int, now time.Time) (int64, error) {
 	remembered := s.db.WithContext(ctx).Model(&Memory{}).
 		Where("adventure_id = ? AND kind IN ? AND NOT forgotten", adventureID, []string{MemoryBlock, MemoryNote})
 	var n int64
@@ -132,7 +132,7 @@ func (s *Store) ForgetLeastUsed(ctx context.Context, adventureID int64, capacity
 	if err != nil || len(ids) == 0 {
 		return 0, translate(err, "memories")
 	}
-	res := s.db.WithContext(ctx).Model(&Memory{}).Where("id IN ?", ids).Update("forgotten", true)
+	res := s.db.WithContext(ctx).Model(&Memory{}).Where("id IN ?", ids).Updates(map[string]any{"forgotten": true, "updated_at": now})
 	return res.RowsAffected, translate(res.Error, "memories")
 }
 
@@ -250,4 +250,41 @@ func (s *Store) newestSnapshots(ctx context.Context, adventureID int64, n int) *
 	inner := s.db.WithContext(ctx).Model(&Action{}).Select("id").
 		Where("adventure_id = ? AND prompt_snapshot IS NOT NULL", adventureID).Order("id DESC").Limit(n)
 	return s.db.WithContext(ctx).Table("(?) AS newest", inner).Select("id")
+}
+
+// MemoryFingerprint changes whenever a line's remembered memories do: a
+// memory added (count, max id), removed or forgotten (count) or changed
+// (max updated_at; every write that changes what recall reads sets it).
+// It is compared for equality only.
+type MemoryFingerprint struct {
+	Count      int64
+	MaxID      int64
+	MaxUpdated string
+}
+
+// LineMemoryFingerprint is one aggregate over the memories a query selects,
+// so a cached recall index can be checked without reading the bank.
+func (s *Store) LineMemoryFingerprint(ctx context.Context, q MemoryQuery) (MemoryFingerprint, error) {
+	cond, args := onLine(q.Line)
+	db := s.db.WithContext(ctx).Model(&Memory{}).Where("adventure_id = ?", q.AdventureID).Where(cond, args...)
+	if len(q.Kinds) > 0 {
+		db = db.Where("kind IN ?", q.Kinds)
+	}
+	if q.Remembered {
+		db = db.Where("NOT forgotten")
+	}
+	var row struct {
+		Count      int64
+		MaxID      *int64
+		MaxUpdated *string
+	}
+	err := db.Select("COUNT(*) AS count, MAX(id) AS max_id, CAST(MAX(updated_at) AS TEXT) AS max_updated").Scan(&row).Error
+	fp := MemoryFingerprint{Count: row.Count}
+	if row.MaxID != nil {
+		fp.MaxID = *row.MaxID
+	}
+	if row.MaxUpdated != nil {
+		fp.MaxUpdated = *row.MaxUpdated
+	}
+	return fp, translate(err, "memories")
 }

@@ -182,7 +182,7 @@ func (s *Service) memoryWork(ctx context.Context, job *models.MemoryJob) error {
 		err = b.summarize(ctx)
 	}
 	err = errors.Join(err, b.embed(ctx))
-	if _, ferr := s.store.ForgetLeastUsed(ctx, adv.ID, cmpPositive(settings.MemoryCapacity, DefaultMemoryCapacity)); ferr != nil {
+	if _, ferr := s.store.ForgetLeastUsed(ctx, adv.ID, cmpPositive(settings.MemoryCapacity, DefaultMemoryCapacity), s.now()); ferr != nil {
 		err = errors.Join(err, ferr)
 	}
 	var olderThan time.Time
@@ -437,7 +437,7 @@ func (b *bank) embed(ctx context.Context) error {
 		}
 		err = b.s.store.Tx(ctx, func(tx *models.Store) error {
 			for i, m := range batch {
-				if err := tx.UpdateMemory(ctx, m.ID, map[string]any{"embedding": encodeVector(vecs[i]), "embedding_model": model}); err != nil {
+				if err := tx.UpdateMemory(ctx, m.ID, map[string]any{"embedding": encodeVector(vecs[i]), "embedding_model": model, "updated_at": b.s.now()}); err != nil {
 					return err
 				}
 			}

@@ -3,8 +3,10 @@ package narrative
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -49,26 +51,12 @@ func (r recalled) ids() []int64 {
 // never waits for summarization: this reads only what the worker wrote.
 func (s *Service) recall(ctx context.Context, h head, settings models.ProviderSetting, ls llm.Settings, skip []int64) (recalled, error) {
 	var out recalled
-	mems, err := s.store.LineMemories(ctx, models.MemoryQuery{AdventureID: h.adv.ID, Line: h.line, Remembered: true})
-	if err != nil || len(mems) == 0 {
+	bank, err := s.lineBank(ctx, h, settings.EmbeddingModel)
+	if err != nil || bank == nil {
 		return out, err
 	}
-	model := settings.EmbeddingModel
-	byID := map[int64]models.Memory{}
-	var docs []recall.Doc
-	for _, m := range mems {
-		if m.Kind == models.MemorySummary {
-			out.summary = m.Text // story order: the deepest wins
-			continue
-		}
-		byID[m.ID] = m
-		doc := recall.Doc{ID: m.ID, Text: m.Text, Pinned: m.Pinned}
-		if model != "" && m.EmbeddingModel == model {
-			doc.Vector = decodeVector(m.Embedding)
-		}
-		docs = append(docs, doc)
-	}
-	if len(docs) == 0 {
+	out.summary = bank.summary
+	if len(bank.depth) == 0 {
 		return out, nil
 	}
 	rows, err := s.store.LineTail(ctx, models.LineQuery{Line: h.line, SkipIDs: skip, Limit: queryTurns, TextOnly: true})
@@ -80,16 +68,104 @@ func (s *Service) recall(ctx context.Context, h head, settings models.ProviderSe
 		parts = append(parts, storyLine(rows[i].Kind, rows[i].Mode, rows[i].Text))
 	}
 	q := recall.Query{Text: strings.Join(parts, "\n")}
-	if model != "" {
-		q.Vector = s.embedQuery(ctx, ls, model, q.Text)
+	if settings.EmbeddingModel != "" {
+		q.Vector = s.embedQuery(ctx, ls, settings.EmbeddingModel, q.Text)
 	}
-	for _, p := range recall.Select(docs, q, recall.Options{K: cmpPositive(settings.MemoryTopK, DefaultMemoryTopK)}) {
-		out.chosen = append(out.chosen, InsightMemory{ID: p.ID, Text: byID[p.ID].Text, Scorer: p.Scorer, Score: p.Score})
+	for _, p := range bank.index.Select(q, recall.Options{K: cmpPositive(settings.MemoryTopK, DefaultMemoryTopK)}) {
+		out.chosen = append(out.chosen, InsightMemory{ID: p.ID, Text: bank.text[p.ID], Scorer: p.Scorer, Score: p.Score})
 	}
 	slices.SortFunc(out.chosen, func(a, b InsightMemory) int {
-		return cmp.Or(cmp.Compare(byID[a.ID].Depth, byID[b.ID].Depth), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(bank.depth[a.ID], bank.depth[b.ID]), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
+}
+
+// lineBank is the recall index of a line's remembered memories. It is
+// cached per adventure and checked against the bank's fingerprint (one
+// aggregate query), so a turn does not read and tokenize the whole bank
+// again while nothing in it changed: at 10,000 memories reading the rows
+// is most of a turn's cost.
+func (s *Service) lineBank(ctx context.Context, h head, model string) (*cachedBank, error) {
+	q := models.MemoryQuery{AdventureID: h.adv.ID, Line: h.line, Remembered: true}
+	fp, err := s.store.LineMemoryFingerprint(ctx, q)
+	if err != nil || fp.Count == 0 {
+		return nil, err
+	}
+	key := fmt.Sprintf("%v|%s", h.line, model)
+	if b := s.banks.get(h.adv.ID, key, fp); b != nil {
+		return b, nil
+	}
+	mems, err := s.store.LineMemories(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	b := &cachedBank{key: key, fp: fp, depth: map[int64]int{}, text: map[int64]string{}}
+	var docs []recall.Doc
+	for _, m := range mems {
+		if m.Kind == models.MemorySummary {
+			b.summary = m.Text // story order: the deepest wins
+			continue
+		}
+		b.depth[m.ID], b.text[m.ID] = m.Depth, m.Text
+		doc := recall.Doc{ID: m.ID, Text: m.Text, Pinned: m.Pinned}
+		if model != "" && m.EmbeddingModel == model {
+			doc.Vector = decodeVector(m.Embedding)
+		}
+		docs = append(docs, doc)
+	}
+	b.index = recall.NewIndex(docs)
+	s.banks.put(h.adv.ID, b)
+	return b, nil
+}
+
+// cachedBank is a line's bank prepared for recall.
+type cachedBank struct {
+	key     string
+	fp      models.MemoryFingerprint
+	summary string
+	index   *recall.Index
+	depth   map[int64]int
+	text    map[int64]string
+}
+
+// bankCache holds the prepared banks of the adventures played lately, one
+// line each, evicting the least recently used past maxCachedBanks.
+type bankCache struct {
+	mu      sync.Mutex
+	entries map[int64]*cachedBank
+	order   []int64 // least recently used first
+}
+
+const maxCachedBanks = 64
+
+func (c *bankCache) get(adventureID int64, key string, fp models.MemoryFingerprint) *cachedBank {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.entries[adventureID]
+	if b == nil || b.key != key || b.fp != fp {
+		return nil
+	}
+	c.touch(adventureID)
+	return b
+}
+
+func (c *bankCache) put(adventureID int64, b *cachedBank) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[int64]*cachedBank{}
+	}
+	c.entries[adventureID] = b
+	c.touch(adventureID)
+	if len(c.order) > maxCachedBanks {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+}
+
+func (c *bankCache) touch(adventureID int64) {
+	c.order = slices.DeleteFunc(c.order, func(id int64) bool { return id == adventureID })
+	c.order = append(c.order, adventureID)
 }
 
 // embedQuery embeds the retrieval query, or returns nil (lexical recall)

@@ -44,6 +44,7 @@ type Service struct {
 	// enqueued work; snapshotKeep and snapshotMaxAge bound how many prompt
 	// snapshots an adventure keeps.
 	memoryWake     chan struct{}
+	banks          bankCache
 	snapshotKeep   int
 	snapshotMaxAge time.Duration
 	log            *slog.Logger

@@ -736,3 +736,29 @@ func TestEmbeddingModelChangeNeverCrashes(t *testing.T) {
 		t.Fatalf("no lexical fallback when embedding fails:\n%s", p)
 	}
 }
+
+// The take being retried is not part of the recall query: it is the
+// attempt being replaced, not established story.
+func TestRetriedTakeIsNotTheQuery(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	adv := f.adventure().Adventure.ID
+	for _, text := range []string{"Bram the innkeeper keeps a silver key behind the bar.", "Gwen sells bread at dawn.",
+		"A storm wrecked the mill.", "The ferryman fears owls."} {
+		_, err := f.svc.AddMemory(ctx, f.user, adv, narrative.MemoryInput{Text: text})
+		must(t, err)
+	}
+	f.play(adv, "I wait by the road", "Bram the innkeeper waves a silver key from the doorway.", "")
+	f.play(adv, "I keep waiting", "Nothing moves.", "")
+	if !strings.Contains(f.lastPrompt(), "- Bram the innkeeper keeps a silver key") {
+		t.Fatal("the narration naming Bram did not recall him")
+	}
+	// Retry a narration that named Bram: without it, nothing recalls him.
+	f.play(adv, "I count the clouds", "Bram the innkeeper jingles the silver key.", "")
+	if ev := f.retry(adv, "A hawk circles.", ""); ev.Type != narrative.EventDone {
+		t.Fatalf("retry: %+v", ev)
+	}
+	if strings.Contains(f.lastPrompt(), "- Bram the innkeeper keeps a silver key") {
+		t.Fatalf("the retried take was part of the query:\n%s", f.lastPrompt())
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -198,7 +200,9 @@ func characterNames(adv *models.Adventure) []string {
 		names = append(names, adv.PersonaName)
 	}
 	seen := map[string]bool{}
-	for path := range parseSchema(adv.StatSchema) {
+	// Sorted: the schema is a map, and the names reach prompts and scripts,
+	// which should not change from one call to the next.
+	for _, path := range slices.Sorted(maps.Keys(parseSchema(adv.StatSchema))) {
 		parts := strings.Split(path, ".")
 		if len(parts) >= 3 && parts[0] == "npc" && !seen[parts[1]] {
 			seen[parts[1]] = true

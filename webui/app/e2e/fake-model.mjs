@@ -2,9 +2,22 @@
 // chat-completions server (POST /v1/chat/completions with stream: true) that
 // answers each request with the next reply of a script queue, streamed as
 // chat.completion.chunk events, the way the server's llm client expects.
+// The memory bank's background calls (the memory of a passage, the running
+// summary) are answered apart from that queue, with a fixed text, so they
+// never take a narration's reply whenever they happen to arrive.
 import http from 'node:http';
 
 const CREATED = 1700000000;
+
+// The system prompts of the memory bank's calls (gameplay/narrative/memory_prompts.go).
+const MEMORY_CALL = /^You keep the (memory bank|running summary) of an interactive story/;
+export const FAKE_MEMORY = 'The fake model remembers this passage.';
+export const FAKE_SUMMARY = 'The fake model sums up the story so far.';
+const memoryCall = (body) => {
+  const system = Array.isArray(body.messages) ? String(body.messages[0]?.content ?? '') : '';
+  const m = MEMORY_CALL.exec(system);
+  return m ? (m[1] === 'memory bank' ? 'memory' : 'summary') : null;
+};
 
 // pieces splits text into small chunks (a few words each) so the browser sees
 // the narration arrive in parts.
@@ -20,12 +33,16 @@ function pieces(text, words = 2) {
 //   push(r)   queue a reply { text, state?, reasoning?: string[], hold?: boolean,
 //             finishReason?: 'stop'|'length', delayMs? }; returns { release } which,
 //             for hold: true, lets the reply go on after its first content chunk
-//   requests  every chat request body received, parsed, in order
+//   requests  every chat request body received, parsed, in order (the memory
+//             bank's calls aside)
+//   memoryRequests  the memory bank's call bodies, answered with FAKE_MEMORY
+//             or FAKE_SUMMARY
 //   unexpected  how many requests found the queue empty
 //   close()   stop the server
 export async function startFakeModel() {
   const queue = [];
   const requests = [];
+  const memoryRequests = [];
   let unexpected = 0;
 
   const server = http.createServer((req, res) => {
@@ -51,6 +68,14 @@ export async function startFakeModel() {
       } catch {
         res.writeHead(400, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'fake model: bad JSON', type: 'invalid_request_error' } }));
+        return;
+      }
+      const memory = memoryCall(body);
+      if (memory) {
+        memoryRequests.push(body);
+        stream(req, res, body, { text: memory === 'memory' ? FAKE_MEMORY : FAKE_SUMMARY, delayMs: 5 }).catch(() =>
+          res.destroy(),
+        );
         return;
       }
       requests.push(body);
@@ -131,6 +156,7 @@ export async function startFakeModel() {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    memoryRequests,
     get unexpected() {
       return unexpected;
     },

@@ -4,11 +4,13 @@
 // third and pages between its takes, forks at the second and moves between the
 // two branches. A second player writes a scenario with user scripts (an input
 // script that rewrites the player's text and logs, an output script that
-// appends to the reply), plays one turn and reads the script console.
+// appends to the reply), plays one turn and reads the script console. A third
+// keeps a promise in the memory bank: pins it, sees a prompt carry it, then
+// unpins and forgets it and sees the next prompt go without it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { startFakeModel } from './fake-model.mjs';
+import { FAKE_MEMORY, startFakeModel } from './fake-model.mjs';
 import {
   browserRequired,
   chromiumArgs,
@@ -321,6 +323,130 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     assert.match(logged, /(^|\D)1(\D|$)/);
     await button(consoleDrawer, 'Close').click();
     await consoleDrawer.waitFor({ state: 'detached' });
+
+    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+  });
+
+  test('the memory bank: a pinned memory is carried, a forgotten one is not; the panel fits a phone', async () => {
+    const page = await newPlayer();
+    await pointAtModel(page);
+
+    // --- a scenario, and one turn of it
+    await page.getByRole('link', { name: 'New scenario', exact: true }).click();
+    await page.waitForURL(/\/solo\/scenarios\/new$/);
+    await label(page, 'Title').fill('The Gilded Goose');
+    await label(page, 'Premise').fill('A roadside inn on a rainy night. Bram the innkeeper knows every traveller.');
+    const opening = 'Rain drums on the roof of the Gilded Goose.';
+    await label(page, 'Opening').fill(opening);
+    await button(page, 'Save scenario').click();
+    await page.waitForURL(/\/solo\/scenarios\/\d+$/);
+    await page.getByRole('heading', { level: 1, name: 'The Gilded Goose' }).waitFor();
+    await button(page, 'Play').click();
+    const dialog = page.getByRole('dialog');
+    await label(dialog, 'Your character’s name').fill('Mara');
+    await button(dialog, 'Start adventure').click();
+    await page.waitForURL(/\/solo\/adventures\/\d+$/);
+    await node(page, opening).waitFor();
+
+    const turn1 = 'Bram the innkeeper wipes a mug and nods at the door.';
+    await play(page, 'I greet the innkeeper', { text: turn1 });
+    await node(page, turn1).waitFor();
+
+    // --- the Memory drawer opens from the keyboard: nothing in the bank yet
+    const memoryButton = button(page.getByRole('group', { name: 'Turn controls' }), 'Memory');
+    await memoryButton.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('dialog', { name: 'Memory' });
+    await panel.getByTestId('memory-empty').waitFor();
+    await panel.getByTestId('memory-recall').filter({ hasText: exactly('Recall: built-in lexical (BM25)') }).waitFor();
+    await panel.getByTestId('memory-limits').filter({ hasText: 'Up to 5 memories per turn' }).waitFor();
+    assert.equal(await button(panel, 'Close').evaluate((el) => el === document.activeElement), true, 'focus moves into the drawer');
+
+    // --- add a memory by hand, then pin it
+    const promise = 'Mara promised Bram the innkeeper she would return to the Gilded Goose';
+    await label(panel, 'New memory').fill(promise);
+    await button(panel, 'Add memory').click();
+    const memory = panel
+      .getByTestId('memory')
+      .filter({ has: page.getByTestId('memory-text').filter({ hasText: exactly(promise) }) });
+    await memory.waitFor();
+    assert.equal(await label(panel, 'New memory').inputValue(), '', 'the form empties once the memory is stored');
+    await memory.getByText('By hand', { exact: true }).waitFor();
+    assert.equal(await memory.getAttribute('data-pinned'), 'false');
+    await button(memory, 'Pin').click();
+    await button(memory, 'Unpin').waitFor();
+    await memory.getByText('Pinned', { exact: true }).waitFor();
+    assert.equal(await memory.getAttribute('data-pinned'), 'true');
+
+    // --- at 390×844 the drawer fits: no horizontal scroll, in the page or in the drawer
+    await page.setViewportSize({ width: 390, height: 844 });
+    await eventually(async () => {
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      assert.equal(fits, true, 'the page scrolls sideways at 390×844');
+      assert.equal(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the drawer scrolls sideways at 390×844');
+    });
+    await page.setViewportSize({ width: 1300, height: 1000 });
+
+    // Escape closes the drawer and gives the focus back to its button
+    await button(panel, 'Close').focus();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    assert.equal(await memoryButton.evaluate((el) => el === document.activeElement), true, 'focus returns to the Memory button');
+
+    // --- the next prompt carries the pinned memory
+    const turn2 = 'Bram pours a cup of cider and slides it across the bar.';
+    await play(page, 'I ask Bram for a drink', { text: turn2 });
+    await node(page, turn2).waitFor();
+    const sent = model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    assert.ok(sent.includes(promise), 'the prompt of turn 2 holds the pinned memory');
+
+    await button(node(page, turn2), 'Insights').click();
+    let insights = page.getByRole('dialog', { name: 'Insights' });
+    const carried = insights.getByTestId('insight-memory').filter({ hasText: promise });
+    await carried.waitFor();
+    assert.equal(await carried.getAttribute('data-scorer'), 'pinned');
+    await carried.getByTestId('insight-memory-scorer').filter({ hasText: exactly('Pinned') }).waitFor();
+    assert.match(await carried.getByTestId('insight-memory-score').textContent(), /^-?\d+\.\d\d$/);
+    await button(insights, 'Close').click();
+    await insights.waitFor({ state: 'detached' });
+
+    // --- back in Memory: it was used; unpin it and forget it
+    await memoryButton.click();
+    await memory.getByText('Used last turn', { exact: true }).waitFor();
+    await button(memory, 'Unpin').click();
+    await button(memory, 'Pin').waitFor();
+    await button(memory, 'Forget').click();
+    await button(memory, 'Un-forget').waitFor();
+    await memory.getByText('Forgotten', { exact: true }).waitFor();
+    assert.equal(await memory.getAttribute('data-forgotten'), 'true');
+    assert.equal(await memory.getAttribute('data-pinned'), 'false');
+    assert.match(await memory.getAttribute('class'), /\bis-forgotten\b/);
+    await button(panel, 'Close').click();
+    await panel.waitFor({ state: 'detached' });
+
+    // --- the next prompt goes without it
+    const turn3 = 'Bram laughs and tells a story about the old mill.';
+    await play(page, 'I tell Bram a joke', { text: turn3 });
+    await node(page, turn3).waitFor();
+    const sent3 = model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    assert.ok(!sent3.includes(promise), 'the prompt of turn 3 does not hold the forgotten memory');
+    await button(node(page, turn3), 'Insights').click();
+    insights = page.getByRole('dialog', { name: 'Insights' });
+    await insights.getByTestId('insights-no-memories').filter({ hasText: 'No memory was relevant.' }).waitFor();
+    assert.equal(await insights.getByTestId('insight-memory').count(), 0);
+    await button(insights, 'Close').click();
+    await insights.waitFor({ state: 'detached' });
+
+    // --- seven steps close the first block: the bank writes its memory in the background
+    await memoryButton.click();
+    const written = panel.locator('[data-testid="memory"][data-kind="block"]');
+    await written.filter({ hasText: FAKE_MEMORY }).waitFor();
+    await written.getByTestId('memory-where').filter({ hasText: exactly('Turns 0–5') }).waitFor();
+    await written.getByText('Bank', { exact: true }).waitFor();
+    await memory.getByText('Forgotten', { exact: true }).waitFor();
+    assert.ok(model.memoryRequests.length >= 1, 'the bank asked the model for the memory');
 
     assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(model.queued, 0, 'every scripted reply was used');

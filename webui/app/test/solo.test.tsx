@@ -378,7 +378,9 @@ describe('play screen', () => {
             { role: 'system', content: 'You narrate.\n  Keep it short.' },
             { role: 'user', content: 'I knock' },
           ],
+          memories: [],
           usage: { prompt_tokens: 1200, completion_tokens: 90, cached_prompt_tokens: 0 },
+          expired: false,
         }),
     });
     renderApp('/solo/adventures/7');
@@ -977,6 +979,9 @@ const SETTINGS: ProviderSettingsView = {
   temperature: 0.8,
   top_p: 0.95,
   token_ratio: 4,
+  embedding_model: '',
+  memory_top_k: 5,
+  memory_capacity: 200,
 };
 
 describe('narrator settings', () => {
@@ -1012,6 +1017,9 @@ describe('narrator settings', () => {
       max_output_tokens: 600,
       temperature: 1.1,
       top_p: 0.95,
+      embedding_model: '',
+      memory_top_k: 5,
+      memory_capacity: 200,
     });
     await screen.findByText(en['common.saved']);
 

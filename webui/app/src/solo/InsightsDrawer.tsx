@@ -3,7 +3,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { useApi } from '../useApi';
-import { getInsights, type Insights } from './api';
+import { getInsights, type InsightMemory, type Insights, type MemoryScorer } from './api';
 
 const SECTIONS = [
   'static',
@@ -19,9 +19,12 @@ const SECTIONS = [
   'emit_reminder',
 ] as const;
 
+const SCORERS: readonly MemoryScorer[] = ['pinned', 'bm25', 'embedding'];
+
 // InsightsDrawer shows how the prompt of one narration was built: the token
 // budget, each section's share, which story cards were triggered and fitted,
-// and the exact messages sent to the model.
+// which memories it carried (and what chose each), and the exact messages
+// sent to the model. Once retention dropped the prompt, only the usage is left.
 export function InsightsDrawer({ actionId, onClose }: { actionId: number; onClose: () => void }) {
   const { t } = useI18n();
   const id = useId();
@@ -64,6 +67,24 @@ function InsightsBody({ ins }: { ins: Insights }) {
   const sectionName = (name: string) =>
     (SECTIONS as readonly string[]).includes(name) ? t(`solo.section.${name}` as MessageKey) : name;
   const yesNo = (b: boolean) => (b ? t('common.yes') : t('common.no'));
+  const usage = (
+    <>
+      <dt>{t('solo.insights.usage')}</dt>
+      <dd data-testid="insights-usage">
+        {ins.usage.prompt_tokens} / {ins.usage.completion_tokens} / {ins.usage.cached_prompt_tokens}
+        <span className="hint"> ({t('solo.insights.usageParts')})</span>
+      </dd>
+    </>
+  );
+  if (ins.expired)
+    return (
+      <div className="drawer-body">
+        <p className="notice notice-warn" data-testid="insights-expired">
+          {t('solo.insights.expired')}
+        </p>
+        <dl className="facts">{usage}</dl>
+      </div>
+    );
   return (
     <div className="drawer-body">
       <dl className="facts">
@@ -73,11 +94,7 @@ function InsightsBody({ ins }: { ins: Insights }) {
         <dd data-testid="insights-total">{ins.total_tokens}</dd>
         <dt>{t('solo.insights.historyTurns')}</dt>
         <dd>{ins.history_turns}</dd>
-        <dt>{t('solo.insights.usage')}</dt>
-        <dd>
-          {ins.usage.prompt_tokens} / {ins.usage.completion_tokens} / {ins.usage.cached_prompt_tokens}
-          <span className="hint"> ({t('solo.insights.usageParts')})</span>
-        </dd>
+        {usage}
       </dl>
 
       <h3>{t('solo.insights.sections')}</h3>
@@ -128,6 +145,9 @@ function InsightsBody({ ins }: { ins: Insights }) {
         </table>
       )}
 
+      <h3>{t('solo.insights.memories')}</h3>
+      <InsightMemories memories={ins.memories ?? []} />
+
       <h3>{t('solo.insights.messages')}</h3>
       {ins.messages.map((m, i) => (
         <section key={i} className="prompt-message" data-testid="prompt-message">
@@ -136,5 +156,40 @@ function InsightsBody({ ins }: { ins: Insights }) {
         </section>
       ))}
     </div>
+  );
+}
+
+// InsightMemories lists the memories a prompt carried, in story order, with
+// what chose each (pinned, the lexical scorer or the embedding model) and its
+// score.
+function InsightMemories({ memories }: { memories: InsightMemory[] }) {
+  const { t } = useI18n();
+  if (memories.length === 0)
+    return (
+      <p className="hint" data-testid="insights-no-memories">
+        {t('solo.insights.noMemories')}
+      </p>
+    );
+  const scorerName = (s: string) =>
+    (SCORERS as readonly string[]).includes(s) ? t(`solo.insights.scorer.${s as MemoryScorer}`) : s;
+  return (
+    <table className="grid insights-memories" data-testid="insights-memories">
+      <thead>
+        <tr>
+          <th scope="col">{t('solo.insights.memory')}</th>
+          <th scope="col">{t('solo.insights.scorer')}</th>
+          <th scope="col">{t('solo.insights.score')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {memories.map((m) => (
+          <tr key={m.id} data-testid="insight-memory" data-memory-id={m.id} data-scorer={m.scorer}>
+            <td className="memory-text">{m.text}</td>
+            <td data-testid="insight-memory-scorer">{scorerName(m.scorer)}</td>
+            <td data-testid="insight-memory-score">{m.score.toFixed(2)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -24,6 +24,7 @@ import {
 import { AdventureSettings } from './AdventureSettings';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
+import { MemoryPanel } from './MemoryPanel';
 import { RefreshPanel } from './RefreshPanel';
 import { ScriptConsole } from './ScriptConsole';
 import { ScriptNotices } from './ScriptNotices';
@@ -69,6 +70,8 @@ function Play({ id }: { id: string }) {
   const [notices, setNotices] = useState<string[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
   const consoleButton = useRef<HTMLButtonElement>(null);
+  const [memoryOpen, setMemoryOpen] = useState(false);
+  const memoryButton = useRef<HTMLButtonElement>(null);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
@@ -212,9 +215,11 @@ function Play({ id }: { id: string }) {
   };
   const nodeFailure: NodeFailure | null =
     nodeOp !== null && nodeAction.error !== null ? { ...nodeOp, code: nodeAction.error } : null;
-  // one drawer at a time: Insights and the script console share the right edge
+  // one drawer at a time: Insights, the memory bank and the script console
+  // share the right edge
   const openInsights = (actionId: number) => {
     setConsoleOpen(false);
+    setMemoryOpen(false);
     setInsightsFor(actionId);
   };
   const loadOlder = async () => {
@@ -329,10 +334,23 @@ function Play({ id }: { id: string }) {
         )}
         <button
           type="button"
+          ref={memoryButton}
+          aria-expanded={memoryOpen}
+          onClick={() => {
+            setInsightsFor(null);
+            setConsoleOpen(false);
+            setMemoryOpen(true);
+          }}
+        >
+          {t('solo.memory.open')}
+        </button>
+        <button
+          type="button"
           ref={consoleButton}
           aria-expanded={consoleOpen}
           onClick={() => {
             setInsightsFor(null);
+            setMemoryOpen(false);
             setConsoleOpen(true);
           }}
         >
@@ -385,6 +403,17 @@ function Play({ id }: { id: string }) {
       />
 
       {insightsFor !== null && <InsightsDrawer actionId={insightsFor} onClose={() => setInsightsFor(null)} />}
+      {memoryOpen && (
+        <MemoryPanel
+          adventureId={adv.id}
+          version={version}
+          busy={busy || elsewhere}
+          onClose={() => {
+            setMemoryOpen(false);
+            memoryButton.current?.focus();
+          }}
+        />
+      )}
       {consoleOpen && (
         <ScriptConsole
           adventureId={adv.id}

@@ -32,6 +32,9 @@ interface Draft {
   max_output_tokens: string;
   temperature: string;
   top_p: string;
+  embedding_model: string;
+  memory_top_k: string;
+  memory_capacity: string;
 }
 
 const draftOf = (v: ProviderSettingsView): Draft => ({
@@ -41,6 +44,9 @@ const draftOf = (v: ProviderSettingsView): Draft => ({
   max_output_tokens: String(v.max_output_tokens),
   temperature: String(v.temperature),
   top_p: String(v.top_p),
+  embedding_model: v.embedding_model ?? '',
+  memory_top_k: String(v.memory_top_k ?? ''),
+  memory_capacity: String(v.memory_capacity ?? ''),
 });
 
 const num = (s: string) => {
@@ -58,6 +64,10 @@ export function providerInputOf(d: Draft, apiKey: string, clear: boolean): Provi
     max_output_tokens: Math.trunc(num(d.max_output_tokens)),
     temperature: num(d.temperature),
     top_p: num(d.top_p),
+    // the memory bank: "" recalls with the built-in lexical scorer; 0 is the default
+    embedding_model: d.embedding_model.trim(),
+    memory_top_k: Math.trunc(num(d.memory_top_k)),
+    memory_capacity: Math.trunc(num(d.memory_capacity)),
   };
   if (apiKey.trim() !== '') input.api_key = apiKey.trim();
   else if (clear) input.api_key = '';
@@ -178,6 +188,39 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
         {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
         {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
       </div>
+      <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
+        <legend>{t('solo.provider.memoryTitle')}</legend>
+        <p className="hint" id={`${id}-memory-intro`}>
+          {t('solo.provider.memoryIntro')}
+        </p>
+        <div className="fields">
+          <div className="field wide">
+            <label className="field-label" htmlFor={`${id}-embedding_model`}>
+              {t('solo.provider.embeddingModel')}
+            </label>
+            <input
+              id={`${id}-embedding_model`}
+              value={draft.embedding_model}
+              maxLength={200}
+              spellCheck={false}
+              aria-describedby={`${id}-embedding_model-hint`}
+              onChange={(e) => set({ embedding_model: e.target.value })}
+            />
+            <span className="hint" id={`${id}-embedding_model-hint`}>
+              {t('solo.provider.embeddingModelHint')}
+            </span>
+          </div>
+          {numberField('memory_top_k', t('solo.provider.memoryTopK'), t('solo.provider.memoryTopKHint'), 1, 20, 1)}
+          {numberField(
+            'memory_capacity',
+            t('solo.provider.memoryCapacity'),
+            t('solo.provider.memoryCapacityHint'),
+            10,
+            10000,
+            1,
+          )}
+        </div>
+      </fieldset>
       {action.error !== null && <ErrorNotice code={action.error} />}
       <p className="form-actions">
         <button type="submit" disabled={action.busy}>

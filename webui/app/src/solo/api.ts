@@ -56,6 +56,21 @@ export type RefreshDiff = Schemas['RefreshDiff'];
 export type ScriptConsoleEntry = Schemas['ConsoleEntry'];
 export type TurnInput = Schemas['TurnInput'];
 
+// The memory bank of an adventure (seed §2.6): block memories the bank
+// writes every few turns, notes the player writes by hand and the line's
+// running summary. A memory hangs off a node of the story (depth) and covers
+// the nodes from from_depth on.
+export type MemoryKind = 'block' | 'note' | 'summary';
+// what chose a memory for a prompt: pinned (always carried), bm25 (the
+// built-in lexical scorer) or embedding (the embedding model's vectors)
+export type MemoryScorer = 'pinned' | 'bm25' | 'embedding';
+export type MemoryView = Schemas['MemoryView'];
+export type MemoryBank = Schemas['MemoryBank'];
+export type MemoryInput = Schemas['MemoryInput'];
+// MemoryChange edits a memory: only the fields present change.
+export type MemoryChange = Schemas['MemoryChange'];
+export type InsightMemory = Schemas['InsightMemory'];
+
 const enc = encodeURIComponent;
 
 // ---- provider settings -----------------------------------------------------
@@ -112,6 +127,20 @@ export const applyRefresh = (id: number) => apiSend<AdventurePage>('POST', `/api
 // getScriptConsole answers the newest (at most 200) console entries, oldest first.
 export const getScriptConsole = (id: number, signal?: AbortSignal) =>
   apiGet<Schemas['Console']>(`/api/adventures/${id}/console`, signal);
+
+// ---- the memory bank --------------------------------------------------------
+
+// getMemoryBank answers the bank of the line being read, in story order,
+// forgotten memories included.
+export const getMemoryBank = (id: number, signal?: AbortSignal) =>
+  apiGet<MemoryBank>(`/api/adventures/${id}/memories`, signal);
+// addMemory stores a hand-written note hanging off the node being read.
+export const addMemory = (id: number, input: MemoryInput) =>
+  apiSend<MemoryView>('POST', `/api/adventures/${id}/memories`, input);
+// changeMemory pins, forgets, un-forgets or rewrites one memory (the
+// running summary can only be rewritten).
+export const changeMemory = (id: number, memoryId: number, change: MemoryChange) =>
+  apiSend<MemoryView>('PATCH', `/api/adventures/${id}/memories/${memoryId}`, change);
 
 // ---- streamed turns ----------------------------------------------------------
 

@@ -28,6 +28,7 @@ var migrations = []Migration{
 	migrationV6AIGrants,
 	migrationV7Solo,
 	migrationV8Memory,
+	migrationV9Accounts,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -64,6 +65,8 @@ var currentModels = []any{
 	&ScriptConsoleEntry{},
 	&Memory{},
 	&MemoryJob{},
+	&LoginFailure{},
+	&DemoUsage{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

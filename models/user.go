@@ -13,6 +13,14 @@ type User struct {
 	CreatedAt   time.Time `gorm:"not null"`
 	// LastSeenAt drives the retention sweep of idle guests (added in schema v2).
 	LastSeenAt *time.Time `gorm:"index"`
+	// Email and PasswordHash make a guest an account, on the same row (v9);
+	// Email is stored lower-cased. A guest has neither.
+	Email        *string `gorm:"size:254;uniqueIndex:uq_users_email"`
+	PasswordHash string  `gorm:"size:255;not null;default:''"`
+	// SessionVersion is signed into the browser cookie: bumping it ends
+	// every session of the user (logout everywhere, a password change).
+	SessionVersion int        `gorm:"not null;default:0"`
+	RegisteredAt   *time.Time `gorm:""`
 }
 
 // CreateUser inserts u and fills its ID.

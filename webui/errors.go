@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +20,7 @@ var statusByKind = map[apperr.Kind]int{
 	apperr.KindUnauthorized: http.StatusUnauthorized,
 	apperr.KindForbidden:    http.StatusForbidden,
 	apperr.KindUnavailable:  http.StatusServiceUnavailable,
+	apperr.KindRateLimited:  http.StatusTooManyRequests,
 	apperr.KindInternal:     http.StatusInternalServerError,
 }
 
@@ -80,7 +82,7 @@ func respondError(c *gin.Context, err error) {
 	if code == apperr.Internal {
 		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
 	}
-	setRetryAfter(c.Writer.Header(), code)
+	setRetryAfter(c.Writer.Header(), err)
 	c.AbortWithStatusJSON(statusOfError(err), body)
 }
 
@@ -88,17 +90,28 @@ func respondError(c *gin.Context, err error) {
 // the database is out of reach.
 const retryAfterSeconds = "5"
 
-// setRetryAfter tells a client when to retry an answer that says "not now".
-func setRetryAfter(h http.Header, code apperr.Code) {
+// setRetryAfter tells a client when to retry an answer that says "not now":
+// the database's outage, or a limit's own wait (details.retry_after_seconds).
+func setRetryAfter(h http.Header, err error) {
+	code := apperr.CodeOf(err)
 	if code == apperr.DatabaseUnavailable {
 		h.Set("Retry-After", retryAfterSeconds)
+	}
+	if code.Kind() == apperr.KindRateLimited {
+		wait := 1
+		if e, ok := apperr.As(err); ok {
+			if v, ok := e.Details["retry_after_seconds"].(int); ok && v > 0 {
+				wait = v
+			}
+		}
+		h.Set("Retry-After", strconv.Itoa(wait))
 	}
 }
 
 // writeJSONError answers outside Gin (middleware wrapping the engine).
 func writeJSONError(w http.ResponseWriter, err error) {
 	code := apperr.CodeOf(err)
-	setRetryAfter(w.Header(), code)
+	setRetryAfter(w.Header(), err)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(statusOf(code))
 	json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Code: string(code), Message: apperr.MessageOf(err)}})

@@ -100,11 +100,12 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 		if params != nil {
 			op["parameters"] = params
 		}
-		// Every route may fail inside or find the database out of reach
-		// (503 with Retry-After); a path id that is no number is
+		// Every route may fail inside, find the database out of reach
+		// (503 with Retry-After) or meet a hosted server's limits (429
+		// with Retry-After); a path id that is no number is
 		// not_found, a body that does not decode invalid_request, and a
 		// write from another origin origin_forbidden.
-		errs := append([]apperr.Code{apperr.Internal, apperr.DatabaseUnavailable}, r.Errors...)
+		errs := append([]apperr.Code{apperr.Internal, apperr.DatabaseUnavailable, apperr.RateLimited}, r.Errors...)
 		if len(params) > len(r.Query) {
 			errs = append(errs, apperr.NotFound)
 		}

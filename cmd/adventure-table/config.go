@@ -214,7 +214,15 @@ func configFrom(raw map[string]string) (Config, error) {
 		}
 		c.LogFormat = v
 	}
-	return c, loadSecret(&c, raw)
+	if err := loadSecret(&c, raw); err != nil {
+		return c, err
+	}
+	// A hosted server sends session cookies: never over plain HTTP, where
+	// anyone on the path reads them.
+	if c.Mode == "hosted" && c.TLSCert == "" && !c.TLSDev && !c.TLSProxy {
+		return c, &configError{"AT_TLS_PROXY", "a hosted server needs HTTPS: set AT_TLS_CERT and AT_TLS_KEY (or AT_TLS_DEV=1 to try it), or AT_TLS_PROXY=1 when a reverse proxy terminates TLS in front of it"}
+	}
+	return c, nil
 }
 
 // loadSecret fills c.Secret: from AT_SECRET or AT_SECRET_FILE, required in

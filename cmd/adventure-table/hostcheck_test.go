@@ -12,7 +12,7 @@ import (
 // localhost and 127.0.0.1, and sends the security headers; hosted mode
 // and a server behind a TLS proxy take any Host.
 func TestLocalModeAnswersOnlyLoopbackHosts(t *testing.T) {
-	hostedEnv := map[string]string{"AT_MODE": "hosted", "AT_SECRET": strings.Repeat("s", 40)}
+	hostedEnv := map[string]string{"AT_MODE": "hosted", "AT_SECRET": strings.Repeat("s", 40), "AT_TLS_PROXY": "1"}
 	proxyEnv := map[string]string{"AT_TLS_PROXY": "1"}
 	for _, tt := range []struct {
 		name   string

@@ -42,7 +42,7 @@ func TestLoadConfig(t *testing.T) {
 				t.Fatalf("got %+v", c)
 			}
 		}},
-		{name: "OKHostedWithSecret", env: map[string]string{"AT_MODE": "hosted", "AT_SECRET": secret}, check: func(t *testing.T, c Config) {
+		{name: "OKHostedWithSecret", env: map[string]string{"AT_MODE": "hosted", "AT_SECRET": secret, "AT_TLS_PROXY": "1"}, check: func(t *testing.T, c Config) {
 			if c.Addr != ":8080" || c.Secret != secret {
 				t.Fatalf("got addr %q", c.Addr)
 			}
@@ -59,6 +59,7 @@ func TestLoadConfig(t *testing.T) {
 		}},
 		{name: "ErrMode", env: map[string]string{"AT_MODE": "cloud"}, wantErr: "AT_MODE"},
 		{name: "ErrHostedWithoutSecret", env: map[string]string{"AT_MODE": "hosted"}, wantErr: "AT_SECRET"},
+		{name: "ErrHostedOnPlainHTTP", env: map[string]string{"AT_MODE": "hosted", "AT_SECRET": secret}, wantErr: "AT_TLS_PROXY: a hosted server needs HTTPS"},
 		{name: "ErrShortSecret", env: map[string]string{"AT_SECRET": "short"}, wantErr: "AT_SECRET"},
 		{name: "ErrAddr", env: map[string]string{"AT_ADDR": "8080"}, wantErr: "AT_ADDR"},
 		{name: "ErrPort", env: map[string]string{"AT_ADDR": "127.0.0.1:99999"}, wantErr: "AT_ADDR"},
@@ -312,13 +313,14 @@ func TestBinaryRefusesBadConfig(t *testing.T) {
 		name, env, want string
 	}{
 		{"ErrHostedWithoutSecret", "AT_MODE=hosted", "AT_SECRET: required in hosted mode"},
+		{"ErrHostedOnPlainHTTP", "AT_MODE=hosted\nAT_SECRET=" + strings.Repeat("s", 40), "AT_TLS_PROXY: a hosted server needs HTTPS"},
 		{"ErrBadMode", "AT_MODE=party", "AT_MODE: must be local or hosted"},
 		{"ErrBadTLSDev", "AT_TLS_DEV=yes please", "AT_TLS_DEV: must be 1 or 0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dataDir := t.TempDir()
 			cmd := exec.Command(bin, "serve")
-			cmd.Env = append(os.Environ(), tt.env, "AT_DATA_DIR="+dataDir, "AT_ADDR=127.0.0.1:0")
+			cmd.Env = append(append(os.Environ(), strings.Split(tt.env, "\n")...), "AT_DATA_DIR="+dataDir, "AT_ADDR=127.0.0.1:0")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()

@@ -22,7 +22,10 @@ const (
 	KindUnauthorized Kind = "unauthorized"
 	KindForbidden    Kind = "forbidden"
 	KindUnavailable  Kind = "unavailable"
-	KindInternal     Kind = "internal"
+	// KindRateLimited: too many requests; details.retry_after_seconds says
+	// when to come back.
+	KindRateLimited Kind = "rate_limited"
+	KindInternal    Kind = "internal"
 )
 
 // Code is a stable, snake_case error code. Codes are wire contract: never
@@ -150,6 +153,14 @@ const (
 	ScriptStopped   Code = "script_stopped"
 	// MemoryInvalid: a memory the player writes or edits is empty or too long.
 	MemoryInvalid Code = "memory_invalid"
+
+	// Hosted mode: accounts, limits and the demo narrator.
+	RateLimited         Code = "rate_limited"
+	LoginFailed         Code = "login_failed"
+	EmailTaken          Code = "email_taken"
+	AccountInvalid      Code = "account_invalid"
+	AccountRequired     Code = "account_required"
+	DemoBudgetExhausted Code = "demo_budget_exhausted"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -253,6 +264,13 @@ var kinds = map[Code]Kind{
 	TurnInterrupted:         KindUnavailable,
 	ScriptStopped:           KindConflict,
 	MemoryInvalid:           KindInvalid,
+
+	RateLimited:         KindRateLimited,
+	LoginFailed:         KindUnauthorized,
+	EmailTaken:          KindConflict,
+	AccountInvalid:      KindInvalid,
+	AccountRequired:     KindForbidden,
+	DemoBudgetExhausted: KindRateLimited,
 }
 
 // Codes returns every declared code, sorted.

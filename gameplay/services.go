@@ -4,6 +4,7 @@
 package gameplay
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -71,4 +72,10 @@ func New(store *models.Store, opts Options) *Services {
 func (s *Services) Shutdown() {
 	s.Table.Shutdown()
 	s.Narrative.Shutdown()
+}
+
+// SweepIdleGuests deletes the guests idle for longer than retention, with
+// everything they own (one cascading DELETE), and returns how many.
+func (s *Services) SweepIdleGuests(ctx context.Context, retention time.Duration) (int64, error) {
+	return s.store.SweepIdleGuests(ctx, s.now().Add(-retention))
 }

@@ -28,7 +28,7 @@ const (
 type Campaign struct {
 	ID        int64     `gorm:"primaryKey"`
 	RoomID    int64     `gorm:"not null;index"`
-	Room      *Room     `gorm:"foreignKey:RoomID;constraint:OnDelete:RESTRICT"`
+	Room      *Room     `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
 	Name      string    `gorm:"size:80;not null"`
 	Status    string    `gorm:"size:16;not null;check:ck_campaigns_status,status IN ('active','completed','archived')"`
 	CreatedAt time.Time `gorm:"not null"`
@@ -41,18 +41,18 @@ type Campaign struct {
 type CampaignSeat struct {
 	ID         int64     `gorm:"primaryKey"`
 	CampaignID int64     `gorm:"not null;index;uniqueIndex:uq_campaign_seats_one_dm,where:role = 'dm'"`
-	Campaign   *Campaign `gorm:"foreignKey:CampaignID;constraint:OnDelete:RESTRICT"`
+	Campaign   *Campaign `gorm:"foreignKey:CampaignID;constraint:OnDelete:CASCADE"`
 	Role       string    `gorm:"size:16;not null;check:ck_campaign_seats_role,role IN ('dm','player')"`
 	Label      string    `gorm:"size:80;not null"`
 	// ControllerKind is none, human or ai; the CHECK on it encodes the
 	// binding rules (seed §8.2).
 	ControllerKind            string             `gorm:"size:16;not null;check:ck_campaign_seats_controller_binding,(controller_kind = 'none' AND controller_access_session_id IS NULL AND ai_controller_grant_id IS NULL) OR (controller_kind = 'human' AND controller_access_session_id IS NOT NULL AND ai_controller_grant_id IS NULL) OR (controller_kind = 'ai' AND controller_access_session_id IS NULL AND ai_controller_grant_id IS NOT NULL)"`
 	ControllerAccessSessionID *int64             `gorm:"index"`
-	ControllerAccessSession   *RoomAccessSession `gorm:"foreignKey:ControllerAccessSessionID;constraint:OnDelete:RESTRICT"`
+	ControllerAccessSession   *RoomAccessSession `gorm:"foreignKey:ControllerAccessSessionID;constraint:OnDelete:CASCADE"`
 	AIControllerGrantID       *int64             `gorm:"column:ai_controller_grant_id"`
 	ControllerEpoch           int64              `gorm:"not null;default:0;check:ck_campaign_seats_controller_epoch,controller_epoch >= 0"`
 	CharacterID               *int64             `gorm:"index"`
-	Character                 *Character         `gorm:"foreignKey:CharacterID;constraint:OnDelete:RESTRICT"`
+	Character                 *Character         `gorm:"foreignKey:CharacterID;constraint:OnDelete:CASCADE"`
 	CreatedAt                 time.Time          `gorm:"not null"`
 }
 

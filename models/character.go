@@ -19,7 +19,7 @@ type Resource struct {
 type Character struct {
 	ID                 int64      `gorm:"primaryKey"`
 	OwnerUserID        int64      `gorm:"not null;index"`
-	Owner              *User      `gorm:"foreignKey:OwnerUserID;constraint:OnDelete:RESTRICT"`
+	Owner              *User      `gorm:"foreignKey:OwnerUserID;constraint:OnDelete:CASCADE"`
 	Name               string     `gorm:"size:80;not null"`
 	Level              int        `gorm:"not null;check:ck_characters_level,level BETWEEN 1 AND 20"`
 	Str                int        `gorm:"not null;check:ck_characters_str,str BETWEEN 1 AND 30"`

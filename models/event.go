@@ -27,7 +27,7 @@ const (
 // lock on PostgreSQL, the write lock on SQLite).
 type SessionTableRuntime struct {
 	SessionID    int64     `gorm:"primaryKey;autoIncrement:false"`
-	Session      *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session      *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Revision     int64     `gorm:"not null;default:0"`
 	LastEventSeq int64     `gorm:"not null;default:0"`
 	CreatedAt    time.Time `gorm:"not null"`
@@ -39,7 +39,7 @@ type SessionTableRuntime struct {
 type SessionEvent struct {
 	ID                 int64     `gorm:"primaryKey"`
 	SessionID          int64     `gorm:"not null;uniqueIndex:uq_session_events_seq,priority:1;uniqueIndex:uq_session_events_idempotency,priority:1,where:idempotency_key IS NOT NULL"`
-	Session            *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session            *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Seq                int64     `gorm:"not null;uniqueIndex:uq_session_events_seq,priority:2"`
 	Kind               string    `gorm:"size:48;not null"`
 	ActingSeatID       *int64    `gorm:"index"`

@@ -23,21 +23,21 @@ type AIControllerGrant struct {
 	SecretHash    string        `gorm:"size:64;not null"`
 	DisplayPrefix string        `gorm:"size:32;not null"`
 	RoomID        int64         `gorm:"not null;index"`
-	Room          *Room         `gorm:"foreignKey:RoomID;constraint:OnDelete:RESTRICT"`
+	Room          *Room         `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
 	CampaignID    int64         `gorm:"not null;index"`
-	Campaign      *Campaign     `gorm:"foreignKey:CampaignID;constraint:OnDelete:RESTRICT"`
+	Campaign      *Campaign     `gorm:"foreignKey:CampaignID;constraint:OnDelete:CASCADE"`
 	SeatID        int64         `gorm:"not null;index"`
-	Seat          *CampaignSeat `gorm:"foreignKey:SeatID;constraint:OnDelete:RESTRICT"`
+	Seat          *CampaignSeat `gorm:"foreignKey:SeatID;constraint:OnDelete:CASCADE"`
 	Role          string        `gorm:"size:16;not null;check:ck_ai_controller_grants_role,role IN ('dm','player')"`
 	// SessionID is set from the start for a player handoff, and bound at
 	// start for a pre-session DM grant; it never changes after that.
 	SessionID                    *int64   `gorm:"index;check:ck_ai_controller_grants_scope,(session_id IS NOT NULL AND pre_session_expires_at IS NULL) OR (session_id IS NULL AND pre_session_expires_at IS NOT NULL) OR (bound_at IS NOT NULL)"`
-	Session                      *Session `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session                      *Session `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Generation                   int64    `gorm:"not null"`
 	Status                       string   `gorm:"size:16;not null;check:ck_ai_controller_grants_status,status IN ('active','revoked')"`
 	PreSessionExpiresAt          *time.Time
 	HandoffReturnAccessSessionID *int64             `gorm:"index"`
-	HandoffReturnAccessSession   *RoomAccessSession `gorm:"foreignKey:HandoffReturnAccessSessionID;constraint:OnDelete:RESTRICT"`
+	HandoffReturnAccessSession   *RoomAccessSession `gorm:"foreignKey:HandoffReturnAccessSessionID;constraint:OnDelete:CASCADE"`
 	TemporaryInstruction         string             `gorm:"type:text;not null;default:''"`
 	CreatedAt                    time.Time          `gorm:"not null"`
 	BoundAt                      *time.Time

@@ -21,7 +21,7 @@ const (
 type SessionMessage struct {
 	ID                 int64     `gorm:"primaryKey"`
 	SessionID          int64     `gorm:"not null;index"`
-	Session            *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session            *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	EventSeq           int64     `gorm:"not null"`
 	ActingSeatID       *int64    `gorm:"index"`
 	SubjectSeatID      *int64    `gorm:"index"`

@@ -29,6 +29,7 @@ var migrations = []Migration{
 	migrationV7Solo,
 	migrationV8Memory,
 	migrationV9Accounts,
+	migrationV10Cascade,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -21,7 +21,7 @@ const (
 type ActionWindow struct {
 	ID             int64     `gorm:"primaryKey"`
 	SessionID      int64     `gorm:"not null;index"`
-	Session        *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session        *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Prompt         string    `gorm:"type:text;not null"`
 	Status         string    `gorm:"size:16;not null;check:ck_action_windows_status,status IN ('open','closed')"`
 	OpenedBySeatID int64     `gorm:"not null"`
@@ -34,7 +34,7 @@ type ActionWindow struct {
 type PendingAction struct {
 	ID                 int64    `gorm:"primaryKey"`
 	SessionID          int64    `gorm:"not null;index"`
-	Session            *Session `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session            *Session `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	ActingSeatID       int64    `gorm:"not null"`
 	SubjectSeatID      int64    `gorm:"not null"`
 	SubjectCharacterID *int64
@@ -43,9 +43,9 @@ type PendingAction struct {
 	Intent             string        `gorm:"size:16;not null;default:''"`
 	Status             string        `gorm:"size:24;not null;check:ck_pending_actions_status,status IN ('pending','processing','waiting_for_roll','resolved','cancelled')"`
 	RollRequestID      *int64        `gorm:"index"`
-	RollRequest        *RollRequest  `gorm:"foreignKey:RollRequestID;constraint:OnDelete:RESTRICT"`
+	RollRequest        *RollRequest  `gorm:"foreignKey:RollRequestID;constraint:OnDelete:CASCADE"`
 	WindowID           *int64        `gorm:"index"`
-	Window             *ActionWindow `gorm:"foreignKey:WindowID;constraint:OnDelete:RESTRICT"`
+	Window             *ActionWindow `gorm:"foreignKey:WindowID;constraint:OnDelete:CASCADE"`
 	Version            int64         `gorm:"not null;default:0"`
 	CreatedAt          time.Time     `gorm:"not null"`
 	UpdatedAt          time.Time     `gorm:"not null"`

@@ -27,7 +27,7 @@ const (
 type RollGroup struct {
 	ID                int64     `gorm:"primaryKey"`
 	SessionID         int64     `gorm:"not null;index"`
-	Session           *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session           *Session  `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Label             string    `gorm:"size:120;not null"`
 	RequestedBySeatID int64     `gorm:"not null"`
 	CreatedAt         time.Time `gorm:"not null"`
@@ -38,9 +38,9 @@ type RollGroup struct {
 type RollRequest struct {
 	ID                int64      `gorm:"primaryKey"`
 	SessionID         int64      `gorm:"not null;index"`
-	Session           *Session   `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session           *Session   `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	RollGroupID       *int64     `gorm:"index"`
-	RollGroup         *RollGroup `gorm:"foreignKey:RollGroupID;constraint:OnDelete:RESTRICT"`
+	RollGroup         *RollGroup `gorm:"foreignKey:RollGroupID;constraint:OnDelete:CASCADE"`
 	TargetSeatID      int64      `gorm:"not null;index"`
 	TargetCharacterID *int64
 	RequestType       string    `gorm:"size:16;not null;check:ck_roll_requests_type,request_type IN ('ability','skill')"`
@@ -62,9 +62,9 @@ type RollRequest struct {
 type RollResult struct {
 	ID                 int64        `gorm:"primaryKey"`
 	RollRequestID      *int64       `gorm:"uniqueIndex:uq_roll_results_request,where:roll_request_id IS NOT NULL"`
-	RollRequest        *RollRequest `gorm:"foreignKey:RollRequestID;constraint:OnDelete:RESTRICT"`
+	RollRequest        *RollRequest `gorm:"foreignKey:RollRequestID;constraint:OnDelete:CASCADE"`
 	SessionID          int64        `gorm:"not null;index;uniqueIndex:uq_roll_results_idempotency,priority:1,where:idempotency_key IS NOT NULL"`
-	Session            *Session     `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session            *Session     `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	ActingSeatID       int64        `gorm:"not null"`
 	SubjectSeatID      *int64
 	SubjectCharacterID *int64

@@ -27,7 +27,7 @@ const (
 type Room struct {
 	ID          int64  `gorm:"primaryKey"`
 	OwnerUserID int64  `gorm:"not null;index"`
-	Owner       *User  `gorm:"foreignKey:OwnerUserID;constraint:OnDelete:RESTRICT"`
+	Owner       *User  `gorm:"foreignKey:OwnerUserID;constraint:OnDelete:CASCADE"`
 	Name        string `gorm:"size:80;not null"`
 	// InviteCode joins the room; rotating it invalidates the old one.
 	InviteCode     string `gorm:"size:64;not null;uniqueIndex"`
@@ -44,9 +44,9 @@ type Room struct {
 type RoomAccessSession struct {
 	ID        int64     `gorm:"primaryKey"`
 	RoomID    int64     `gorm:"not null;uniqueIndex:uq_room_access_sessions_room_user,priority:1"`
-	Room      *Room     `gorm:"foreignKey:RoomID;constraint:OnDelete:RESTRICT"`
+	Room      *Room     `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
 	UserID    int64     `gorm:"not null;uniqueIndex:uq_room_access_sessions_room_user,priority:2;index"`
-	User      *User     `gorm:"foreignKey:UserID;constraint:OnDelete:RESTRICT"`
+	User      *User     `gorm:"foreignKey:UserID;constraint:OnDelete:CASCADE"`
 	Authority string    `gorm:"size:16;not null;check:ck_room_access_sessions_authority,authority IN ('owner','dm','member')"`
 	Status    string    `gorm:"size:16;not null;check:ck_room_access_sessions_status,status IN ('active','revoked')"`
 	CreatedAt time.Time `gorm:"not null"`

@@ -24,11 +24,11 @@ const (
 type Session struct {
 	ID         int64         `gorm:"primaryKey"`
 	RoomID     int64         `gorm:"not null;index"`
-	Room       *Room         `gorm:"foreignKey:RoomID;constraint:OnDelete:RESTRICT"`
+	Room       *Room         `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
 	CampaignID int64         `gorm:"not null;index;uniqueIndex:uq_sessions_one_open,where:status <> 'ended' AND status <> 'abandoned'"`
-	Campaign   *Campaign     `gorm:"foreignKey:CampaignID;constraint:OnDelete:RESTRICT"`
+	Campaign   *Campaign     `gorm:"foreignKey:CampaignID;constraint:OnDelete:CASCADE"`
 	DMSeatID   int64         `gorm:"column:dm_seat_id;not null"`
-	DMSeat     *CampaignSeat `gorm:"foreignKey:DMSeatID;constraint:OnDelete:RESTRICT"`
+	DMSeat     *CampaignSeat `gorm:"foreignKey:DMSeatID;constraint:OnDelete:CASCADE"`
 	Status     string        `gorm:"size:16;not null;check:ck_sessions_status,status IN ('lobby','active','ended','abandoned')"`
 	// The DM controller snapshot taken at start (kind none while in lobby).
 	DMControllerKind            string    `gorm:"column:dm_controller_kind;size:16;not null;check:ck_sessions_dm_controller_binding,(dm_controller_kind = 'none' AND dm_controller_access_session_id IS NULL AND dm_controller_ai_grant_id IS NULL AND dm_controller_generation IS NULL) OR (dm_controller_kind = 'human' AND dm_controller_access_session_id IS NOT NULL AND dm_controller_ai_grant_id IS NULL AND dm_controller_generation IS NULL) OR (dm_controller_kind = 'ai' AND dm_controller_access_session_id IS NULL AND dm_controller_ai_grant_id IS NOT NULL AND dm_controller_generation IS NOT NULL)"`
@@ -45,11 +45,11 @@ type Session struct {
 type SessionParticipant struct {
 	ID                              int64         `gorm:"primaryKey"`
 	SessionID                       int64         `gorm:"not null;uniqueIndex:uq_session_participants_session_seat,priority:1"`
-	Session                         *Session      `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session                         *Session      `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	SeatID                          int64         `gorm:"not null;uniqueIndex:uq_session_participants_session_seat,priority:2;index"`
-	Seat                            *CampaignSeat `gorm:"foreignKey:SeatID;constraint:OnDelete:RESTRICT"`
+	Seat                            *CampaignSeat `gorm:"foreignKey:SeatID;constraint:OnDelete:CASCADE"`
 	CharacterID                     *int64        `gorm:"index"`
-	Character                       *Character    `gorm:"foreignKey:CharacterID;constraint:OnDelete:RESTRICT"`
+	Character                       *Character    `gorm:"foreignKey:CharacterID;constraint:OnDelete:CASCADE"`
 	ControllerKindAtJoin            string        `gorm:"size:16;not null;check:ck_session_participants_controller_binding,(controller_kind_at_join = 'none' AND controller_access_session_id_at_join IS NULL AND controller_ai_grant_id_at_join IS NULL AND controller_generation_at_join IS NULL) OR (controller_kind_at_join = 'human' AND controller_access_session_id_at_join IS NOT NULL AND controller_ai_grant_id_at_join IS NULL AND controller_generation_at_join IS NULL) OR (controller_kind_at_join = 'ai' AND controller_access_session_id_at_join IS NULL AND controller_ai_grant_id_at_join IS NOT NULL AND controller_generation_at_join IS NOT NULL)"`
 	ControllerAccessSessionIDAtJoin *int64        `gorm:"column:controller_access_session_id_at_join"`
 	ControllerAIGrantIDAtJoin       *int64        `gorm:"column:controller_ai_grant_id_at_join"`
@@ -62,9 +62,9 @@ type SessionParticipant struct {
 // primary key on character_id makes a second lease impossible.
 type ActiveCharacterSessionLease struct {
 	CharacterID int64      `gorm:"primaryKey;autoIncrement:false"`
-	Character   *Character `gorm:"foreignKey:CharacterID;constraint:OnDelete:RESTRICT"`
+	Character   *Character `gorm:"foreignKey:CharacterID;constraint:OnDelete:CASCADE"`
 	SessionID   int64      `gorm:"not null;index"`
-	Session     *Session   `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session     *Session   `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	CreatedAt   time.Time  `gorm:"not null"`
 }
 

@@ -12,7 +12,7 @@ import (
 type RoomStageAsset struct {
 	ID                     int64              `gorm:"primaryKey"`
 	RoomID                 int64              `gorm:"not null;index"`
-	Room                   *Room              `gorm:"foreignKey:RoomID;constraint:OnDelete:RESTRICT"`
+	Room                   *Room              `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
 	MimeType               string             `gorm:"size:32;not null;check:ck_room_stage_assets_mime,mime_type IN ('image/png','image/jpeg','image/webp')"`
 	ByteSize               int64              `gorm:"not null"`
 	Width                  int                `gorm:"not null"`
@@ -20,7 +20,7 @@ type RoomStageAsset struct {
 	SHA256                 string             `gorm:"column:sha256;size:64;not null"`
 	Content                []byte             `gorm:"not null"`
 	CreatedByAccessSession *int64             `gorm:"column:created_by_access_session_id"`
-	CreatedBy              *RoomAccessSession `gorm:"foreignKey:CreatedByAccessSession;constraint:OnDelete:RESTRICT"`
+	CreatedBy              *RoomAccessSession `gorm:"foreignKey:CreatedByAccessSession;constraint:OnDelete:CASCADE"`
 	CreatedAt              time.Time          `gorm:"not null"`
 }
 
@@ -28,10 +28,10 @@ type RoomStageAsset struct {
 // stale write: an update names the revision it read.
 type SessionStageState struct {
 	SessionID       int64           `gorm:"primaryKey;autoIncrement:false"`
-	Session         *Session        `gorm:"foreignKey:SessionID;constraint:OnDelete:RESTRICT"`
+	Session         *Session        `gorm:"foreignKey:SessionID;constraint:OnDelete:CASCADE"`
 	Text            string          `gorm:"type:text;not null"`
 	ImageAssetID    *int64          `gorm:"index"`
-	ImageAsset      *RoomStageAsset `gorm:"foreignKey:ImageAssetID;constraint:OnDelete:RESTRICT"`
+	ImageAsset      *RoomStageAsset `gorm:"foreignKey:ImageAssetID;constraint:OnDelete:CASCADE"`
 	Revision        int64           `gorm:"not null;default:0"`
 	UpdatedBySeatID *int64
 	UpdatedAt       time.Time `gorm:"not null"`

@@ -5,14 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
 )
 
 // Config is everything the server is told at start-up: defaults, then AT_*
@@ -34,10 +37,19 @@ type Config struct {
 	ScriptMemoryMB int
 	// ModelTimeouts bound each call to a model endpoint (llm.Timeouts).
 	ModelTimeouts llm.Timeouts
+	// SecretPrevious is the server secret before a rotation: the API keys
+	// it sealed still open, and are sealed again with Secret. Never printed.
+	SecretPrevious string
+	// Demo is the server-funded demo narrator (AT_DEMO_*), nil for none;
+	// its API key is never printed.
+	Demo *narrative.DemoConfig
 	// SnapshotKeep is how many of an adventure's newest prompt snapshots
 	// are kept (0: all); SnapshotMaxAge drops older ones (0: any age).
 	SnapshotKeep   int
 	SnapshotMaxAge time.Duration
+	// GuestRetention is how long a hosted server keeps a guest who does
+	// not come back (0: forever); accounts are never swept.
+	GuestRetention time.Duration
 }
 
 // configError names the variable at fault, so the one line printed at exit
@@ -49,7 +61,8 @@ func (e *configError) Error() string { return e.name + ": " + e.problem }
 // DefaultConfig is the local personality.
 func DefaultConfig() Config {
 	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64,
-		ModelTimeouts: llm.DefaultTimeouts, SnapshotKeep: 100, SnapshotMaxAge: 90 * 24 * time.Hour}
+		ModelTimeouts: llm.DefaultTimeouts, SnapshotKeep: 100, SnapshotMaxAge: 90 * 24 * time.Hour,
+		GuestRetention: 30 * 24 * time.Hour}
 }
 
 // envVars lists each setting's variable, flag name and help once.
@@ -60,6 +73,7 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_DATA_DIR", "data-dir", "data directory (default ./data)"},
 	{"AT_SECRET", "secret", "server secret, at least 32 characters (hosted: required; local: generated)"},
 	{"AT_SECRET_FILE", "secret-file", "file holding the server secret"},
+	{"AT_SECRET_PREVIOUS", "secret-previous", "the server secret before a rotation: API keys it sealed still open and are sealed again with the current one"},
 	{"AT_TLS_CERT", "tls-cert", "TLS certificate file"},
 	{"AT_TLS_KEY", "tls-key", "TLS key file"},
 	{"AT_TLS_DEV", "tls-dev", "1: serve HTTPS with development certificates (adventure-table certs)"},
@@ -73,7 +87,13 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_MODEL_IDLE_TIMEOUT", "model-idle-timeout", "longest silence inside a model's streamed reply, default 60s"},
 	{"AT_MODEL_TOTAL_TIMEOUT", "model-total-timeout", "time limit of one whole model call, default 10m"},
 	{"AT_SNAPSHOT_KEEP", "snapshot-keep", "prompt snapshots (Insights) kept per adventure, newest first, default 100; 0 keeps all"},
+	{"AT_GUEST_RETENTION_DAYS", "guest-retention-days", "hosted: guests not seen for this many days are deleted with everything they own, default 30; 0 keeps them"},
 	{"AT_SNAPSHOT_MAX_AGE", "snapshot-max-age", "prompt snapshots older than this are dropped, default 2160h (90 days); 0 keeps any age"},
+	{"AT_DEMO_BASE_URL", "demo-base-url", "demo narrator: the OpenAI-compatible endpoint the server pays for (https:// when hosted)"},
+	{"AT_DEMO_MODELS", "demo-models", "demo narrator: comma-separated model whitelist; the first is the default"},
+	{"AT_DEMO_API_KEY", "demo-api-key", "demo narrator: the endpoint's API key (never printed)"},
+	{"AT_DEMO_API_KEY_FILE", "demo-api-key-file", "demo narrator: file holding the endpoint's API key"},
+	{"AT_DEMO_DAILY_TOKENS", "demo-daily-tokens", "demo narrator: tokens each user may spend per UTC day, default 20000"},
 }
 
 // LoadConfig reads the environment, then args as flags, and validates.
@@ -176,6 +196,13 @@ func configFrom(raw map[string]string) (Config, error) {
 			*m.dst = d
 		}
 	}
+	if v, ok := raw["AT_GUEST_RETENTION_DAYS"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 36500 {
+			return c, &configError{"AT_GUEST_RETENTION_DAYS", fmt.Sprintf("must be a number of days from 0 (keep) to 36500, got %q", v)}
+		}
+		c.GuestRetention = time.Duration(n) * 24 * time.Hour
+	}
 	if v, ok := raw["AT_SNAPSHOT_KEEP"]; ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 1_000_000 {
@@ -217,6 +244,12 @@ func configFrom(raw map[string]string) (Config, error) {
 	if err := loadSecret(&c, raw); err != nil {
 		return c, err
 	}
+	if err := loadPreviousSecret(&c, raw); err != nil {
+		return c, err
+	}
+	if err := loadDemo(&c, raw); err != nil {
+		return c, err
+	}
 	// A hosted server sends session cookies: never over plain HTTP, where
 	// anyone on the path reads them.
 	if c.Mode == "hosted" && c.TLSCert == "" && !c.TLSDev && !c.TLSProxy {
@@ -248,6 +281,97 @@ func loadSecret(c *Config, raw map[string]string) error {
 	if c.Mode == "hosted" {
 		return &configError{"AT_SECRET", "required in hosted mode: it signs browser sessions and must survive restarts and be the same on every server (try: openssl rand -hex 32)"}
 	}
+	return nil
+}
+
+// loadPreviousSecret fills c.SecretPrevious from AT_SECRET_PREVIOUS.
+func loadPreviousSecret(c *Config, raw map[string]string) error {
+	c.SecretPrevious = strings.TrimSpace(raw["AT_SECRET_PREVIOUS"])
+	switch {
+	case c.SecretPrevious == "":
+		return nil
+	case len(c.SecretPrevious) < auth.MinSecretLength:
+		return &configError{"AT_SECRET_PREVIOUS", fmt.Sprintf("must be at least %d characters, like the secret it was", auth.MinSecretLength)}
+	case c.SecretPrevious == c.Secret:
+		return &configError{"AT_SECRET_PREVIOUS", "is the same as AT_SECRET: set it to the secret used before the rotation"}
+	}
+	return nil
+}
+
+// demoVars are the demo narrator's settings: all of them or none.
+var demoVars = []string{"AT_DEMO_BASE_URL", "AT_DEMO_MODELS", "AT_DEMO_API_KEY", "AT_DEMO_API_KEY_FILE", "AT_DEMO_DAILY_TOKENS"}
+
+// loadDemo fills c.Demo from AT_DEMO_*: none set means no demo narrator;
+// any set means the endpoint, the whitelist and the key are all required.
+// No message ever holds the key.
+func loadDemo(c *Config, raw map[string]string) error {
+	set := ""
+	for _, name := range demoVars {
+		if strings.TrimSpace(raw[name]) != "" && set == "" {
+			set = name
+		}
+	}
+	if set == "" {
+		return nil
+	}
+	required := func(name, what string) error {
+		return &configError{name, fmt.Sprintf("required because %s is set: %s (the demo narrator needs AT_DEMO_BASE_URL, AT_DEMO_MODELS and AT_DEMO_API_KEY or AT_DEMO_API_KEY_FILE)", set, what)}
+	}
+	d := &narrative.DemoConfig{DailyTokens: narrative.DefaultDemoDailyTokens}
+	d.BaseURL = strings.TrimSpace(raw["AT_DEMO_BASE_URL"])
+	if d.BaseURL == "" {
+		return required("AT_DEMO_BASE_URL", "the OpenAI-compatible endpoint, such as https://openrouter.ai/api/v1")
+	}
+	u, err := url.Parse(d.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || len(d.BaseURL) > 500 {
+		return &configError{"AT_DEMO_BASE_URL", "must be an http:// or https:// URL with a host and no credentials, query or fragment, such as https://openrouter.ai/api/v1"}
+	}
+	if c.Mode == "hosted" && u.Scheme != "https" {
+		return &configError{"AT_DEMO_BASE_URL", "must be https:// on a hosted server: the server's API key travels with every request"}
+	}
+	models := strings.TrimSpace(raw["AT_DEMO_MODELS"])
+	if models == "" {
+		return required("AT_DEMO_MODELS", "the comma-separated model whitelist, the default first")
+	}
+	for _, m := range strings.Split(models, ",") {
+		m = strings.TrimSpace(m)
+		switch {
+		case m == "":
+			return &configError{"AT_DEMO_MODELS", "has an empty entry: list model names separated by commas"}
+		case len(m) > 200 || strings.ContainsFunc(m, func(r rune) bool { return r < 0x21 || r == 0x7f }):
+			return &configError{"AT_DEMO_MODELS", fmt.Sprintf("%q is not a model name (up to 200 characters, no spaces)", m)}
+		case slices.Contains(d.Models, m):
+			return &configError{"AT_DEMO_MODELS", fmt.Sprintf("lists %q twice", m)}
+		}
+		d.Models = append(d.Models, m)
+	}
+	d.APIKey = strings.TrimSpace(raw["AT_DEMO_API_KEY"])
+	if path := strings.TrimSpace(raw["AT_DEMO_API_KEY_FILE"]); path != "" {
+		if d.APIKey != "" {
+			return &configError{"AT_DEMO_API_KEY_FILE", "set AT_DEMO_API_KEY or AT_DEMO_API_KEY_FILE, not both"}
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return &configError{"AT_DEMO_API_KEY_FILE", fmt.Sprintf("cannot read %s: %v", path, errors.Unwrap(err))}
+		}
+		if d.APIKey = strings.TrimSpace(string(b)); d.APIKey == "" {
+			return &configError{"AT_DEMO_API_KEY_FILE", fmt.Sprintf("%s is empty", path)}
+		}
+	}
+	if d.APIKey == "" {
+		return required("AT_DEMO_API_KEY", "the endpoint's API key (or AT_DEMO_API_KEY_FILE naming a file that holds it)")
+	}
+	if len(d.APIKey) > 1000 || strings.ContainsFunc(d.APIKey, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
+		return &configError{"AT_DEMO_API_KEY", "must be one line of up to 1000 characters without spaces or control characters (its value is not shown)"}
+	}
+	if v := strings.TrimSpace(raw["AT_DEMO_DAILY_TOKENS"]); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > 1_000_000_000 {
+			return &configError{"AT_DEMO_DAILY_TOKENS", fmt.Sprintf("must be a number of tokens from 1 to 1000000000, got %q", v)}
+		}
+		d.DailyTokens = n
+	}
+	c.Demo = d
 	return nil
 }
 

@@ -223,7 +223,12 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return err
 	}
 	defer unlock()
-	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: provider, Sandbox: sandbox, ProcessID: processID,
+	if cfg.Demo != nil {
+		logger.Info("demo narrator on for users without an endpoint of their own", slog.String("base_url", cfg.Demo.BaseURL),
+			slog.Any("models", cfg.Demo.Models), slog.Int64("daily_tokens", cfg.Demo.DailyTokens))
+	}
+	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), PreviousSecret: []byte(cfg.SecretPrevious), Demo: cfg.Demo,
+		Provider: provider, Sandbox: sandbox, ProcessID: processID,
 		Logger: logger, SnapshotKeep: keepAllAsNegative(cfg.SnapshotKeep), SnapshotMaxAge: keepAllAsNegative(cfg.SnapshotMaxAge)})
 	// Solo turns this process's previous run was writing when it died are
 	// free at once, so Undo and the next turn work right after a restart.
@@ -239,6 +244,9 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return fmt.Errorf("recover memory jobs: %w", err)
 	}
 	go services.Narrative.RunMemoryWorker(ctx)
+	if cfg.Mode == "hosted" && cfg.GuestRetention > 0 {
+		go sweepGuests(ctx, services, cfg.GuestRetention, logger)
+	}
 	// On PostgreSQL several server processes may share the database: their
 	// commits wake this process's long polls too.
 	if err := services.Table.FollowOtherProcesses(ctx, func(err error) {
@@ -362,4 +370,27 @@ func keepAllAsNegative[T int | time.Duration](v T) T {
 		return -1
 	}
 	return v
+}
+
+// guestSweepEvery is how often a hosted server deletes idle guests.
+const guestSweepEvery = time.Hour
+
+// sweepGuests deletes, at start and then hourly, the guests not seen for
+// retention, with everything they own (one cascading DELETE). Several
+// servers on one database may all sweep: the DELETE is idempotent.
+func sweepGuests(ctx context.Context, services *gameplay.Services, retention time.Duration, logger *slog.Logger) {
+	ticker := time.NewTicker(guestSweepEvery)
+	defer ticker.Stop()
+	for {
+		if n, err := services.SweepIdleGuests(ctx, retention); err != nil {
+			logger.Warn("sweeping idle guests failed; retrying in an hour", "err", err)
+		} else if n > 0 {
+			logger.Info("swept idle guests", slog.Int64("count", n))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
 }

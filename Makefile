@@ -83,6 +83,7 @@ fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go 
 	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
 	go test -run '^$$' -fuzz FuzzExtractDelta -fuzztime $(FUZZTIME) ./gameplay/narrative
 	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth
+	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./gameplay/limits
 
 api-types: ui-deps ## Regenerate the OpenAPI document (webui/app/src/api/openapi.json) and the web app's API types from it
 	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui -update

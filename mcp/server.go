@@ -14,6 +14,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -48,6 +49,9 @@ type Options struct {
 	// non-loopback Host header, which is exactly what a reverse proxy on the
 	// same machine forwards. Set it only when such a proxy is declared.
 	BehindLocalProxy bool
+	// Limits holds the hosted server's limits; each tool call spends one
+	// of its grant's mcp budget. Nil (local mode) limits nothing.
+	Limits *limits.Limits
 }
 
 // Instructions tell a connecting agent what this server is.
@@ -82,7 +86,7 @@ func NewHandler(opts Options) http.Handler {
 	})
 	addPrompts(server)
 	if opts.Table != nil {
-		deps := toolDeps{table: opts.Table, logger: opts.Logger}
+		deps := toolDeps{table: opts.Table, logger: opts.Logger, limits: opts.Limits}
 		for _, t := range tools {
 			t.register(server, deps)
 		}

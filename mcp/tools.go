@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -27,6 +29,7 @@ type tool struct {
 type toolDeps struct {
 	table  *table.Service
 	logger *slog.Logger
+	limits *limits.Limits
 }
 
 // hints are a tool's annotations. Every tool acts on this server's table
@@ -77,6 +80,11 @@ func typed[In, Out any](name, title string, h hints, description string, call fu
 				p, ok := PrincipalFromContext(ctx)
 				if !ok {
 					return errorResult(d.logger, name, apperr.E(apperr.Unauthorized, "A bearer token is required.")), nil
+				}
+				// The grant's call budget: over it, the tool answers
+				// rate_limited with details.retry_after_seconds.
+				if err := d.limits.Allow(limits.MCP, strconv.FormatInt(p.GrantID, 10)); err != nil {
+					return errorResult(d.logger, name, err), nil
 				}
 				var in In
 				args := bytes.TrimSpace(req.Params.Arguments)

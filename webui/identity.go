@@ -25,6 +25,9 @@ func (s *Server) identify(c *gin.Context) {
 	if v, err := c.Cookie(auth.BrowserCookieName); err == nil {
 		userID, _ = auth.VerifyUserID(s.opts.Secret, v)
 	}
+	if userID == 0 && !s.allowNewGuest(c) { // the guest limit (webui/limits.go)
+		return
+	}
 	u, created, err := s.opts.Services.Table.EnsureGuest(c.Request.Context(), userID)
 	if err != nil {
 		respondError(c, err)

@@ -51,7 +51,7 @@ var pathParam = regexp.MustCompile(`\{(\w+)\}`)
 // OpenAPI document.
 func (s *Server) route(r apiRoute, h gin.HandlerFunc, middleware ...gin.HandlerFunc) {
 	s.routes = append(s.routes, r)
-	s.engine.Handle(r.Method, pathParam.ReplaceAllString(r.Path, ":$1"), append(middleware, h)...)
+	s.engine.Handle(r.Method, pathParam.ReplaceAllString(r.Path, ":$1"), append(append(middleware, s.userLimit(r)...), h)...)
 }
 
 // tagDescriptions name the route groups of the document.

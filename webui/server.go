@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// is not localhost or a loopback address: local mode's guard against
 	// DNS rebinding. Off behind a TLS proxy, which forwards its own name.
 	LoopbackHostOnly bool
+	// Limits are the hosted server's rate limits (webui/limits.go says
+	// which applies where); nil, as in local mode, limits nothing.
+	Limits *limits.Limits
 }
 
 // Server is the HTTP handler of the whole site.
@@ -76,7 +80,10 @@ func New(opts Options) (*Server, error) {
 	if err := e.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, err
 	}
-	e.Use(s.requestID, s.accessLog, gin.CustomRecoveryWithWriter(nil, s.recovered))
+	// Only X-Forwarded-For, which the trusted proxies append to, names the
+	// client; an X-Real-IP the client sent itself is ignored.
+	e.RemoteIPHeaders = []string{"X-Forwarded-For"}
+	e.Use(s.requestID, s.accessLog, gin.CustomRecoveryWithWriter(nil, s.recovered), s.limitRequests)
 	s.engine = e
 
 	s.apiRoutes()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 )
@@ -31,7 +32,10 @@ type Config struct {
 	TLSDev         bool     // HTTPS with tlsdev certificates from DataDir
 	TLSProxy       bool     // TLS is terminated by a proxy the operator runs
 	TrustedProxies []string // proxies whose X-Forwarded-For is believed
-	LogFormat      string   // text | json
+	// Limits are the rate limits (AT_LIMITS): defaults when hosted, none
+	// in local mode whatever AT_LIMITS says.
+	Limits    limits.Config
+	LogFormat string // text | json
 	// ScriptTimeout and ScriptMemoryMB limit one scenario-script hook call.
 	ScriptTimeout  time.Duration
 	ScriptMemoryMB int
@@ -79,6 +83,7 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_TLS_DEV", "tls-dev", "1: serve HTTPS with development certificates (adventure-table certs)"},
 	{"AT_TLS_PROXY", "tls-proxy", "1: a reverse proxy terminates TLS in front of this server"},
 	{"AT_TRUSTED_PROXIES", "trusted-proxies", "comma-separated proxy IPs/CIDRs whose X-Forwarded-For is believed"},
+	{"AT_LIMITS", "limits", "hosted rate limits: class=events/window[:burst] or class=off, comma-separated, over the defaults (e.g. join=20/10m,ip=600/1m:120), or off; local mode has none"},
 	{"AT_LOG_FORMAT", "log-format", "text (default) or json"},
 	{"AT_SCRIPT_TIMEOUT", "script-timeout", "time limit of one scenario-script hook, e.g. 1s (default), 10ms to 30s"},
 	{"AT_SCRIPT_MEMORY_MB", "script-memory-mb", "memory limit of one scenario-script hook in MiB, 16 to 1024 (default 64)"},
@@ -234,6 +239,14 @@ func configFrom(raw map[string]string) (Config, error) {
 			}
 			c.TrustedProxies = append(c.TrustedProxies, p)
 		}
+	}
+	// Checked in any mode; applied only when hosted: a laptop user is never
+	// throttled by their own app.
+	if c.Limits, err = limits.Parse(raw["AT_LIMITS"]); err != nil {
+		return c, &configError{"AT_LIMITS", err.Error()}
+	}
+	if c.Mode == "local" {
+		c.Limits = nil
 	}
 	if v, ok := raw["AT_LOG_FORMAT"]; ok {
 		if v != "text" && v != "json" {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/mcp"
@@ -254,10 +255,13 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}); err != nil {
 		return fmt.Errorf("listen for session events: %w", err)
 	}
+	// One set of rate limits for the web app and MCP (nil: none, local mode).
+	lim := limits.New(cfg.Limits)
+	logger.Info("rate limits", slog.String("limits", cfg.Limits.String()))
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
-		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table,
+		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table, Limits: lim,
 			Verify: func(ctx context.Context, token string) (mcp.Principal, error) {
 				c, err := services.Table.AuthenticateGrant(ctx, token)
 				return mcp.Principal{GrantID: c.GrantID}, err
@@ -278,6 +282,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		// DNS rebinding: local mode answers only to loopback names, unless a
 		// TLS proxy forwards its own name (like /mcp, BehindLocalProxy).
 		LoopbackHostOnly: cfg.Mode == "local" && !cfg.TLSProxy,
+		Limits:           lim,
 	})
 	if err != nil {
 		ln.Close()

@@ -1,7 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
+import { AccountProvider, useAccount } from './account/AccountContext';
+import { AccountLink } from './account/AccountLink';
 import { LanguageSelect } from './components/LanguageSelect';
 import { useI18n } from './i18n/I18nProvider';
+import { AccountPage } from './pages/Account';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
 import { CharacterEditorPage } from './pages/CharacterEditor';
@@ -19,7 +22,18 @@ import { TablesPage } from './pages/Tables';
 const ApiDocsPage = lazy(() => import('./pages/ApiDocs'));
 
 export function AppShell() {
+  return (
+    <AccountProvider>
+      <Shell />
+    </AccountProvider>
+  );
+}
+
+function Shell() {
   const { t } = useI18n();
+  // The pages remount when this browser's user changes (login, logout), so
+  // they load the new user's rooms and adventures.
+  const { generation } = useAccount();
   return (
     <>
       <header className="app-header">
@@ -32,10 +46,11 @@ export function AppShell() {
           <NavLink to="/solo">{t('nav.solo')}</NavLink>
           <NavLink to="/settings">{t('nav.settings')}</NavLink>
         </nav>
+        <AccountLink />
         <LanguageSelect />
       </header>
       <main className="app-main">
-        <Routes>
+        <Routes key={generation}>
           <Route path="/" element={<HomePage />} />
           <Route path="/tables" element={<TablesPage />} />
           <Route path="/join/:code" element={<JoinPage />} />
@@ -47,6 +62,7 @@ export function AppShell() {
           <Route path="/solo/scenarios/:id" element={<ScenarioEditorPage />} />
           <Route path="/solo/adventures/:id" element={<AdventurePlayPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/account" element={<AccountPage />} />
           <Route
             path="/api/docs"
             element={

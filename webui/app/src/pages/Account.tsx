@@ -1,0 +1,463 @@
+// The account page of a hosted server: a guest registers (in place: what the
+// guest played is kept) or logs in; an account logs out (here or everywhere),
+// changes its password or deletes itself. A local server has no accounts and
+// this page is "not found" there.
+import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
+import { useAccount } from '../account/AccountContext';
+import { changePassword, deleteAccount, login, logout, register, type AccountMe } from '../account/api';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { format, type MessageKey } from '../i18n/messages';
+import { useAction, type Action } from '../useAction';
+import { NotFoundPage } from './NotFound';
+
+const PASSWORD_MAX = 256;
+
+// fieldBad: the server refused the form naming this field (account_invalid).
+const fieldBad = (action: Action, ...names: string[]) =>
+  action.error === 'account_invalid' && names.some((n) => Object.hasOwn(action.fields, n));
+
+// AccountError shows a refused account action next to its form: the lead, and
+// the error's own text; a rate limit adds how long to wait. When the refusal
+// is only about fields already marked at their inputs (a wrong current
+// password is account_invalid on that field), the general account_invalid text
+// would mislead, and the notice points at the fields instead.
+function AccountError({ action, lead, atFields = false }: { action: Action; lead: string; atFields?: boolean }) {
+  const { t } = useI18n();
+  if (action.error === null) return null;
+  const wait = action.details.retry_after_seconds;
+  const detail =
+    action.error === 'rate_limited' && typeof wait === 'number' && wait > 0
+      ? wait < 90
+        ? format(t('account.retryAfterSeconds'), { n: Math.ceil(wait) })
+        : format(t('account.retryAfter'), { n: Math.ceil(wait / 60) })
+      : undefined;
+  if (atFields && action.error === 'account_invalid')
+    return (
+      <div className="notice notice-error" role="alert">
+        <p className="notice-lead">{lead}</p>
+        <p>{t('account.fieldsMarked')}</p>
+      </div>
+    );
+  return <ErrorNotice code={action.error} lead={lead} detail={detail} />;
+}
+
+function Field({
+  id,
+  label,
+  type,
+  value,
+  onChange,
+  autoComplete,
+  hint,
+  error,
+  inputRef,
+}: {
+  id: string;
+  label: string;
+  type: 'email' | 'password';
+  value: string;
+  onChange: (v: string) => void;
+  autoComplete: string;
+  hint?: string;
+  error?: string | null;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
+  const hintId = hint ? `${id}-hint` : '';
+  const errId = error ? `${id}-err` : '';
+  const describedBy = [hintId, errId].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        ref={inputRef}
+        type={type}
+        value={value}
+        required
+        autoComplete={autoComplete}
+        maxLength={type === 'password' ? PASSWORD_MAX : 320}
+        spellCheck={false}
+        autoCapitalize="none"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={errId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+// Notice tells the outcome of the last account action and takes the focus, as
+// the form that was used is usually gone.
+function Notice() {
+  const { t } = useI18n();
+  const { notice, me } = useAccount();
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice) ref.current?.focus();
+  }, [notice]);
+  return (
+    <p role="status" ref={ref} tabIndex={-1} className="account-notice" data-testid="account-notice">
+      {notice && format(t(notice), { email: me?.email ?? '' })}
+    </p>
+  );
+}
+
+function RegisterForm() {
+  const { t, errorText } = useI18n();
+  const { switched } = useAccount();
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const action = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (password !== confirm) {
+      action.clear();
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    const me = await action.run(() => register(email.trim(), password));
+    if (me) await switched('account.register.done');
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.register.title')}</h2>
+      <p>{t('account.register.intro')}</p>
+      <form className="account-form" onSubmit={submit} noValidate data-testid="register-form">
+        <Field
+          id={`${id}-email`}
+          label={t('account.email')}
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+          error={
+            fieldBad(action, 'email') ? t('account.field.email') : action.error === 'email_taken' ? errorText('email_taken') : null
+          }
+        />
+        <Field
+          id={`${id}-password`}
+          label={t('account.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+          hint={t('account.password.hint')}
+          error={fieldBad(action, 'password') ? t('account.field.password') : null}
+        />
+        <Field
+          id={`${id}-confirm`}
+          label={t('account.password.confirm')}
+          type="password"
+          value={confirm}
+          onChange={setConfirm}
+          autoComplete="new-password"
+          error={mismatch ? t('account.password.mismatch') : null}
+        />
+        <AccountError action={action} lead={t('account.register.failed')} />
+        <p className="form-actions">
+          <button type="submit" disabled={action.busy}>
+            {t('account.register.submit')}
+          </button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+function LoginForm() {
+  const { t } = useI18n();
+  const { switched } = useAccount();
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const me = await action.run(() => login(email.trim(), password));
+    if (me) await switched('account.login.done');
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.login.title')}</h2>
+      <p>{t('account.login.intro')}</p>
+      <form className="account-form" onSubmit={submit} noValidate data-testid="login-form">
+        <Field
+          id={`${id}-email`}
+          label={t('account.email')}
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="username"
+          error={fieldBad(action, 'email') ? t('account.field.email') : null}
+        />
+        <Field
+          id={`${id}-password`}
+          label={t('account.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
+        <AccountError action={action} lead={t('account.login.failed')} />
+        <p className="form-actions">
+          <button type="submit" disabled={action.busy}>
+            {t('account.login.submit')}
+          </button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+function LogoutPanel() {
+  const { t } = useI18n();
+  const { switched } = useAccount();
+  const id = useId();
+  const action = useAction();
+
+  const out = async (everywhere: boolean) => {
+    const r = await action.run(() => logout(everywhere));
+    if (r) await switched(everywhere ? 'account.logout.everywhereDone' : 'account.logout.done');
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.logout.title')}</h2>
+      <p>{t('account.logout.intro')}</p>
+      <p className="form-actions">
+        <button type="button" onClick={() => void out(false)} disabled={action.busy}>
+          {t('account.logout.submit')}
+        </button>
+        <button type="button" onClick={() => void out(true)} disabled={action.busy}>
+          {t('account.logout.everywhere')}
+        </button>
+      </p>
+      <AccountError action={action} lead={t('account.logout.failed')} />
+    </section>
+  );
+}
+
+function PasswordForm() {
+  const { t } = useI18n();
+  const { switched } = useAccount();
+  const id = useId();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const action = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (next !== confirm) {
+      action.clear();
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    const me = await action.run(() => changePassword(current, next));
+    if (!me) return;
+    setCurrent('');
+    setNext('');
+    setConfirm('');
+    await switched('account.password.done');
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.password.title')}</h2>
+      <p>{t('account.password.intro')}</p>
+      <form className="account-form" onSubmit={submit} noValidate data-testid="password-form">
+        <Field
+          id={`${id}-current`}
+          label={t('account.password.current')}
+          type="password"
+          value={current}
+          onChange={setCurrent}
+          autoComplete="current-password"
+          error={action.error === 'login_failed' || fieldBad(action, 'current_password') ? t('account.field.current') : null}
+        />
+        <Field
+          id={`${id}-new`}
+          label={t('account.password.new')}
+          type="password"
+          value={next}
+          onChange={setNext}
+          autoComplete="new-password"
+          hint={t('account.password.hint')}
+          error={fieldBad(action, 'new_password', 'password') ? t('account.field.password') : null}
+        />
+        <Field
+          id={`${id}-confirm`}
+          label={t('account.password.newConfirm')}
+          type="password"
+          value={confirm}
+          onChange={setConfirm}
+          autoComplete="new-password"
+          error={mismatch ? t('account.password.mismatch') : null}
+        />
+        <AccountError
+          action={action}
+          lead={t('account.password.failed')}
+          atFields={fieldBad(action, 'current_password', 'new_password', 'password')}
+        />
+        <p className="form-actions">
+          <button type="submit" disabled={action.busy}>
+            {t('account.password.submit')}
+          </button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+const DELETED: MessageKey[] = [
+  'account.delete.what.account',
+  'account.delete.what.rooms',
+  'account.delete.what.characters',
+  'account.delete.what.solo',
+  'account.delete.what.agents',
+  'account.delete.what.memberships',
+];
+
+function DeletePanel({ me }: { me: AccountMe }) {
+  const { t } = useI18n();
+  const { switched } = useAccount();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  // refocus: after opening or cancelling, where the keyboard focus goes
+  const refocus = useRef<'password' | 'open' | null>(null);
+
+  useEffect(() => {
+    if (refocus.current === 'password') passwordRef.current?.focus();
+    if (refocus.current === 'open') openRef.current?.focus();
+    refocus.current = null;
+  }, [open]);
+
+  const show = (yes: boolean) => {
+    refocus.current = yes ? 'password' : 'open';
+    setOpen(yes);
+    setPassword('');
+    action.clear();
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await action.run(() => deleteAccount(password));
+    if (r) await switched('account.delete.done');
+  };
+
+  return (
+    <section className="panel account-danger" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.delete.title')}</h2>
+      <p>{t('account.delete.intro')}</p>
+      {open ? (
+        <form
+          className="account-form"
+          onSubmit={submit}
+          noValidate
+          aria-labelledby={`${id}-confirm`}
+          aria-describedby={`${id}-what`}
+          data-testid="delete-form"
+        >
+          <p id={`${id}-confirm`}>
+            <strong>{format(t('account.delete.confirm'), { email: me.email ?? '' })}</strong>
+          </p>
+          <div id={`${id}-what`}>
+            <p>{t('account.delete.what')}</p>
+            <ul className="account-deleted" data-testid="delete-what">
+              {DELETED.map((k) => (
+                <li key={k}>{t(k)}</li>
+              ))}
+            </ul>
+          </div>
+          <Field
+            id={`${id}-password`}
+            inputRef={passwordRef}
+            label={t('account.delete.password')}
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            error={action.error === 'login_failed' || fieldBad(action, 'password') ? t('account.field.current') : null}
+          />
+          <AccountError action={action} lead={t('account.delete.failed')} atFields={fieldBad(action, 'password')} />
+          <p className="form-actions">
+            <button type="submit" className="danger" disabled={action.busy || password === ''}>
+              {t('account.delete.submit')}
+            </button>
+            <button type="button" onClick={() => show(false)}>
+              {t('common.cancel')}
+            </button>
+          </p>
+        </form>
+      ) : (
+        <button type="button" ref={openRef} onClick={() => show(true)}>
+          {t('account.delete.open')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function AccountPage() {
+  const { t } = useI18n();
+  const { status, me, error, refresh } = useAccount();
+  if (status === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
+  if (status === 'off') return <NotFoundPage />;
+  return (
+    <div className="account-page">
+      <h1>{t('account.title')}</h1>
+      <Notice />
+      {me === null ? (
+        error !== null ? (
+          <ErrorNotice code={error} lead={t('account.failed')} onRetry={refresh} />
+        ) : (
+          <p aria-busy="true">{t('account.loading')}</p>
+        )
+      ) : me.registered ? (
+        <>
+          <p className="lead" data-testid="account-state">
+            {format(t('account.registered.lead'), { email: me.email ?? '', name: me.display_name })}
+          </p>
+          <LogoutPanel />
+          <PasswordForm />
+          <DeletePanel me={me} />
+        </>
+      ) : (
+        <>
+          <p className="lead" data-testid="account-state">
+            {format(t('account.guest.lead'), { name: me.display_name })}
+          </p>
+          <RegisterForm />
+          <LoginForm />
+        </>
+      )}
+    </div>
+  );
+}

@@ -35,6 +35,12 @@ type Options struct {
 	Now func() time.Time
 	// Secret is the server secret; it seals stored API keys.
 	Secret []byte
+	// PreviousSecret, after a rotation, still opens the API keys it sealed
+	// (see narrative.Options).
+	PreviousSecret []byte
+	// Demo is the server-funded demo narrator; nil for none (see
+	// narrative.Options).
+	Demo *narrative.DemoConfig
 	// Provider streams completions; the OpenAI-compatible client when nil.
 	Provider llm.Provider
 	// Sandbox runs scenario scripts; a default one is made on first use when nil.
@@ -61,7 +67,7 @@ func New(store *models.Store, opts Options) *Services {
 	return &Services{
 		Table: table.New(store, opts.Now),
 		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
-			Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
+			PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
 		store: store, mode: opts.Mode, now: opts.Now,
 	}
 }

@@ -466,6 +466,15 @@ func (s *Store) SaveProviderSetting(ctx context.Context, p *ProviderSetting) err
 	return translate(s.db.WithContext(ctx).Save(p).Error, "settings")
 }
 
+// ReplaceProviderKey swaps a user's sealed API key from old to sealed (the
+// same key sealed again after a rotation of the server secret), only while
+// the row still holds old, so a settings save in between wins.
+func (s *Store) ReplaceProviderKey(ctx context.Context, userID int64, old, sealed string) error {
+	err := s.db.WithContext(ctx).Model(&ProviderSetting{}).Where("user_id = ? AND api_key_sealed = ?", userID, old).
+		Update("api_key_sealed", sealed).Error
+	return translate(err, "settings")
+}
+
 // SetActionWorldState replaces a node's world state snapshot.
 func (s *Store) SetActionWorldState(ctx context.Context, id int64, state string) error {
 	return translate(s.db.WithContext(ctx).Model(&Action{}).Where("id = ?", id).Update("world_state_after", state).Error, "turn")

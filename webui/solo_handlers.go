@@ -143,7 +143,7 @@ func (s *Server) soloRoutes() {
 		soloID("id", http.StatusOK, n.DeleteAdventure), s.identify)
 
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/turns", Tag: "solo", Summary: "Play a turn; answers text/event-stream (player, reasoning, chunk, stopped, error, done)", Request: typeOf[narrative.TurnInput](), Stream: true, Response: typeOf[narrative.Event](),
-		Errors: codes(apperr.TurnTextInvalid, apperr.TurnInProgress, apperr.InvalidRequest)},
+		Errors: codes(apperr.TurnTextInvalid, apperr.TurnInProgress, apperr.InvalidRequest, apperr.DemoBudgetExhausted)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
@@ -156,7 +156,7 @@ func (s *Server) soloRoutes() {
 			streamTurn(c, func(ctx context.Context) (*narrative.Turn, error) { return n.StartTurn(ctx, userOf(c), id, in) })
 		}, s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/retry", Tag: "solo", Summary: "Write a new take of the newest narration; answers text/event-stream", Request: typeOf[EmptyInput](), Stream: true, Response: typeOf[narrative.Event](),
-		Errors: codes(apperr.TurnInProgress, apperr.NothingToRetry)},
+		Errors: codes(apperr.TurnInProgress, apperr.NothingToRetry, apperr.DemoBudgetExhausted)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {

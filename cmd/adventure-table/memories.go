@@ -167,7 +167,8 @@ func runMemoriesCommand(ctx context.Context, args []string, getenv func(string) 
 		}
 		return fail(err)
 	}
-	svc := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), Provider: modelProvider(cfg),
+	// Never the demo narrator: a bank is rewritten on the owner's own endpoint.
+	svc := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), PreviousSecret: []byte(cfg.SecretPrevious), Provider: modelProvider(cfg),
 		Logger: newLogger(cfg, stderr)}).Narrative
 	progress := func(prefix string) func(done, total int) {
 		return func(done, total int) { fmt.Fprintf(stderr, "%smemory %d/%d\n", prefix, done, total) }

@@ -177,11 +177,17 @@ func (s *Service) memoryWork(ctx context.Context, job *models.MemoryJob) error {
 		return err
 	}
 	b := &bank{s: s, job: job, adv: adv, h: h, settings: settings, llm: ls}
-	err = errors.Join(b.refreshStale(ctx), b.closeBlocks(ctx))
-	if err == nil {
-		err = b.summarize(ctx)
+	// A user the demo narrator serves has no endpoint of their own: the
+	// bank makes no model calls for them (no summaries, no vectors; their
+	// hand-written notes still recall lexically) rather than send them
+	// to the default endpoint a hosted server refuses, or to the demo.
+	if !s.demoServes(settings) {
+		err = errors.Join(b.refreshStale(ctx), b.closeBlocks(ctx))
+		if err == nil {
+			err = b.summarize(ctx)
+		}
+		err = errors.Join(err, b.embed(ctx))
 	}
-	err = errors.Join(err, b.embed(ctx))
 	if _, ferr := s.store.ForgetLeastUsed(ctx, adv.ID, cmpPositive(settings.MemoryCapacity, DefaultMemoryCapacity), s.now()); ferr != nil {
 		err = errors.Join(err, ferr)
 	}

@@ -23,7 +23,11 @@ type Service struct {
 	store    *models.Store
 	now      func() time.Time
 	provider llm.Provider
-	secret   []byte
+	// sealer seals the users' API keys with the server secret and opens
+	// them with it or the previous one (rotation).
+	sealer *auth.Sealer
+	// demo is the server-funded demo narrator, nil when none (demo.go).
+	demo *DemoConfig
 	// processID names this process in its turn claims; turnHeartbeat is
 	// how often a running turn renews its claim, and staleTurn how long a
 	// claim survives without renewal (claim.go).
@@ -59,6 +63,14 @@ type Options struct {
 	Sandbox *scripting.Sandbox
 	// Secret seals the users' API keys at rest.
 	Secret []byte
+	// PreviousSecret, after a rotation of the server secret, still opens
+	// the keys it sealed; each is sealed again with Secret on the user's
+	// next settings save or turn. Nil for none.
+	PreviousSecret []byte
+	// Demo is the server-funded demo narrator for users with no endpoint
+	// of their own; nil for none. New panics on one that could not be
+	// pinned (no base URL, an empty whitelist).
+	Demo *DemoConfig
 	// ProcessID names this process in turn claims: up to 20 characters
 	// without '.', '%', '_' or '\', stable across restarts and never
 	// shared by two live processes (see claim.go). Empty means a random one.
@@ -89,8 +101,15 @@ func New(store *models.Store, opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	var demo *DemoConfig
+	if opts.Demo != nil {
+		if err := opts.Demo.validate(); err != nil {
+			panic("narrative: " + err.Error())
+		}
+		demo = opts.Demo.withDefaults()
+	}
 	stopping, stop := context.WithCancel(context.Background())
-	return &Service{store: store, now: opts.Now, provider: opts.Provider, secret: opts.Secret, scripts: opts.Sandbox,
+	return &Service{store: store, now: opts.Now, provider: opts.Provider, sealer: auth.NewSealer(opts.Secret, opts.PreviousSecret), demo: demo, scripts: opts.Sandbox,
 		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop,
 		memoryWake: make(chan struct{}, 1), log: opts.Logger,
 		snapshotKeep: snapshotKeep(opts.SnapshotKeep), snapshotMaxAge: orDefault(opts.SnapshotMaxAge, DefaultSnapshotMaxAge)}
@@ -157,10 +176,13 @@ func defaultSettings(userID int64) models.ProviderSetting {
 		MemoryTopK: DefaultMemoryTopK, MemoryCapacity: DefaultMemoryCapacity}
 }
 
-func settingsView(p models.ProviderSetting) ProviderSettingsView {
-	return ProviderSettingsView{BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
+// settingsView is what a user sees of their settings: never the key, and
+// whether the demo narrator serves them.
+func (s *Service) settingsView(ctx context.Context, userID int64, p models.ProviderSetting) (ProviderSettingsView, error) {
+	demo, err := s.demoView(ctx, userID, p)
+	return ProviderSettingsView{Demo: demo, BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
 		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP, TokenRatio: p.TokenRatio,
-		EmbeddingModel: p.EmbeddingModel, MemoryTopK: cmpPositive(p.MemoryTopK, DefaultMemoryTopK), MemoryCapacity: cmpPositive(p.MemoryCapacity, DefaultMemoryCapacity)}
+		EmbeddingModel: p.EmbeddingModel, MemoryTopK: cmpPositive(p.MemoryTopK, DefaultMemoryTopK), MemoryCapacity: cmpPositive(p.MemoryCapacity, DefaultMemoryCapacity)}, err
 }
 
 func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID int64) (models.ProviderSetting, error) {
@@ -174,11 +196,15 @@ func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID 
 // GetSettings returns the caller's model settings (defaults when unsaved).
 func (s *Service) GetSettings(ctx context.Context, userID int64) (ProviderSettingsView, error) {
 	p, err := s.loadSettings(ctx, s.store, userID)
-	return settingsView(p), err
+	if err != nil {
+		return ProviderSettingsView{}, err
+	}
+	return s.settingsView(ctx, userID, p)
 }
 
 // PutSettings saves the caller's model settings. The key is sealed with the
-// server secret and never returned.
+// server secret and never returned; a stored key that only the previous
+// secret opens is sealed again with the current one.
 func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSettingsInput) (ProviderSettingsView, error) {
 	bad := apperr.E(apperr.ProviderSettingsInvalid, "These model settings are not valid.")
 	in.BaseURL = strings.TrimSpace(in.BaseURL)
@@ -234,27 +260,69 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 		p.MemoryTopK = cmpPositive(in.MemoryTopK, DefaultMemoryTopK)
 		p.MemoryCapacity = cmpPositive(in.MemoryCapacity, DefaultMemoryCapacity)
 		if in.APIKey != nil {
-			sealed, err := auth.SealSecret(s.secret, apiKeyPurpose, strings.TrimSpace(*in.APIKey))
+			sealed, err := s.sealer.Seal(apiKeyPurpose, strings.TrimSpace(*in.APIKey))
 			if err != nil {
 				return err
 			}
 			p.APIKeySealed = sealed
+		} else if err := s.resealKey(&p); err != nil {
+			return err
 		}
 		p.UpdatedAt = s.now()
 		out = p
 		return tx.SaveProviderSetting(ctx, &p)
 	})
-	return settingsView(out), err
+	if err != nil {
+		return ProviderSettingsView{}, err
+	}
+	return s.settingsView(ctx, userID, out)
 }
 
-// llmSettings opens the caller's settings for one call.
+// errKeyUnreadable says a stored key opens with neither the server secret
+// nor the previous one.
+func errKeyUnreadable() error {
+	return apperr.E(apperr.ProviderSettingsInvalid, "The stored API key cannot be read (the server secret changed). Enter the key again in the model settings.")
+}
+
+// llmSettings opens the user's own settings for one call: their endpoint,
+// their key, their model. It never returns the demo narrator's (only
+// turnEndpoint does); background work calls it directly.
 func (s *Service) llmSettings(p models.ProviderSetting) (llm.Settings, error) {
-	key, err := auth.OpenSecret(s.secret, apiKeyPurpose, p.APIKeySealed)
+	key, _, err := s.sealer.Open(apiKeyPurpose, p.APIKeySealed)
 	if err != nil {
-		return llm.Settings{}, apperr.E(apperr.ProviderSettingsInvalid, "The stored API key cannot be read (the server secret changed). Enter the key again in the model settings.")
+		return llm.Settings{}, errKeyUnreadable()
 	}
 	return llm.Settings{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, MaxOutputTokens: p.MaxOutputTokens,
 		Temperature: p.Temperature, TopP: p.TopP}, nil
+}
+
+// resealKey seals p's stored key again with the current secret when it
+// opens but is stale (sealed by the previous secret, or before key ids),
+// changing p only. A key that does not open is left as it is: the turn
+// says so, and saving other settings still works.
+func (s *Service) resealKey(p *models.ProviderSetting) error {
+	key, stale, err := s.sealer.Open(apiKeyPurpose, p.APIKeySealed)
+	if err != nil || !stale {
+		return nil
+	}
+	sealed, err := s.sealer.Seal(apiKeyPurpose, key)
+	if err != nil {
+		return err
+	}
+	p.APIKeySealed = sealed
+	return nil
+}
+
+// resealOnTurn stores p's key sealed again when it is stale, so a rotated
+// secret's keys move to the new one as their users play; p is updated so a
+// later save of the row keeps the new value. Only the row still holding
+// the old value is changed (a settings save meanwhile wins).
+func (s *Service) resealOnTurn(ctx context.Context, p *models.ProviderSetting) error {
+	old := p.APIKeySealed
+	if err := s.resealKey(p); err != nil || p.APIKeySealed == old {
+		return err
+	}
+	return s.store.ReplaceProviderKey(ctx, p.UserID, old, p.APIKeySealed)
 }
 
 // checkText bounds a free-text field.

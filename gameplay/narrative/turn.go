@@ -108,6 +108,9 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 	default:
 		return nil, apperr.E(apperr.InvalidRequest, "mode must be do, say, story or continue.").WithField("mode", "do, say, story or continue")
 	}
+	if err := s.checkDemoBudget(ctx, userID); err != nil {
+		return nil, err
+	}
 	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
 		return nil, err
@@ -217,6 +220,9 @@ func characterNames(adv *models.Adventure) []string {
 // take excluded from every reader. When the tip is a player action whose
 // narration failed, it narrates that action instead.
 func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*Turn, error) {
+	if err := s.checkDemoBudget(ctx, userID); err != nil {
+		return nil, err
+	}
 	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
 		return nil, err
@@ -287,6 +293,9 @@ type built struct {
 	messages []llm.Message // what is sent: the builder's, or a context script's rewrite
 	settings models.ProviderSetting
 	llm      llm.Settings
+	// demo: the narration goes to the server's demo narrator (turnEndpoint),
+	// whose tokens are counted against the user's daily budget.
+	demo     bool
 	result   prompt.Result
 	schema   Schema
 	state    State
@@ -313,7 +322,11 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	ls, err := s.llmSettings(settings)
+	// A key sealed under the previous server secret moves to the current one.
+	if err := s.resealOnTurn(ctx, &settings); err != nil {
+		return nil, err
+	}
+	ls, demo, err := s.turnEndpoint(ctx, t.userID, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +341,11 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	// The tokenizer is exact for OpenAI vocabularies and an estimate for
 	// others; the ratio learnt from the endpoint's reported prompt tokens
 	// turns the user's budget into estimator tokens.
-	budget := int(float64(settings.ContextBudget) / ratio)
+	contextBudget := settings.ContextBudget
+	if demo {
+		contextBudget = min(contextBudget, s.demo.ContextBudget)
+	}
+	budget := int(float64(contextBudget) / ratio)
 	schema := parseSchema(adv.StatSchema)
 	state := parseState(parent.WorldStateAfter)
 	run, err := s.newScriptRun(ctx, s.store, adv, parent.ScriptStateAfter, h.line, t.skip)
@@ -336,7 +353,13 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		return nil, err
 	}
 	t.scripts = run
-	memories, err := s.recall(ctx, h, settings, ls, t.skip)
+	// Recall's query embedding is the user's own endpoint's work, never
+	// the demo's: a demo turn recalls with the lexical scorer.
+	recallSettings, recallLLM := settings, ls
+	if demo {
+		recallSettings.EmbeddingModel, recallLLM = "", llm.Settings{}
+	}
+	memories, err := s.recall(ctx, h, recallSettings, recallLLM, t.skip)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +367,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		Premise: adv.Premise, StatGuide: StatGuide(schema), AIInstructions: adv.AIInstructions,
 		PersonaName: adv.PersonaName, PersonaPronouns: adv.PersonaPronouns, PersonaDesc: adv.PersonaDesc,
 		PlotEssentials: adv.PlotEssentials, Summary: memories.summary, Memories: memories.texts(), StateLine: StateLine(schema, state),
-		AuthorsNote: adv.AuthorsNote, Budget: budget, MaxOutputTokens: settings.MaxOutputTokens,
+		AuthorsNote: adv.AuthorsNote, Budget: budget, MaxOutputTokens: ls.MaxOutputTokens,
 	}
 	// A script's state.memory takes precedence over the adventure's own
 	// without changing it, each in the place §2.1 gives it; "" keeps the
@@ -371,7 +394,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := snapshot{Budget: settings.ContextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns,
+	snap := snapshot{Budget: contextBudget, TotalTokens: res.TotalTokens, HistoryTurns: res.HistoryTurns,
 		Messages: []InsightMessage{}, Sections: []InsightSection{}, Cards: []InsightCard{}, Memories: memories.chosen}
 	for _, m := range messages {
 		snap.Messages = append(snap.Messages, InsightMessage{Role: m.Role, Content: m.Content})
@@ -383,7 +406,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		snap.Cards = append(snap.Cards, InsightCard{ID: c.ID, Title: c.Title, Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included})
 	}
 	raw, _ := json.Marshal(snap)
-	return &built{adv: adv, settings: settings, llm: ls, result: res, messages: messages, schema: schema, state: state,
+	return &built{adv: adv, settings: settings, llm: ls, demo: demo, result: res, messages: messages, schema: schema, state: state,
 		script: parent.ScriptStateAfter, snapshot: compress(raw), memoryIDs: memories.ids()}, nil
 }
 
@@ -483,6 +506,10 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 			emit(Event{Type: EventChunk, Text: ev.Text})
 		}
 	})
+	if b.demo {
+		// Counted whatever happens next: the server pays for what was spent.
+		t.s.recordDemoTokens(ctx, t.userID, demoTokensSpent(b.messages, res, err))
+	}
 	if err != nil {
 		fail(providerError(err))
 		return
@@ -502,7 +529,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	prose, delta := ExtractDelta(reply)
 	if strings.TrimSpace(prose) == "" {
 		if strings.TrimSpace(res.Reasoning) != "" {
-			fail(apperr.E(apperr.ProviderReasoningOnly, "The model spent its whole output budget (%d tokens) thinking and wrote no story. Raise max output tokens, choose a non-reasoning model, or turn the endpoint's reasoning/thinking setting down.", b.settings.MaxOutputTokens))
+			fail(apperr.E(apperr.ProviderReasoningOnly, "The model spent its whole output budget (%d tokens) thinking and wrote no story. Raise max output tokens, choose a non-reasoning model, or turn the endpoint's reasoning/thinking setting down.", b.llm.MaxOutputTokens))
 		} else {
 			fail(apperr.E(apperr.ProviderEmptyReply, "The model returned no story text."))
 		}

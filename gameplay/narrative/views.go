@@ -272,6 +272,9 @@ type ProviderSettingsView struct {
 	EmbeddingModel string  `json:"embedding_model"`
 	MemoryTopK     int     `json:"memory_top_k"`
 	MemoryCapacity int     `json:"memory_capacity"`
+	// Demo says whether the server's demo narrator is offered and whether
+	// it serves this user (no key of their own, the default base URL).
+	Demo *DemoView `json:"demo,omitempty"`
 }
 
 // ProviderSettingsInput changes a user's model endpoint. APIKey nil keeps the

@@ -1431,6 +1431,13 @@ export interface components {
         Deleted: {
             deleted: boolean;
         };
+        DemoView: {
+            available: boolean;
+            in_use: boolean;
+            models: string[];
+            daily_tokens: number;
+            used_today: number;
+        };
         Die: {
             value: number;
             kept: boolean;
@@ -1834,6 +1841,7 @@ export interface components {
             embedding_model: string;
             memory_top_k: number;
             memory_capacity: number;
+            demo?: components["schemas"]["DemoView"] | null;
         };
         QuickRollInput: {
             formula: string;
@@ -3628,7 +3636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: rate_limited */
+            /** @description Error codes: demo_budget_exhausted, rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,7 +3902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: rate_limited */
+            /** @description Error codes: demo_budget_exhausted, rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -609,6 +609,9 @@ export const en = {
   'solo.provider.topP': 'Top p',
   'solo.provider.topPHint': '0 to 1.',
   'solo.provider.save': 'Save narrator settings',
+  'solo.provider.demoInUse': 'Using the demo narrator ({left} of {total} tokens left today).',
+  'solo.provider.demoAvailable':
+    'A demo narrator is available: with no API key of your own and the default base URL, your turns use it.',
   'solo.provider.memoryTitle': 'Memory bank',
   'solo.provider.memoryIntro': 'Every few turns the narrator writes a memory of what happened; the most relevant memories go into each prompt.',
   'solo.provider.embeddingModel': 'Embedding model',

@@ -606,6 +606,8 @@ export const zhTW: Record<MessageKey, string> = {
   'solo.provider.topP': 'Top p',
   'solo.provider.topPHint': '0 到 1。',
   'solo.provider.save': '儲存敘事者設定',
+  'solo.provider.demoInUse': '正在使用示範敘事者（今天還剩 {left} / {total} 個 token）。',
+  'solo.provider.demoAvailable': '可使用示範敘事者：不填自己的 API 金鑰並使用預設基底網址時，你的回合會由它敘事。',
   'solo.provider.memoryTitle': '記憶庫',
   'solo.provider.memoryIntro': '每隔幾個回合，敘事者會把發生的事寫成一則記憶；每次提示詞會帶上最相關的記憶。',
   'solo.provider.embeddingModel': '嵌入模型',

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { format } from '../i18n/messages';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { getProviderSettings, putProviderSettings, type ProviderSettingsInput, type ProviderSettingsView } from './api';
@@ -74,6 +75,12 @@ export function providerInputOf(d: Draft, apiKey: string, clear: boolean): Provi
   return input;
 }
 
+// demoModel is the model the demo narrator would use: the chosen one when it
+// is on the whitelist, else the default (the first), as the server decides.
+export function demoModel(models: readonly string[], chosen: string): string {
+  return models.includes(chosen) ? chosen : (models[0] ?? chosen);
+}
+
 function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
   const { t } = useI18n();
   const id = useId();
@@ -89,9 +96,15 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
     setDraft((d) => ({ ...d, ...patch }));
   };
 
+  // The server's demo narrator serves a player with no key of their own and
+  // the default endpoint: the model is then one of its whitelist.
+  const demo = view.demo?.available ? view.demo : null;
+  const onDemo = demo !== null && demo.in_use && demo.models.length > 0;
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const next = await action.run(() => putProviderSettings(providerInputOf(draft, apiKey, clearKey)));
+    const d = onDemo ? { ...draft, model: demoModel(demo.models, draft.model) } : draft;
+    const next = await action.run(() => putProviderSettings(providerInputOf(d, apiKey, clearKey)));
     if (!next) return;
     setView(next);
     setDraft(draftOf(next));
@@ -123,6 +136,16 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
 
   return (
     <form className="provider-form" onSubmit={submit} noValidate>
+      {demo !== null && (
+        <p className="hint" data-testid="demo-status">
+          {onDemo
+            ? format(t('solo.provider.demoInUse'), {
+                left: Math.max(0, demo.daily_tokens - demo.used_today),
+                total: demo.daily_tokens,
+              })
+            : t('solo.provider.demoAvailable')}
+        </p>
+      )}
       <div className="fields">
         <div className="field wide">
           <label className="field-label" htmlFor={`${id}-base_url`}>
@@ -144,7 +167,21 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
           <label className="field-label" htmlFor={`${id}-model`}>
             {t('solo.provider.model')}
           </label>
-          <input id={`${id}-model`} value={draft.model} onChange={(e) => set({ model: e.target.value })} />
+          {onDemo ? (
+            <select
+              id={`${id}-model`}
+              value={demoModel(demo.models, draft.model)}
+              onChange={(e) => set({ model: e.target.value })}
+            >
+              {demo.models.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input id={`${id}-model`} value={draft.model} onChange={(e) => set({ model: e.target.value })} />
+          )}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-key`}>

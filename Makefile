@@ -76,7 +76,7 @@ FUZZTIME ?= 30s
 fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go env GOCACHE)/fuzz into testdata/fuzz)
 	go test -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME) ./cmd/adventure-table
 	go test -run '^$$' -fuzz FuzzBearerToken -fuzztime $(FUZZTIME) ./mcp
-	go test -run '^$$' -fuzz FuzzVerifyUserID -fuzztime $(FUZZTIME) ./auth
+	go test -run '^$$' -fuzz FuzzVerifySession -fuzztime $(FUZZTIME) ./auth
 	go test -run '^$$' -fuzz FuzzParseInput -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzInspectImage -fuzztime $(FUZZTIME) ./gameplay/table
 	go test -run '^$$' -fuzz FuzzBuild -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./gameplay/narrative/prompt

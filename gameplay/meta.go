@@ -61,6 +61,7 @@ type Capabilities struct {
 	Timeline  bool `json:"timeline" jsonschema:"campaign timeline"`
 	MCP       bool `json:"mcp" jsonschema:"the MCP endpoint is mounted"`
 	APIDocs   bool `json:"api_docs" jsonschema:"interactive API docs at /api/docs"`
+	Accounts  bool `json:"accounts" jsonschema:"the web app offers registration and login (hosted mode); the account routes answer in every mode"`
 }
 
 // Capabilities reports the features of this build. mcpMounted and apiDocs

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
@@ -21,6 +22,8 @@ type Services struct {
 	Table *table.Service
 	// Narrative holds the solo narrated adventure.
 	Narrative *narrative.Service
+	// Accounts turns guests into accounts and holds the login rules.
+	Accounts *accounts.Service
 
 	store *models.Store
 	mode  string
@@ -68,7 +71,8 @@ func New(store *models.Store, opts Options) *Services {
 		Table: table.New(store, opts.Now),
 		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
 			PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
-		store: store, mode: opts.Mode, now: opts.Now,
+		Accounts: accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger}),
+		store:    store, mode: opts.Mode, now: opts.Now,
 	}
 }
 

@@ -2,10 +2,12 @@ package webui
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 )
 
@@ -14,34 +16,109 @@ const (
 	userKey   = "user"
 )
 
-// cookieMaxAge keeps a guest's identity for 400 days (the browser maximum).
+// cookieMaxAge keeps a browser's session for 400 days (the browser
+// maximum), guests included. That is deliberate (engine room §1.4): a guest
+// has no password to come back with, so the cookie is the only key to
+// their rooms, characters and adventures, and a short-lived one would throw
+// their play away. Such a session is as strong as the device that holds
+// it; a guest who wants a session they can end registers (in place, keeping
+// everything), and an account's sessions end on logout, logout everywhere
+// and a password change (the session version in the cookie).
 const cookieMaxAge = 400 * 24 * 60 * 60
 
-// identify gives every browser a user: the one its signed cookie names, or a
-// new guest on its first visit. The cookie is HttpOnly (scripts cannot read
-// it) and SameSite=Lax (other sites cannot post with it).
+// secureCookies reports whether this request's cookie must be the
+// __Host- one: over TLS, or behind the TLS proxy of SecureCookies.
+func (s *Server) secureCookies(r *http.Request) bool { return s.opts.SecureCookies || r.TLS != nil }
+
+// readSession returns the verified session cookie of r, trying the name
+// this transport issues first and the other next (a browser that moved
+// between HTTP and HTTPS, or one from before the __Host- name).
+func (s *Server) readSession(r *http.Request) auth.BrowserSession {
+	names := []string{auth.BrowserCookieName, auth.SecureBrowserCookieName}
+	if s.secureCookies(r) {
+		names[0], names[1] = names[1], names[0]
+	}
+	for _, name := range names {
+		if c, err := r.Cookie(name); err == nil {
+			if sess, ok := auth.VerifySession(s.opts.Secret, c.Value); ok {
+				return sess
+			}
+		}
+	}
+	return auth.BrowserSession{}
+}
+
+// setSession gives the browser a fresh cookie for userID at
+// sessionVersion: __Host-at_session (Secure, Path=/, no Domain) over TLS,
+// at_session on plain HTTP; HttpOnly (scripts cannot read it) and
+// SameSite=Lax (other sites cannot post with it) either way. A cookie of
+// the other name the browser still sends is removed.
+func (s *Server) setSession(c *gin.Context, userID int64, sessionVersion int) {
+	secure := s.secureCookies(c.Request)
+	name, other := auth.BrowserCookieName, auth.SecureBrowserCookieName
+	if secure {
+		name, other = other, name
+	}
+	// identify may have just given this browser a guest cookie in the same
+	// answer (a first visit that registers): only the last one counts.
+	h := c.Writer.Header()
+	kept := h.Values("Set-Cookie")[:0:0]
+	for _, v := range h.Values("Set-Cookie") {
+		if !strings.HasPrefix(v, name+"=") {
+			kept = append(kept, v)
+		}
+	}
+	h["Set-Cookie"] = kept
+	http.SetCookie(c.Writer, &http.Cookie{
+		Name: name, Value: auth.SignSession(s.opts.Secret, userID, sessionVersion), Path: "/",
+		MaxAge: cookieMaxAge, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure,
+	})
+	if _, err := c.Request.Cookie(other); err == nil {
+		expireCookie(c, other, secure || other == auth.SecureBrowserCookieName)
+	}
+}
+
+// clearSession removes every session cookie the browser sent; its next
+// request makes it a new guest.
+func (s *Server) clearSession(c *gin.Context) {
+	secure := s.secureCookies(c.Request)
+	for _, name := range []string{auth.SecureBrowserCookieName, auth.BrowserCookieName} {
+		if _, err := c.Request.Cookie(name); err == nil {
+			expireCookie(c, name, secure || name == auth.SecureBrowserCookieName)
+		}
+	}
+}
+
+func expireCookie(c *gin.Context, name string, secure bool) {
+	http.SetCookie(c.Writer, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
+}
+
+// identify gives every browser a user: the one its signed cookie names
+// while that session stands, or else a new guest. A cookie whose session
+// version is not the user's any more (logged out everywhere, password
+// changed) or whose user was deleted makes the browser a NEW guest, never
+// the old account.
 func (s *Server) identify(c *gin.Context) {
-	var userID int64
-	if v, err := c.Cookie(auth.BrowserCookieName); err == nil {
-		userID, _ = auth.VerifyUserID(s.opts.Secret, v)
-	}
-	if userID == 0 && !s.allowNewGuest(c) { // the guest limit (webui/limits.go)
-		return
-	}
-	u, created, err := s.opts.Services.Table.EnsureGuest(c.Request.Context(), userID)
+	ctx := c.Request.Context()
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, s.readSession(c.Request))
 	if err != nil {
 		respondError(c, err)
 		return
 	}
-	if created || u.ID != userID {
-		http.SetCookie(c.Writer, &http.Cookie{
-			Name: auth.BrowserCookieName, Value: auth.SignUserID(s.opts.Secret, u.ID), Path: "/",
-			MaxAge: cookieMaxAge, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-			Secure: s.opts.SecureCookies || c.Request.TLS != nil,
-		})
+	if !ok {
+		if !s.allowNewGuest(c) { // the guest limit (webui/limits.go)
+			return
+		}
+		g, _, err := s.opts.Services.Table.EnsureGuest(ctx, 0)
+		if err != nil {
+			respondError(c, err)
+			return
+		}
+		sess = accounts.Session{Account: accounts.AccountView{ID: g.ID, DisplayName: g.DisplayName}}
+		s.setSession(c, g.ID, sess.Version)
 	}
-	c.Set(callerKey, table.Human(u.ID))
-	c.Set(userKey, u)
+	c.Set(callerKey, table.Human(sess.Account.ID))
+	c.Set(userKey, sess.Account)
 	c.Next()
 }
 

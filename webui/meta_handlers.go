@@ -35,5 +35,7 @@ func (s *Server) health(c *gin.Context) {
 }
 
 func (s *Server) capabilities(c *gin.Context) {
-	c.JSON(http.StatusOK, s.opts.Services.Capabilities(s.opts.MCP != nil, s.opts.APIDocs))
+	caps := s.opts.Services.Capabilities(s.opts.MCP != nil, s.opts.APIDocs)
+	caps.Accounts = s.opts.Accounts
+	c.JSON(http.StatusOK, caps)
 }

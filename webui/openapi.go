@@ -58,6 +58,7 @@ func (s *Server) route(r apiRoute, h gin.HandlerFunc, middleware ...gin.HandlerF
 var tagDescriptions = map[string]string{
 	"meta":       "Health and the features of this build",
 	"people":     "The caller's identity",
+	"account":    "Registration, login, logout, password and account deletion",
 	"rooms":      "Rooms, members and invites",
 	"campaigns":  "Campaigns and their seats",
 	"characters": "The caller's characters",

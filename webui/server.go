@@ -48,6 +48,9 @@ type Options struct {
 	// is not localhost or a loopback address: local mode's guard against
 	// DNS rebinding. Off behind a TLS proxy, which forwards its own name.
 	LoopbackHostOnly bool
+	// Accounts offers registration and login in the web app (hosted mode;
+	// reported by /api/meta/capabilities). The routes answer in any mode.
+	Accounts bool
 	// Limits are the hosted server's rate limits (webui/limits.go says
 	// which applies where); nil, as in local mode, limits nothing.
 	Limits *limits.Limits
@@ -92,6 +95,7 @@ func New(opts Options) (*Server, error) {
 	s.rollRoutes()
 	s.grantRoutes()
 	s.soloRoutes()
+	s.accountRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

@@ -66,7 +66,7 @@ func newFixtureOn(t testing.TB, store *models.Store, mutate func(*webui.Options)
 	t.Helper()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	services := gameplay.New(store, gameplay.Options{Mode: "local"})
+	services := gameplay.New(store, gameplay.Options{Mode: "local", Logger: logger})
 	opts := webui.Options{
 		Services: services,
 		Version:  "test",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -152,7 +153,7 @@ func (s *Server) tableRoutes() {
 	room := typeOf[table.RoomView]()
 	resume := typeOf[table.SessionResume]()
 
-	s.route(apiRoute{Method: "GET", Path: "/api/me", Tag: "people", Summary: "The caller (a guest is created on the first visit)", Response: typeOf[table.UserView]()},
+	s.route(apiRoute{Method: "GET", Path: "/api/me", Tag: "people", Summary: "The caller (a guest is created on the first visit): name, and email once registered", Response: typeOf[accounts.AccountView]()},
 		func(c *gin.Context) { c.JSON(http.StatusOK, c.MustGet(userKey)) }, s.identify)
 	s.route(apiRoute{Method: "PATCH", Path: "/api/me", Tag: "people", Summary: "Change the caller's display name", Request: typeOf[DisplayNameInput](), Response: typeOf[table.UserView](), Errors: []apperr.Code{apperr.DisplayNameInvalid}},
 		withBody(http.StatusOK, func(ctx context.Context, caller table.Caller, in DisplayNameInput) (table.UserView, error) {

@@ -240,7 +240,8 @@ func TestGuestCookie(t *testing.T) {
 	if len(cookies) != 1 || cookies[0].Name != auth.BrowserCookieName || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteLaxMode {
 		t.Fatalf("got cookies %+v, want one HttpOnly SameSite=Lax session cookie", cookies)
 	}
-	id, ok := auth.VerifyUserID(testSecret, cookies[0].Value)
+	sess, ok := auth.VerifySession(testSecret, cookies[0].Value)
+	id := sess.UserID
 	if !ok || !strings.Contains(rec.Body.String(), fmt.Sprintf(`"id":%d`, id)) {
 		t.Fatalf("cookie %q does not name the user in %s", cookies[0].Value, rec.Body)
 	}

@@ -279,6 +279,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		Secret:         []byte(cfg.Secret),
 		SecureCookies:  cfg.TLSProxy,
 		HSTS:           cfg.Mode == "hosted",
+		Accounts:       cfg.Mode == "hosted",
 		// DNS rebinding: local mode answers only to loopback names, unless a
 		// TLS proxy forwards its own name (like /mcp, BehindLocalProxy).
 		LoopbackHostOnly: cfg.Mode == "local" && !cfg.TLSProxy,

@@ -1,0 +1,379 @@
+// Package accounts turns guests into accounts and back into browsers:
+// register (in place), login, logout (this browser or all), password
+// change and account deletion. Browser sessions are a signed cookie naming
+// the user and a session version (see auth.SignSession); this package owns
+// the rules about that version, the edge only signs and sets the cookie.
+package accounts
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"math"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// The per-account login throttle: after MaxFailures failed attempts within
+// FailureWindow the next attempt is refused before any password hashing.
+// The count lives in the database (login_failures), so it holds across
+// restarts and across server processes sharing one PostgreSQL.
+const (
+	MaxFailures   = 8
+	FailureWindow = 15 * time.Minute
+)
+
+// maxEmailChars is the longest address SMTP allows (RFC 5321 path limit).
+const maxEmailChars = 254
+
+// AccountView is the caller as the API shows them: the fields of a user
+// (table.UserView) plus whether they have an account, and its email.
+type AccountView struct {
+	ID          int64   `json:"id"`
+	DisplayName string  `json:"display_name"`
+	Email       *string `json:"email" jsonschema:"the account's email (lower-cased); null for a guest"`
+	Registered  bool    `json:"registered" jsonschema:"true once the guest registered an email and password"`
+}
+
+// Session is an account view with the session version the browser cookie
+// must carry; the version is never shown to clients.
+type Session struct {
+	Account AccountView
+	Version int
+}
+
+// Options configures New.
+type Options struct {
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Logger receives failed and throttled logins (never a password or an
+	// email); slog.Default when nil.
+	Logger *slog.Logger
+}
+
+// Service holds the account rules.
+type Service struct {
+	store  *models.Store
+	now    func() time.Time
+	logger *slog.Logger
+}
+
+// New returns the service on an open, migrated store.
+func New(store *models.Store, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Service{store: store, now: opts.Now, logger: opts.Logger}
+}
+
+func sessionOf(u *models.User) Session {
+	return Session{Account: AccountView{ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, Registered: u.Email != nil}, Version: u.SessionVersion}
+}
+
+// Resume returns the user a verified browser cookie names, if that session
+// still stands: the user exists, the cookie's session version is the
+// user's current one (logout everywhere and password changes bump it), and
+// a legacy v1 cookie names a guest. ok is false otherwise, and the edge
+// makes the browser a new guest: never the old account. It records the
+// visit (at most hourly) for the retention sweep of idle guests.
+func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Session, bool, error) {
+	if cookie.UserID <= 0 {
+		return Session{}, false, nil
+	}
+	u, err := s.store.FindUserByID(ctx, cookie.UserID)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return Session{}, false, nil
+	}
+	if err != nil {
+		return Session{}, false, err
+	}
+	if cookie.Version != u.SessionVersion || (cookie.Legacy && u.Email != nil) {
+		return Session{}, false, nil
+	}
+	now := s.now()
+	if u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour {
+		if err := s.store.UpdateUser(ctx, u.ID, nil, &now); err != nil {
+			return Session{}, false, err
+		}
+	}
+	return sessionOf(u), true, nil
+}
+
+// Register makes the caller's guest row an account in place: same user id,
+// so every room, character and adventure made as a guest stays theirs. It
+// bumps the session version, so a cookie copied before registering no
+// longer works (session fixation); the edge issues a fresh one. Returns
+// account_invalid (per-field problems) before any hashing, email_taken,
+// and conflict when the caller is an account already.
+func (s *Service) Register(ctx context.Context, userID int64, email, password string) (Session, error) {
+	u, err := s.store.FindUserByID(ctx, userID)
+	if err != nil {
+		return Session{}, err
+	}
+	if u.Email != nil {
+		return Session{}, apperr.E(apperr.Conflict, "You are already signed in to an account; log out to register another.")
+	}
+	email = NormalizeEmail(email)
+	invalid := apperr.E(apperr.AccountInvalid, "Check the email and the password.")
+	if p := emailProblem(email); p != "" {
+		invalid.WithField("email", p)
+	}
+	if p := auth.PasswordProblem(password); p != "" {
+		invalid.WithField("password", p)
+	}
+	if invalid.Fields != nil {
+		return Session{}, invalid
+	}
+	if _, err := s.store.FindUserByEmail(ctx, email); err == nil {
+		return Session{}, emailTaken()
+	} else if apperr.CodeOf(err) != apperr.NotFound {
+		return Session{}, err
+	}
+	hash, err := auth.HashPassword(ctx, password)
+	if err != nil {
+		return Session{}, err
+	}
+	u, err = s.store.RegisterUser(ctx, userID, email, hash, s.now())
+	if err != nil {
+		return Session{}, err
+	}
+	return sessionOf(u), nil
+}
+
+func emailTaken() error {
+	return apperr.E(apperr.EmailTaken, "An account with this email already exists.").WithField("email", "already registered")
+}
+
+// Login checks an email and password and returns the account; the edge
+// then issues a fresh cookie (a new session, never the one the browser
+// had). clientKey names the client (its address) in the log of failed
+// logins. Every failure is one generic login_failed, and an unknown email
+// costs one full password verify like a wrong password does, so neither
+// the answer nor its timing tells which emails have accounts. After
+// MaxFailures failures within FailureWindow the account's next attempts
+// are refused with rate_limited (details.retry_after_seconds) before any
+// hashing, whether the password is right or not.
+func (s *Service) Login(ctx context.Context, email, password, clientKey string) (Session, error) {
+	email = NormalizeEmail(email)
+	key := throttleKey(email)
+	if err := s.checkThrottle(ctx, key, clientKey); err != nil {
+		return Session{}, err
+	}
+	u, err := s.store.FindUserByEmail(ctx, email)
+	if err != nil && apperr.CodeOf(err) != apperr.NotFound {
+		return Session{}, err
+	}
+	if u == nil || u.PasswordHash == "" {
+		if err := auth.VerifyDummy(ctx, password); err != nil {
+			return Session{}, err
+		}
+		return Session{}, s.failed(ctx, key, clientKey, 0, loginFailed())
+	}
+	ok, err := s.verify(ctx, u, password)
+	if err != nil {
+		return Session{}, err
+	}
+	if !ok {
+		return Session{}, s.failed(ctx, key, clientKey, u.ID, loginFailed())
+	}
+	if err := s.store.ClearLoginFailures(ctx, key); err != nil {
+		return Session{}, err
+	}
+	if auth.NeedsRehash(u.PasswordHash) {
+		// Parameters were raised since this hash was made: store one at
+		// today's cost, now that the password is at hand.
+		if hash, err := auth.HashPassword(ctx, password); err == nil {
+			if nu, err := s.store.SetPasswordHash(ctx, u.ID, hash, false); err == nil {
+				u = nu
+			}
+		}
+	}
+	return sessionOf(u), nil
+}
+
+func loginFailed() error {
+	return apperr.E(apperr.LoginFailed, "The email or the password is not right.")
+}
+
+// Logout ends the caller's session: this browser only (the edge clears
+// its cookie), or with everywhere every browser, by bumping the session
+// version. A guest has nothing to log back into: account_required.
+func (s *Service) Logout(ctx context.Context, userID int64, everywhere bool) error {
+	if _, err := s.account(ctx, userID); err != nil {
+		return err
+	}
+	if everywhere {
+		_, err := s.store.BumpSessionVersion(ctx, userID)
+		return err
+	}
+	return nil
+}
+
+// ChangePassword replaces the caller's password after checking the
+// current one, and ends every other session (the session version is
+// bumped; the edge gives this browser a fresh cookie). A wrong current
+// password counts as a failed login for the account's throttle and is
+// account_invalid on current_password; a new password that breaks the
+// rules is account_invalid on new_password, before any hashing.
+func (s *Service) ChangePassword(ctx context.Context, userID int64, current, newPassword string) (Session, error) {
+	u, err := s.account(ctx, userID)
+	if err != nil {
+		return Session{}, err
+	}
+	if p := auth.PasswordProblem(newPassword); p != "" {
+		return Session{}, apperr.E(apperr.AccountInvalid, "The new password is not acceptable.").WithField("new_password", p)
+	}
+	if err := s.reauthenticate(ctx, u, current, "current_password"); err != nil {
+		return Session{}, err
+	}
+	hash, err := auth.HashPassword(ctx, newPassword)
+	if err != nil {
+		return Session{}, err
+	}
+	u, err = s.store.SetPasswordHash(ctx, userID, hash, true)
+	if err != nil {
+		return Session{}, err
+	}
+	return sessionOf(u), nil
+}
+
+// DeleteAccount deletes the caller's account after checking its password:
+// the user row goes, and the database's cascades take what the user owns.
+// A wrong password counts as a failed login and is account_invalid on
+// password; conflict when the database still refuses (see
+// models.Store.DeleteUser).
+func (s *Service) DeleteAccount(ctx context.Context, userID int64, password string) error {
+	u, err := s.account(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if err := s.reauthenticate(ctx, u, password, "password"); err != nil {
+		return err
+	}
+	if err := s.store.DeleteUser(ctx, userID); err != nil {
+		return err
+	}
+	s.logger.Info("account deleted", slog.Int64("user_id", userID))
+	return nil
+}
+
+// account returns the caller's row, or account_required for a guest.
+func (s *Service) account(ctx context.Context, userID int64) (*models.User, error) {
+	u, err := s.store.FindUserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.Email == nil {
+		return nil, apperr.E(apperr.AccountRequired, "You are playing as a guest; register first.")
+	}
+	return u, nil
+}
+
+// reauthenticate checks a signed-in account's password under the same
+// throttle as Login.
+func (s *Service) reauthenticate(ctx context.Context, u *models.User, password, field string) error {
+	key := throttleKey(*u.Email)
+	if err := s.checkThrottle(ctx, key, ""); err != nil {
+		return err
+	}
+	ok, err := s.verify(ctx, u, password)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.failed(ctx, key, "", u.ID, apperr.E(apperr.AccountInvalid, "The password is not right.").WithField(field, "not your current password"))
+	}
+	return s.store.ClearLoginFailures(ctx, key)
+}
+
+// verify checks password against u's stored hash. A hash this build cannot
+// read fails the check (and is logged): the account cannot log in until
+// its password is reset, rather than the request failing.
+func (s *Service) verify(ctx context.Context, u *models.User, password string) (bool, error) {
+	ok, err := auth.VerifyPassword(ctx, u.PasswordHash, password)
+	if errors.Is(err, auth.ErrMalformedHash) {
+		s.logger.Error("stored password hash is unreadable", slog.Int64("user_id", u.ID))
+		return false, nil
+	}
+	return ok, err
+}
+
+// checkThrottle refuses with rate_limited when key has MaxFailures
+// failures in the current window. It reads one row and hashes nothing.
+func (s *Service) checkThrottle(ctx context.Context, key, clientKey string) error {
+	now := s.now().UTC()
+	w, err := s.store.LoginFailureWindow(ctx, key, now.Add(-FailureWindow))
+	if err != nil {
+		return err
+	}
+	if w.Failures < MaxFailures {
+		return nil
+	}
+	wait := int(math.Ceil(w.WindowStart.Add(FailureWindow).Sub(now).Seconds()))
+	if wait < 1 {
+		wait = 1
+	}
+	s.logger.Warn("login refused: too many failures", slog.String("client", clientKey), slog.Int("failures", w.Failures))
+	return apperr.E(apperr.RateLimited, "Too many failed logins for this account; try again in %d minutes.", (wait+59)/60).
+		WithDetail("retry_after_seconds", wait)
+}
+
+// failed counts a failure against key and returns answer.
+func (s *Service) failed(ctx context.Context, key, clientKey string, userID int64, answer error) error {
+	now := s.now().UTC()
+	n, err := s.store.RecordLoginFailure(ctx, key, now, now.Add(-FailureWindow))
+	if err != nil {
+		return err
+	}
+	attrs := []any{slog.Int("failures", n)}
+	if clientKey != "" {
+		attrs = append(attrs, slog.String("client", clientKey))
+	}
+	if userID != 0 {
+		attrs = append(attrs, slog.Int64("user_id", userID))
+	}
+	s.logger.Info("login failed", attrs...)
+	return answer
+}
+
+// NormalizeEmail is how an email is stored and compared: trimmed and
+// lower-cased.
+func NormalizeEmail(raw string) string { return strings.ToLower(strings.TrimSpace(raw)) }
+
+// emailProblem says why a normalised email cannot be an account's, or "".
+func emailProblem(email string) string {
+	if email == "" {
+		return "Required."
+	}
+	if len(email) > maxEmailChars || !models.StorableText(email) {
+		return "At most 254 characters."
+	}
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Name != "" || addr.Address != email || strings.IndexFunc(email, unicode.IsSpace) >= 0 {
+		return "Not an email address."
+	}
+	return ""
+}
+
+// throttleKey is the login_failures key of an account's email. An address
+// too long for the key column (which nobody can have registered) is
+// hashed, so garbage still counts against one key.
+func throttleKey(email string) string {
+	const prefix = "acct:"
+	if len(prefix)+len(email) <= 200 {
+		return prefix + email
+	}
+	sum := sha256.Sum256([]byte(email))
+	return prefix + "sha256:" + hex.EncodeToString(sum[:])
+}

@@ -1,6 +1,7 @@
 // Shared helpers for the browser end-to-end tests: find Chromium, start the
 // real server binary on a free port with a fresh data dir, stop it gracefully.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -45,14 +46,22 @@ const URL_LINE = /^\s*URL:\s+(\S+)/m;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-// startServer spawns `<bin> serve` and resolves once the banner's URL line appears.
-export async function startServer() {
+// hostedEnv runs a hosted server (guests and accounts) behind a pretend
+// TLS-terminating proxy: AT_TLS_PROXY=1 lets it serve plain HTTP while it
+// marks its cookies Secure (__Host-), which Chromium keeps on
+// http://127.0.0.1, a potentially trustworthy origin. The secret is fresh
+// per run (40 characters).
+const hostedEnv = () => ({ AT_MODE: 'hosted', AT_SECRET: randomBytes(30).toString('base64url'), AT_TLS_PROXY: '1' });
+
+// startServer spawns `<bin> serve` and resolves once the banner's URL line
+// appears: a local server, or with { hosted: true } a hosted one (hostedEnv).
+export async function startServer({ hosted = false } = {}) {
   if (!existsSync(serverBin)) {
     throw new Error(`server binary not found at ${serverBin}: run \`make build\` first, or set AT_E2E_BIN`);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'at-e2e-'));
   const child = spawn(serverBin, ['serve'], {
-    env: { ...process.env, AT_DATA_DIR: dataDir, AT_ADDR: '127.0.0.1:0', AT_MODE: 'local' },
+    env: { ...process.env, AT_DATA_DIR: dataDir, AT_ADDR: '127.0.0.1:0', ...(hosted ? hostedEnv() : { AT_MODE: 'local' }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

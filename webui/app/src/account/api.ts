@@ -2,21 +2,16 @@
 // password, delete). The server answers a logged-in browser's /api/me with its
 // email; a guest's email is null. Every call is an identity route (see
 // ../identityApi.ts): a fresh browser first becomes one guest.
-import type { Capabilities } from '../api';
+import type { Capabilities, Schemas } from '../api';
 import { apiGet, apiSend } from '../identityApi';
 
-// AccountMe is GET /api/me on a server with accounts.
-export interface AccountMe {
-  id: number;
-  display_name: string;
-  email: string | null;
-  registered: boolean;
-}
+// AccountMe is GET /api/me (and the answer of register, login and a password
+// change): email is null and registered false for a guest.
+export type AccountMe = Schemas['AccountView'];
 
-// accountsOffered: the server has accounts (hosted mode). A local server has
-// none, and then the app shows no account UI at all.
-export const accountsOffered = (caps: Capabilities): boolean =>
-  (caps as Capabilities & { accounts?: boolean }).accounts === true;
+// accountsOffered: the server offers accounts (hosted mode). A local server
+// does not, and then the app shows no account UI at all.
+export const accountsOffered = (caps: Capabilities): boolean => caps.accounts === true;
 
 export const getAccountMe = (signal?: AbortSignal) => apiGet<AccountMe>('/api/me', signal);
 
@@ -28,9 +23,9 @@ export const login = (email: string, password: string) => apiSend<AccountMe>('PO
 // logout ends this browser's session, or with everywhere every session of the
 // account; the browser continues as a new guest on its next request.
 export const logout = (everywhere: boolean) =>
-  apiSend<{ logged_out: boolean }>('POST', '/api/account/logout', { everywhere });
+  apiSend<Schemas['LoggedOut']>('POST', '/api/account/logout', { everywhere });
 
 export const changePassword = (current_password: string, new_password: string) =>
   apiSend<AccountMe>('PUT', '/api/account/password', { current_password, new_password });
 
-export const deleteAccount = (password: string) => apiSend<{ deleted: boolean }>('DELETE', '/api/account', { password });
+export const deleteAccount = (password: string) => apiSend<Schemas['AccountDeleted']>('DELETE', '/api/account', { password });

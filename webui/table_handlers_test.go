@@ -49,16 +49,16 @@ type matrixCase struct {
 // TestAuthorizationMatrix runs every table route as every kind of person:
 // owner, DM-key holder, member with a seat, member without, revoked member
 // and a stranger from another room. Each cell is a fresh fixture.
-func TestAuthorizationMatrix(t *testing.T) {
-	f0 := newFixture(t, withSecret)
-	svc := f0.services.Table
+// authorizationCases are the table routes and who may call each, for the
+// authorization matrices.
+func authorizationCases(svc *table.Service) []matrixCase {
 	p := func(format string, a ...any) string { return fmt.Sprintf(format, a...) }
 	startLobby := func(t *testing.T, f tabletest.Fixture) {
 		_, err := svc.StartSession(ctx, f.Owner, f.LobbyID)
 		tabletest.Must(t, err)
 	}
 	everyone := []string{"owner", "dm_key", "seated", "unseated"}
-	cases := []matrixCase{
+	return []matrixCase{
 		{route: "GET /api/rooms/{id}", allow: everyone,
 			request: func(f tabletest.Fixture) (string, string, string) { return "GET", p("/api/rooms/%d", f.RoomID), "" }},
 		{route: "PATCH /api/rooms/{id} name", allow: []string{"owner"}, deny: "room_owner_required",
@@ -171,6 +171,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 				return "POST", p("/api/sessions/%d/abandon", f.LobbyID), ""
 			}},
 	}
+}
+
+func TestAuthorizationMatrix(t *testing.T) {
+	f0 := newFixture(t, withSecret)
+	svc := f0.services.Table
+	cases := authorizationCases(svc)
 	for _, mc := range cases {
 		t.Run(mc.route, func(t *testing.T) {
 			for _, persona := range []string{"owner", "dm_key", "seated", "unseated", "revoked", "stranger"} {

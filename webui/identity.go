@@ -32,20 +32,28 @@ func (s *Server) secureCookies(r *http.Request) bool { return s.opts.SecureCooki
 
 // readSession returns the verified session cookie of r, trying the name
 // this transport issues first and the other next (a browser that moved
-// between HTTP and HTTPS, or one from before the __Host- name).
-func (s *Server) readSession(r *http.Request) auth.BrowserSession {
+// between HTTP and HTTPS, or one from before the __Host- name). A cookie
+// signed with the secret before a rotation (Options.PreviousSecret) still
+// counts; resign says to give the browser one signed with the current.
+func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign bool) {
 	names := []string{auth.BrowserCookieName, auth.SecureBrowserCookieName}
 	if s.secureCookies(r) {
 		names[0], names[1] = names[1], names[0]
 	}
-	for _, name := range names {
-		if c, err := r.Cookie(name); err == nil {
-			if sess, ok := auth.VerifySession(s.opts.Secret, c.Value); ok {
-				return sess
+	secrets := [][]byte{s.opts.Secret}
+	if len(s.opts.PreviousSecret) > 0 {
+		secrets = append(secrets, s.opts.PreviousSecret)
+	}
+	for i, secret := range secrets {
+		for _, name := range names {
+			if c, err := r.Cookie(name); err == nil {
+				if sess, ok := auth.VerifySession(secret, c.Value); ok {
+					return sess, i > 0
+				}
 			}
 		}
 	}
-	return auth.BrowserSession{}
+	return auth.BrowserSession{}, false
 }
 
 // setSession gives the browser a fresh cookie for userID at
@@ -100,10 +108,14 @@ func expireCookie(c *gin.Context, name string, secure bool) {
 // the old account.
 func (s *Server) identify(c *gin.Context) {
 	ctx := c.Request.Context()
-	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, s.readSession(c.Request))
+	cookie, resign := s.readSession(c.Request)
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie)
 	if err != nil {
 		respondError(c, err)
 		return
+	}
+	if ok && resign {
+		s.setSession(c, sess.Account.ID, sess.Version)
 	}
 	if !ok {
 		if !s.allowNewGuest(c) { // the guest limit (webui/limits.go)

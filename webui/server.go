@@ -36,8 +36,12 @@ type Options struct {
 	Logger *slog.Logger
 	// App is the built web app; nil uses the embedded build.
 	App fs.FS
-	// Secret signs the browser cookie.
-	Secret []byte
+	// Secret signs the browser cookie. PreviousSecret, the secret before a
+	// rotation, still verifies the cookies it signed; each is signed again
+	// with Secret on the browser's next request, so a rotation logs nobody
+	// out (a guest's cookie is all they have).
+	Secret         []byte
+	PreviousSecret []byte
 	// SecureCookies marks cookies Secure even on plain HTTP, for a server
 	// behind a TLS-terminating proxy.
 	SecureCookies bool

@@ -277,6 +277,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		MCP:            mcpHandler,
 		Logger:         logger,
 		Secret:         []byte(cfg.Secret),
+		PreviousSecret: []byte(cfg.SecretPrevious),
 		SecureCookies:  cfg.TLSProxy,
 		HSTS:           cfg.Mode == "hosted",
 		Accounts:       cfg.Mode == "hosted",

@@ -5,21 +5,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  eventually,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 const GUEST_LINK = 'Guest — Register or log in';
 
@@ -31,17 +19,13 @@ describe('accounts on a hosted server', { skip: !haveChromium && skipLine() }, (
 
   before(async () => {
     server = await startServer({ hosted: true });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
 
   after(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
+    await stopServer(server);
   });
 
   const url = (path) => new URL(path, server.url).href;

@@ -7,12 +7,10 @@
 // reaches the DM's page. No reloads, no fixed sleeps.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { chromiumOrSkip, skipLine } from './harness.mjs';
 import { button, character, chatLine, escapeRe, tableJourney, waitText } from './table-setup.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 const PROTOCOL = '2026-07-28';
 

@@ -1,21 +1,9 @@
 // Browser journeys against the real server binary (see harness.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  eventually,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
   let server;
@@ -23,16 +11,12 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
 
   before(async () => {
     server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
+    await stopServer(server);
   });
 
   // withPage gives each journey a fresh context (empty localStorage) and fails

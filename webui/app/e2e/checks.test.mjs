@@ -9,12 +9,10 @@
 // (long-poll), with no reloads and no fixed sleeps.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { chromiumOrSkip, skipLine } from './harness.mjs';
 import { button, character as sheet, tableJourney, waitText } from './table-setup.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 // dcFree removes from a page's HTML what carries numbers that are not game
 // values: scripts and stylesheets (hashed asset names), <time> elements and

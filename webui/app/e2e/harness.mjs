@@ -1,11 +1,13 @@
 // Shared helpers for the browser end-to-end tests: find Chromium, start the
 // real server binary on a free port with a fresh data dir, stop it gracefully.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -41,6 +43,19 @@ export function chromiumMissingMessage() {
 export function chromiumAvailable() {
   return existsSync(chromiumPath);
 }
+
+// chromiumOrSkip, at the top of a test file, says whether Chromium is here;
+// without it the file prints the skip line, or throws when the browser tests
+// are required.
+export function chromiumOrSkip() {
+  const have = chromiumAvailable();
+  if (!have && browserRequired()) throw new Error(chromiumMissingMessage());
+  if (!have) console.log(skipLine());
+  return have;
+}
+
+// launchChromium starts the headless browser of the tests.
+export const launchChromium = () => chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
 const URL_LINE = /^\s*URL:\s+(\S+)/m;
 const START_TIMEOUT_MS = 30_000;
@@ -122,6 +137,15 @@ export async function startServer({ hosted = false } = {}) {
       }
     },
   };
+}
+
+// stopServer stops a server of startServer, if it started, and asserts that
+// it exited 0 on SIGTERM.
+export async function stopServer(server) {
+  if (!server) return;
+  const { code, signal } = await server.stop();
+  assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
+  assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
 }
 
 // eventually retries fn until it stops throwing or the time runs out.

@@ -4,12 +4,10 @@
 // no reloads and no fixed sleeps.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { browserRequired, chromiumAvailable, chromiumMissingMessage, skipLine } from './harness.mjs';
+import { chromiumOrSkip, skipLine } from './harness.mjs';
 import { character, chatLine, tableJourney, waitText } from './table-setup.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 // An 8×8 red PNG.
 const PNG_BASE64 =

@@ -9,22 +9,10 @@
 // unpins and forgets it and sees the next prompt go without it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { FAKE_MEMORY, startFakeModel } from './fake-model.mjs';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  eventually,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
@@ -40,17 +28,13 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   before(async () => {
     model = await startFakeModel();
     server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
 
   after(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
+    await stopServer(server);
     await model?.close();
   });
 

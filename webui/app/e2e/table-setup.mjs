@@ -4,8 +4,7 @@
 // (room, campaign, seats, characters, session) made through the API.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath, startServer } from './harness.mjs';
+import { launchChromium, startServer, stopServer } from './harness.mjs';
 
 export const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -43,17 +42,13 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
 
   before(async () => {
     server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
 
   after(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
+    await stopServer(server);
   });
 
   const url = (path) => new URL(path, server.url).href;

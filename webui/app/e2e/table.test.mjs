@@ -3,20 +3,9 @@
 // against the real server binary.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import {
-  browserRequired,
-  chromiumArgs,
-  chromiumAvailable,
-  chromiumMissingMessage,
-  chromiumPath,
-  skipLine,
-  startServer,
-} from './harness.mjs';
+import { chromiumOrSkip, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
 
-const haveChromium = chromiumAvailable();
-if (!haveChromium && browserRequired()) throw new Error(chromiumMissingMessage());
-if (!haveChromium) console.log(skipLine());
+const haveChromium = chromiumOrSkip();
 
 describe('table journey', { skip: !haveChromium && skipLine() }, () => {
   let server;
@@ -26,17 +15,13 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
 
   before(async () => {
     server = await startServer();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
 
   after(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
-    if (server) {
-      const { code, signal } = await server.stop();
-      assert.equal(signal, null, `server was killed by ${signal}; output:\n${server.output()}`);
-      assert.equal(code, 0, `server exit code after SIGTERM; output:\n${server.output()}`);
-    }
+    await stopServer(server);
   });
 
   // person opens a fresh browser context: its own cookie jar, so its own guest.

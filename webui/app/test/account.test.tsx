@@ -56,6 +56,40 @@ const setField = (form: HTMLElement, label: string, value: string) =>
 const submitIn = (form: HTMLElement, name: string) =>
   act(async () => fireEvent.click(within(form).getByRole('button', { name })));
 
+// openForm renders the account page and finds the form with this test id.
+const openForm = async (testId: string) => {
+  renderApp('/account');
+  return screen.findByTestId(testId);
+};
+
+// submitRegister fills the register form (the confirmation is the password
+// unless given) and submits it.
+const submitRegister = async (form: HTMLElement, email: string, password: string, confirm = password) => {
+  setField(form, en['account.email'], email);
+  setField(form, en['account.password'], password);
+  setField(form, en['account.password.confirm'], confirm);
+  await submitIn(form, en['account.register.submit']);
+};
+
+const submitLogin = async (form: HTMLElement, email: string, password: string) => {
+  setField(form, en['account.email'], email);
+  setField(form, en['account.password'], password);
+  await submitIn(form, en['account.login.submit']);
+};
+
+// annWithLogout: this browser is Ann's account on the account page, and a
+// logout (here or everywhere) makes it a new guest.
+const annWithLogout = () => {
+  me = account(9, 'ann@example.com');
+  hosted({
+    'POST /api/account/logout': () => {
+      becomeNewGuest();
+      return json(200, { logged_out: true });
+    },
+  });
+  renderApp('/account');
+};
+
 beforeEach(() => {
   localStorage.clear();
   resetIdentity();
@@ -121,13 +155,9 @@ describe('accounts: hosted', () => {
         return json(200, me);
       },
     });
-    renderApp('/account');
-    const form = await screen.findByTestId('register-form');
-    setField(form, en['account.email'], '  ann@example.com ');
-    setField(form, en['account.password'], 'correct horse battery');
+    const form = await openForm('register-form');
     // a confirmation that differs is caught before anything is sent
-    setField(form, en['account.password.confirm'], 'correct horse batter');
-    await submitIn(form, en['account.register.submit']);
+    await submitRegister(form, '  ann@example.com ', 'correct horse battery', 'correct horse batter');
     expect(within(form).getByText(en['account.password.mismatch'])).toBeTruthy();
     expect(within(form).getByLabelText(en['account.password.confirm']).getAttribute('aria-invalid')).toBe('true');
     expect(callsTo('POST', '/api/account/register')).toHaveLength(0);
@@ -159,12 +189,8 @@ describe('accounts: hosted', () => {
       'POST /api/account/register': () =>
         refusal(400, 'account_invalid', { fields: { email: 'SERVER TEXT not an email', password: 'SERVER TEXT too short' } }),
     });
-    renderApp('/account');
-    const form = await screen.findByTestId('register-form');
-    setField(form, en['account.email'], 'ann');
-    setField(form, en['account.password'], 'short');
-    setField(form, en['account.password.confirm'], 'short');
-    await submitIn(form, en['account.register.submit']);
+    const form = await openForm('register-form');
+    await submitRegister(form, 'ann', 'short');
 
     const email = within(form).getByLabelText(en['account.email']);
     const password = within(form).getByLabelText(en['account.password']);
@@ -182,12 +208,8 @@ describe('accounts: hosted', () => {
   it('email_taken and rate_limited show their texts (and how long to wait)', async () => {
     let answer = () => refusal(409, 'email_taken', { fields: { email: 'already registered' } });
     hosted({ 'POST /api/account/register': () => answer() });
-    renderApp('/account');
-    const form = await screen.findByTestId('register-form');
-    setField(form, en['account.email'], 'ann@example.com');
-    setField(form, en['account.password'], 'correct horse battery');
-    setField(form, en['account.password.confirm'], 'correct horse battery');
-    await submitIn(form, en['account.register.submit']);
+    const form = await openForm('register-form');
+    await submitRegister(form, 'ann@example.com', 'correct horse battery');
     await waitFor(() => expect(within(form).getByRole('alert').textContent).toContain(errorsEn.email_taken));
     expect(within(form).getByLabelText(en['account.email']).getAttribute('aria-invalid')).toBe('true');
 
@@ -199,11 +221,8 @@ describe('accounts: hosted', () => {
 
   it('a failed login shows the login_failed text next to the form and stays a guest', async () => {
     hosted({ 'POST /api/account/login': () => refusal(401, 'login_failed') });
-    renderApp('/account');
-    const form = await screen.findByTestId('login-form');
-    setField(form, en['account.email'], 'ann@example.com');
-    setField(form, en['account.password'], 'wrong password!');
-    await submitIn(form, en['account.login.submit']);
+    const form = await openForm('login-form');
+    await submitLogin(form, 'ann@example.com', 'wrong password!');
     const alert = await within(form).findByRole('alert');
     expect(alert.textContent).toContain(en['account.login.failed']);
     expect(alert.textContent).toContain(errorsEn.login_failed);
@@ -223,12 +242,9 @@ describe('accounts: hosted', () => {
         return json(200, me);
       },
     });
-    renderApp('/account');
-    const form = await screen.findByTestId('login-form');
+    const form = await openForm('login-form');
     const meCallsBefore = callsTo('GET', '/api/me').length;
-    setField(form, en['account.email'], 'Ann@Example.com');
-    setField(form, en['account.password'], 'correct horse battery');
-    await submitIn(form, en['account.login.submit']);
+    await submitLogin(form, 'Ann@Example.com', 'correct horse battery');
     await waitFor(() =>
       expect(screen.getByTestId('account-notice').textContent).toBe(en['account.login.done'].replace('{email}', 'ann@example.com')),
     );
@@ -243,14 +259,7 @@ describe('accounts: hosted', () => {
   });
 
   it('log out everywhere sends {everywhere: true}; the browser becomes a new guest', async () => {
-    me = account(9, 'ann@example.com');
-    hosted({
-      'POST /api/account/logout': () => {
-        becomeNewGuest();
-        return json(200, { logged_out: true });
-      },
-    });
-    renderApp('/account');
+    annWithLogout();
     await waitFor(() => expect(screen.getByTestId('account-link').textContent).toContain('ann@example.com'));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: en['account.logout.everywhere'] })));
     expect(callsTo('POST', '/api/account/logout').map((c) => c.body)).toEqual([{ everywhere: true }]);
@@ -261,14 +270,7 @@ describe('accounts: hosted', () => {
   });
 
   it('log out (this browser) sends {everywhere: false}', async () => {
-    me = account(9, 'ann@example.com');
-    hosted({
-      'POST /api/account/logout': () => {
-        becomeNewGuest();
-        return json(200, { logged_out: true });
-      },
-    });
-    renderApp('/account');
+    annWithLogout();
     await screen.findByRole('heading', { name: en['account.logout.title'] });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: en['account.logout.submit'] })));
     expect(callsTo('POST', '/api/account/logout').map((c) => c.body)).toEqual([{ everywhere: false }]);
@@ -300,8 +302,7 @@ describe('accounts: hosted', () => {
           ? refusal(400, 'account_invalid', { fields: { current_password: 'not your current password' } })
           : json(200, me),
     });
-    renderApp('/account');
-    const form = await screen.findByTestId('password-form');
+    const form = await openForm('password-form');
     setField(form, en['account.password.current'], 'not it at all');
     setField(form, en['account.password.new'], 'a brand new secret');
     setField(form, en['account.password.newConfirm'], 'a brand new secret');

@@ -98,6 +98,42 @@ const NOTE = memory(12, 'note', 'Mara promised Bram she would return.', { depth:
 const OLD = memory(13, 'block', 'Mara lost her purse on the road.', { depth: 11, from_depth: 6, forgotten: true, stale: true });
 const SUMMARY = memory(20, 'summary', 'Mara reached the Gilded Goose on a rainy night.', { depth: 11, from_depth: 0 });
 
+// settings is the narrator settings of a local model with the default memory
+// settings; over replaces fields.
+function settings(over: Partial<ProviderSettingsView> = {}): ProviderSettingsView {
+  return {
+    base_url: 'http://127.0.0.1:11434/v1',
+    model: 'llama3',
+    api_key_set: false,
+    context_budget: 8000,
+    max_output_tokens: 600,
+    temperature: 0.8,
+    top_p: 0.95,
+    token_ratio: 1,
+    embedding_model: '',
+    memory_top_k: 5,
+    memory_capacity: 200,
+    ...over,
+  };
+}
+
+// PLAY answers the play screen of adventure 7.
+const PLAY = {
+  'GET /api/adventures/7': () => json(200, PAGE),
+  'GET /api/adventures/7/branches': () => json(200, { branches: [] }),
+};
+
+// openDrawer opens the play screen and the drawer its button opens, and waits
+// for the drawer's content (the test id ready).
+async function openDrawer(open: string, title: string, ready: string) {
+  renderApp('/solo/adventures/7');
+  await screen.findByText('Bram nods at the door.');
+  fireEvent.click(screen.getByRole('button', { name: open }));
+  const drawer = await screen.findByRole('dialog', { name: title });
+  await within(drawer).findByTestId(ready);
+  return drawer;
+}
+
 function bank(over: Partial<MemoryBank> = {}): MemoryBank {
   return {
     memories: [BLOCK, NOTE, OLD],
@@ -118,8 +154,7 @@ function stubBank(start: MemoryBank = bank(), routes: Parameters<typeof stubServ
   let nextId = 100;
   let refused = 0;
   return stubServer({
-    'GET /api/adventures/7': () => json(200, PAGE),
-    'GET /api/adventures/7/branches': () => json(200, { branches: [] }),
+    ...PLAY,
     'GET /api/adventures/7/memories': () => json(200, state),
     'POST /api/adventures/7/memories': (body) => {
       if (refused++ < refuseAdds) return apiError(400, 'memory_invalid');
@@ -151,14 +186,7 @@ function stubBank(start: MemoryBank = bank(), routes: Parameters<typeof stubServ
   });
 }
 
-async function openPanel() {
-  renderApp('/solo/adventures/7');
-  await screen.findByText('Bram nods at the door.');
-  fireEvent.click(screen.getByRole('button', { name: en['solo.memory.open'] }));
-  const panel = await screen.findByRole('dialog', { name: en['solo.memory.title'] });
-  await within(panel).findByTestId('memory-status');
-  return panel;
-}
+const openPanel = () => openDrawer(en['solo.memory.open'], en['solo.memory.title'], 'memory-status');
 
 const items = (panel: HTMLElement) => within(panel).getAllByTestId('memory');
 const item = (panel: HTMLElement, text: string) => {
@@ -168,6 +196,13 @@ const item = (panel: HTMLElement, text: string) => {
 };
 const btn = (scope: HTMLElement, name: string) => within(scope).getByRole('button', { name });
 const tags = (li: HTMLElement) => [...li.querySelectorAll('.tag')].map((t) => t.textContent);
+
+// saveSummary edits the running summary to text and saves it.
+function saveSummary(summary: HTMLElement, text: string) {
+  fireEvent.click(btn(summary, en['solo.memory.edit']));
+  fireEvent.change(within(summary).getByLabelText(en['solo.memory.editText']), { target: { value: text } });
+  fireEvent.click(btn(summary, en['common.save']));
+}
 
 beforeEach(() => {
   localStorage.clear();
@@ -229,22 +264,10 @@ describe('memory drawer', () => {
   });
 
   it('names the embedding model, says when the bank is writing, and says when it is empty', async () => {
-    const settings: ProviderSettingsView = {
-      base_url: 'http://127.0.0.1:11434/v1',
-      model: 'llama3',
-      api_key_set: false,
-      context_budget: 8000,
-      max_output_tokens: 600,
-      temperature: 0.8,
-      top_p: 0.95,
-      token_ratio: 1,
-      embedding_model: 'nomic-embed-text',
-      memory_top_k: 8,
-      memory_capacity: 500,
-    };
+    const view = settings({ embedding_model: 'nomic-embed-text', memory_top_k: 8, memory_capacity: 500 });
     stubBank(
       bank({ memories: [], summary: null, scorer: 'embedding', top_k: 8, capacity: 500, job: { pending: true, last_error: '', last_run_at: null } }),
-      { 'GET /api/solo/settings': () => json(200, settings) },
+      { 'GET /api/solo/settings': () => json(200, view) },
     );
     const panel = await openPanel();
     expect(within(panel).getByTestId('memory-recall').textContent).toBe(
@@ -323,11 +346,7 @@ describe('memory drawer', () => {
 
     // the running summary
     const summary = within(panel).getByTestId('memory-summary');
-    fireEvent.click(btn(summary, en['solo.memory.edit']));
-    fireEvent.change(within(summary).getByLabelText(en['solo.memory.editText']), {
-      target: { value: 'Mara is at the Gilded Goose.' },
-    });
-    fireEvent.click(btn(summary, en['common.save']));
+    saveSummary(summary, 'Mara is at the Gilded Goose.');
     await waitFor(() => expect(callsTo('PATCH', '/api/adventures/7/memories/20')).toHaveLength(1));
     expect(callsTo('PATCH', '/api/adventures/7/memories/20')[0]!.body).toEqual({ text: 'Mara is at the Gilded Goose.' });
     await waitFor(() => expect(within(summary).getByTestId('memory-text').textContent).toBe('Mara is at the Gilded Goose.'));
@@ -337,9 +356,7 @@ describe('memory drawer', () => {
     stubBank(bank(), { 'PATCH /api/adventures/7/memories/20': () => apiError(400, 'memory_invalid') });
     const panel = await openPanel();
     const summary = within(panel).getByTestId('memory-summary');
-    fireEvent.click(btn(summary, en['solo.memory.edit']));
-    fireEvent.change(within(summary).getByLabelText(en['solo.memory.editText']), { target: { value: 'x'.repeat(1001) } });
-    fireEvent.click(btn(summary, en['common.save']));
+    saveSummary(summary, 'x'.repeat(1001));
     const alert = await within(summary).findByRole('alert');
     expect(alert.textContent).toContain(en['solo.memory.changeFailed']);
     expect(alert.textContent).toContain(errorsEn.memory_invalid);
@@ -409,18 +426,9 @@ function insights(over: Partial<Insights> = {}): Insights {
   };
 }
 
-async function openInsights(ins: Insights) {
-  stubServer({
-    'GET /api/adventures/7': () => json(200, PAGE),
-    'GET /api/adventures/7/branches': () => json(200, { branches: [] }),
-    'GET /api/actions/3/insights': () => json(200, ins),
-  });
-  renderApp('/solo/adventures/7');
-  await screen.findByText('Bram nods at the door.');
-  fireEvent.click(screen.getByRole('button', { name: en['solo.insights.open'] }));
-  const drawer = await screen.findByRole('dialog', { name: en['solo.insights.title'] });
-  await within(drawer).findByTestId('insights-usage');
-  return drawer;
+function openInsights(ins: Insights) {
+  stubServer({ ...PLAY, 'GET /api/actions/3/insights': () => json(200, ins) });
+  return openDrawer(en['solo.insights.open'], en['solo.insights.title'], 'insights-usage');
 }
 
 describe('insights: memories', () => {
@@ -473,24 +481,12 @@ describe('insights: memories', () => {
 
 describe('narrator settings: memory', () => {
   it('shows and sends the embedding model, memories per turn and memory capacity', async () => {
-    const settings: ProviderSettingsView = {
-      base_url: 'http://127.0.0.1:11434/v1',
-      model: 'llama3',
-      api_key_set: false,
-      context_budget: 8000,
-      max_output_tokens: 600,
-      temperature: 0.8,
-      top_p: 0.95,
-      token_ratio: 1,
-      embedding_model: '',
-      memory_top_k: 5,
-      memory_capacity: 200,
-    };
+    const view = settings();
     stubServer({
       'GET /api/scenarios': () => json(200, { scenarios: [] }),
       'GET /api/adventures': () => json(200, { adventures: [] }),
-      'GET /api/solo/settings': () => json(200, settings),
-      'PUT /api/solo/settings': (body) => json(200, { ...settings, ...(body as object) }),
+      'GET /api/solo/settings': () => json(200, view),
+      'PUT /api/solo/settings': (body) => json(200, { ...view, ...(body as object) }),
     });
     renderApp('/solo');
     const embedding = (await screen.findByLabelText(en['solo.provider.embeddingModel'])) as HTMLInputElement;

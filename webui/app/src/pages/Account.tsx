@@ -115,25 +115,86 @@ function Notice() {
   );
 }
 
+// usePasswordPair keeps a new password and its confirmation for a form that
+// sets one (register, change password).
+function usePasswordPair(action: Action) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  // matches is the submit guard: a confirmation that differs is marked at its
+  // field (and the last refusal cleared) before anything is sent.
+  const matches = () => {
+    if (password !== confirm) {
+      action.clear();
+      setMismatch(true);
+      return false;
+    }
+    setMismatch(false);
+    return true;
+  };
+  const reset = () => {
+    setPassword('');
+    setConfirm('');
+  };
+  return { password, setPassword, confirm, setConfirm, mismatch, matches, reset };
+}
+
+// NewPasswordFields are the fields of a usePasswordPair: the new password
+// (with the rules as its hint; invalid when the server refused it) at
+// `${id}-${name}` and its confirmation at `${id}-confirm`.
+function NewPasswordFields({
+  id,
+  name,
+  pair,
+  label,
+  confirmLabel,
+  invalid,
+}: {
+  id: string;
+  name: string;
+  pair: ReturnType<typeof usePasswordPair>;
+  label: string;
+  confirmLabel: string;
+  invalid: boolean;
+}) {
+  const { t } = useI18n();
+  return (
+    <>
+      <Field
+        id={`${id}-${name}`}
+        label={label}
+        type="password"
+        value={pair.password}
+        onChange={pair.setPassword}
+        autoComplete="new-password"
+        hint={t('account.password.hint')}
+        error={invalid ? t('account.field.password') : null}
+      />
+      <Field
+        id={`${id}-confirm`}
+        label={confirmLabel}
+        type="password"
+        value={pair.confirm}
+        onChange={pair.setConfirm}
+        autoComplete="new-password"
+        error={pair.mismatch ? t('account.password.mismatch') : null}
+      />
+    </>
+  );
+}
+
 function RegisterForm() {
   const { t, errorText } = useI18n();
   const { switched } = useAccount();
   const id = useId();
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [mismatch, setMismatch] = useState(false);
   const action = useAction();
+  const pair = usePasswordPair(action);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (password !== confirm) {
-      action.clear();
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
-    const me = await action.run(() => register(email.trim(), password));
+    if (!pair.matches()) return;
+    const me = await action.run(() => register(email.trim(), pair.password));
     if (me) await switched('account.register.done');
   };
 
@@ -153,24 +214,13 @@ function RegisterForm() {
             fieldBad(action, 'email') ? t('account.field.email') : action.error === 'email_taken' ? errorText('email_taken') : null
           }
         />
-        <Field
-          id={`${id}-password`}
+        <NewPasswordFields
+          id={id}
+          name="password"
+          pair={pair}
           label={t('account.password')}
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          hint={t('account.password.hint')}
-          error={fieldBad(action, 'password') ? t('account.field.password') : null}
-        />
-        <Field
-          id={`${id}-confirm`}
-          label={t('account.password.confirm')}
-          type="password"
-          value={confirm}
-          onChange={setConfirm}
-          autoComplete="new-password"
-          error={mismatch ? t('account.password.mismatch') : null}
+          confirmLabel={t('account.password.confirm')}
+          invalid={fieldBad(action, 'password')}
         />
         <AccountError action={action} lead={t('account.register.failed')} />
         <p className="form-actions">
@@ -263,24 +313,16 @@ function PasswordForm() {
   const { switched } = useAccount();
   const id = useId();
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [mismatch, setMismatch] = useState(false);
   const action = useAction();
+  const pair = usePasswordPair(action);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (next !== confirm) {
-      action.clear();
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
-    const me = await action.run(() => changePassword(current, next));
+    if (!pair.matches()) return;
+    const me = await action.run(() => changePassword(current, pair.password));
     if (!me) return;
     setCurrent('');
-    setNext('');
-    setConfirm('');
+    pair.reset();
     await switched('account.password.done');
   };
 
@@ -298,24 +340,13 @@ function PasswordForm() {
           autoComplete="current-password"
           error={action.error === 'login_failed' || fieldBad(action, 'current_password') ? t('account.field.current') : null}
         />
-        <Field
-          id={`${id}-new`}
+        <NewPasswordFields
+          id={id}
+          name="new"
+          pair={pair}
           label={t('account.password.new')}
-          type="password"
-          value={next}
-          onChange={setNext}
-          autoComplete="new-password"
-          hint={t('account.password.hint')}
-          error={fieldBad(action, 'new_password', 'password') ? t('account.field.password') : null}
-        />
-        <Field
-          id={`${id}-confirm`}
-          label={t('account.password.newConfirm')}
-          type="password"
-          value={confirm}
-          onChange={setConfirm}
-          autoComplete="new-password"
-          error={mismatch ? t('account.password.mismatch') : null}
+          confirmLabel={t('account.password.newConfirm')}
+          invalid={fieldBad(action, 'new_password', 'password')}
         />
         <AccountError
           action={action}

@@ -161,6 +161,10 @@ const (
 	AccountInvalid      Code = "account_invalid"
 	AccountRequired     Code = "account_required"
 	DemoBudgetExhausted Code = "demo_budget_exhausted"
+
+	// MessageNotEditable: only the author (within 10 minutes) or the DM
+	// (any time) may edit or delete a chat message.
+	MessageNotEditable Code = "message_not_editable"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -271,6 +275,7 @@ var kinds = map[Code]Kind{
 	AccountInvalid:      KindInvalid,
 	AccountRequired:     KindForbidden,
 	DemoBudgetExhausted: KindRateLimited,
+	MessageNotEditable:  KindForbidden,
 }
 
 // Codes returns every declared code, sorted.

@@ -85,6 +85,7 @@ const SERVER_ERROR_CODES = [
   'scenario_invalid',
   'provider_settings_invalid',
   'memory_invalid',
+  'message_not_editable',
   'rate_limited',
   'login_failed',
   'email_taken',

@@ -439,6 +439,25 @@ func (c Config) mcpDecision(listenHost string) (bool, string) {
 	}
 }
 
+// lanWarning is what local mode says at start-up when it listens beyond
+// loopback (AT_ADDR=0.0.0.0:8080 or a LAN address, to play with friends):
+// local mode has no login, so anyone who can reach the address plays as a
+// guest. Empty on loopback, in hosted mode, and behind a TLS proxy (which
+// decides who reaches the server).
+func (c Config) lanWarning(listenHost string) string {
+	if c.Mode != "local" || c.TLSProxy || isLoopback(listenHost) {
+		return ""
+	}
+	w := "local mode is listening beyond loopback (AT_ADDR=" + c.Addr + ") with no login: anyone on the network who can reach this address plays as a guest. " +
+		"Friends open http(s)://<this machine's LAN address>:<port>/ (names other than localhost are refused; use the IP address). "
+	if !c.servesTLS() {
+		w += "Traffic is plain HTTP: set AT_TLS_DEV=1 (or AT_TLS_CERT/AT_TLS_KEY) to encrypt it, or run hosted mode (AT_MODE=hosted) with TLS for accounts and rate limits."
+	} else {
+		w += "For accounts and rate limits, run hosted mode (AT_MODE=hosted)."
+	}
+	return w
+}
+
 func isLoopback(host string) bool {
 	if host == "localhost" {
 		return true

@@ -258,6 +258,10 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	// One set of rate limits for the web app and MCP (nil: none, local mode).
 	lim := limits.New(cfg.Limits)
 	logger.Info("rate limits", slog.String("limits", cfg.Limits.String()))
+	lanWarning := cfg.lanWarning(host)
+	if lanWarning != "" {
+		logger.Warn(lanWarning)
+	}
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
@@ -312,6 +316,9 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}
 	fmt.Fprintf(stdout, "Adventure Table %s\n  URL:       %s\n  Mode:      %s\n  Database:  %s %s (schema v%d)\n  MCP:       %s\n",
 		version, base, cfg.Mode, store.Dialect(), store.Location(), rep.To, mcpLine)
+	if lanWarning != "" {
+		fmt.Fprintf(stdout, "  WARNING:   %s\n", lanWarning)
+	}
 	if onReady != nil {
 		onReady(ln.Addr())
 	}

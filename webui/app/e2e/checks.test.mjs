@@ -253,7 +253,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     }
     await bob.getByLabel('Message', { exact: true }).fill('I search the altar');
     await button(bob, 'Declare action').click();
-    await bob.waitForFunction(() => document.querySelector('input.message-input')?.value === '');
+    await bob.waitForFunction(() => document.querySelector('textarea.message-input')?.value === '');
     const action = dana.getByTestId('pending-action').filter({ hasText: 'I search the altar' });
     await action.filter({ hasText: 'Answer to: What does everyone do?' }).waitFor();
     await waitText(action.getByTestId('action-status'), 'Pending');

@@ -22,7 +22,7 @@ describe('live table journey', { skip: !haveChromium && skipLine() }, () => {
     await message(page).fill(text);
     await button(page, action).click();
     // the bar clears once the server has the message
-    await page.waitForFunction(() => document.querySelector('input.message-input')?.value === '');
+    await page.waitForFunction(() => document.querySelector('textarea.message-input')?.value === '');
   }
   const stageImageLoaded = (page) =>
     page.waitForFunction(() => {

@@ -920,6 +920,28 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.body': 'There is no page at this address.',
   'notFound.home': 'Go to the home page',
+
+  // the chat box, confirmations before ending a session, page titles
+  'table.input.keys': 'Enter sends; Shift+Enter starts a new line.',
+  'session.end.confirm': 'End this session for everyone? It cannot be started again.',
+  'session.end.yes': 'Yes, end it',
+  'session.abandon.confirm': 'Abandon this session for everyone? It cannot be started again.',
+  'session.abandon.yes': 'Yes, abandon it',
+  'title.page': '{page} — {app}',
+  'title.named': '{page} · {name}',
+  'title.tables': 'Tables',
+  'title.join': 'Join a room',
+  'title.room': 'Room',
+  'title.session': 'Session',
+  'title.characters': 'Characters',
+  'title.character': 'Character',
+  'title.solo': 'Solo adventures',
+  'title.scenario': 'Scenario',
+  'title.adventure': 'Adventure',
+  'title.settings': 'Settings',
+  'title.account': 'Account',
+  'title.apiDocs': 'API documentation',
+  'title.notFound': 'Page not found',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -7,6 +7,7 @@ import { useAccount } from '../account/AccountContext';
 import { changePassword, deleteAccount, login, logout, register, type AccountMe } from '../account/api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction, type Action } from '../useAction';
 import { NotFoundPage } from './NotFound';
@@ -458,6 +459,7 @@ function DeletePanel({ me }: { me: AccountMe }) {
 
 export function AccountPage() {
   const { t } = useI18n();
+  usePageTitle('title.account');
   const { status, me, error, refresh } = useAccount();
   if (status === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
   if (status === 'off') return <NotFoundPage />;

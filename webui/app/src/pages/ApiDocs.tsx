@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import 'swagger-ui-dist/swagger-ui.css';
 import SwaggerUIBundle from 'swagger-ui-dist/swagger-ui-bundle.js';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 
 export const OPENAPI_URL = '/api/openapi.json';
 
@@ -9,6 +10,7 @@ export const OPENAPI_URL = '/api/openapi.json';
 // This module (with Swagger UI and its CSS) is lazy-loaded as its own chunk.
 export default function ApiDocsPage() {
   const { t } = useI18n();
+  usePageTitle('title.apiDocs');
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
 

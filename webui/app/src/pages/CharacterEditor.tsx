@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadThen } from '../components/LoadThen';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import type { MessageKey } from '../i18n/messages';
 import {
   ABILITIES,
@@ -111,6 +112,7 @@ function groupOf(key: string): Group | null {
 
 export function CharacterEditorPage() {
   const { id = 'new' } = useParams();
+  usePageTitle('title.character');
   return id === 'new' ? <Editor key="new" initial={null} /> : <LoadCharacter key={id} id={id} />;
 }
 
@@ -135,6 +137,7 @@ function Editor({ initial }: { initial: Character | null }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [saved, setSaved] = useState<Character | null>(initial);
+  usePageTitle('title.character', saved?.name);
   const [firstDraft] = useState<Draft>(() => draftOf(initial ?? NEW_CHARACTER));
   const [draft, setDraft] = useState<Draft>(firstDraft);
   // "Saved" shows while the draft is exactly the one the server answered with.

@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { format } from '../i18n/messages';
 import { listCharacters } from '../table/api';
 import { useApi } from '../useApi';
 
 export function CharactersPage() {
   const { t } = useI18n();
+  usePageTitle('title.characters');
   const [chars, reload] = useApi(listCharacters);
   return (
     <>

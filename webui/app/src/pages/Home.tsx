@@ -1,6 +1,7 @@
 import { getHealth, type Health } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import type { MessageKey } from '../i18n/messages';
 import { useApi } from '../useApi';
 
@@ -50,6 +51,7 @@ function StatusList({ health }: { health: Health }) {
 
 export function HomePage() {
   const { t } = useI18n();
+  usePageTitle(null);
   return (
     <>
       <h1>{t('home.title')}</h1>

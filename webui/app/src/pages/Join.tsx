@@ -3,11 +3,13 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { joinRoom } from '../table/api';
 
 // JoinPage is the target of an invite link: it joins and goes to the room.
 export function JoinPage() {
   const { t } = useI18n();
+  usePageTitle('title.join');
   const { code = '' } = useParams();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);

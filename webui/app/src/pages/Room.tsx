@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { format } from '../i18n/messages';
 import {
   addSeat,
@@ -60,6 +61,7 @@ export function RoomPage() {
   const { id = '' } = useParams();
   const load = useCallback((signal: AbortSignal) => getRoom(id, signal), [id]);
   const room = usePolled(load);
+  usePageTitle('title.room', room.data?.name);
   // Actions that answer with the RoomView share this one error line.
   const action = useAction();
 

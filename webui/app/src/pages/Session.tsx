@@ -1,6 +1,7 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
@@ -31,10 +32,12 @@ import { useEventFeed } from '../table/useEventFeed';
 import { changesBoard, mergeResults, useRollBoard } from '../table/useRollBoard';
 import { useSideWidth } from '../table/useSideWidth';
 import { useAction } from '../useAction';
+import { usePageTitle } from '../usePageTitle';
 import { useApi } from '../useApi';
 
 export function SessionPage() {
   const { t } = useI18n();
+  usePageTitle('title.session');
   const { id = '' } = useParams();
   const load = useCallback((signal: AbortSignal) => getSession(id, signal), [id]);
   const [first, reload] = useApi(load);
@@ -90,6 +93,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const { t } = useI18n();
   const sessionId = initial.session.id;
   const [data, setData] = useState(initial);
+  usePageTitle('title.session', data.campaign.name);
   const [stage, setStageState] = useState<StageView>(initial.stage);
   const [refreshError, setRefreshError] = useState<string | null>(null);
   const [proxySeat, setProxySeat] = useState<number | null>(null);
@@ -383,12 +387,24 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
         <button type="button" disabled={!data.can.start || action.busy} onClick={() => doIt(() => startSession(s.id))}>
           {t('session.start')}
         </button>
-        <button type="button" disabled={!data.can.end || action.busy} onClick={() => doIt(() => endSession(s.id))}>
+        <ConfirmButton
+          testId="session-end"
+          question={t('session.end.confirm')}
+          yes={t('session.end.yes')}
+          disabled={!data.can.end || action.busy}
+          onConfirm={() => doIt(() => endSession(s.id))}
+        >
           {t('session.end')}
-        </button>
-        <button type="button" disabled={!data.can.abandon || action.busy} onClick={() => doIt(() => abandonSession(s.id))}>
+        </ConfirmButton>
+        <ConfirmButton
+          testId="session-abandon"
+          question={t('session.abandon.confirm')}
+          yes={t('session.abandon.yes')}
+          disabled={!data.can.abandon || action.busy}
+          onConfirm={() => doIt(() => abandonSession(s.id))}
+        >
           {t('session.abandon')}
-        </button>
+        </ConfirmButton>
         <span className="control-sep" />
         <label htmlFor={lateId}>{t('session.lateJoin.seat')}</label>
         <select id={lateId} value={lateSeat} disabled={!data.can.late_join} onChange={(e) => setLateSeat(e.target.value)}>

@@ -4,6 +4,7 @@ import { getCapabilities } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { getMe, updateMe } from '../table/api';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
@@ -59,6 +60,7 @@ function DisplayNameForm({ id, initial }: { id: string; initial: string }) {
 
 export function SettingsPage() {
   const { t } = useI18n();
+  usePageTitle('title.settings');
   const [caps, reload] = useApi(getCapabilities);
   const mcpURL = `${window.location.origin}/mcp`;
   return (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { deleteAdventure, listAdventures, listScenarios, type AdventureSummary, type ScenarioSummary } from '../solo/api';
 import { PlayDialog } from '../solo/PlayDialog';
 import { ProviderSettingsPanel } from '../solo/ProviderSettings';
@@ -12,6 +13,7 @@ import { useApi } from '../useApi';
 // the language-model settings that narrate them.
 export function SoloPage() {
   const { t } = useI18n();
+  usePageTitle('title.solo');
   return (
     <>
       <h1>{t('solo.title')}</h1>

@@ -3,12 +3,14 @@ import { Link, useNavigate } from 'react-router';
 import { CapabilityList } from '../components/CapabilityList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { createRoom, listRooms, type Authority } from '../table/api';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 
 export function TablesPage() {
   const { t } = useI18n();
+  usePageTitle('title.tables');
   const [rooms, reload] = useApi(listRooms);
   return (
     <>

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import {
@@ -62,6 +63,7 @@ function Play({ id }: { id: string }) {
   const load = useCallback((signal: AbortSignal) => getAdventure(id, signal), [id]);
   const [loaded, reload] = useApi(load);
   const [page, setPage] = useState<AdventurePage | null>(null);
+  usePageTitle('title.adventure', page?.adventure.title);
   const [live, setLive] = useState<LiveTurn | null>(null);
   // the failure of the last turn: its code, and for script_stopped the
   // server's message (it says what the script stopped and why)

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadThen } from '../components/LoadThen';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
+import { usePageTitle } from '../usePageTitle';
 import { useAction } from '../useAction';
 import { createScenario, deleteScenario, getScenario, updateScenario, type ScenarioView } from './api';
 import { PlayDialog } from './PlayDialog';
@@ -24,6 +25,7 @@ import {
 // ScenarioEditorPage is /solo/scenarios/new and /solo/scenarios/:id.
 export function ScenarioEditorPage() {
   const { id = 'new' } = useParams();
+  usePageTitle('title.scenario');
   return id === 'new' ? <Editor key="new" initial={null} /> : <LoadScenario key={id} id={id} />;
 }
 
@@ -52,6 +54,7 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
   const location = useLocation();
   const idp = useId();
   const [saved, setSaved] = useState<ScenarioView | null>(initial);
+  usePageTitle('title.scenario', saved?.title);
   const [savedDraft, setSavedDraft] = useState<ScenarioDraft>(() => scenarioDraftOf(initial ?? EMPTY_SCENARIO));
   const [draft, setDraft] = useState<ScenarioDraft>(savedDraft);
   const arrived = location.state as { created?: boolean; play?: boolean } | null;

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Markdown } from '../components/Markdown';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionView, Outcome, TurnInput } from './api';
@@ -185,9 +186,7 @@ function StoryNode({
       ) : a.kind === 'player' ? (
         <PlayerText mode={a.mode} text={a.text} />
       ) : (
-        <p className="solo-text" data-testid="node-text">
-          {a.text}
-        </p>
+        <Markdown className="solo-text" testId="node-text" text={a.text} />
       )}
       {a.truncated && <CutShort reason={a.finish_reason === 'length' ? 'length' : 'dropped'} />}
       {outcomes.length > 0 && <Chips outcomes={outcomes} names={names} />}
@@ -362,9 +361,7 @@ function LiveBlock({ live }: { live: LiveTurn }) {
             {t('solo.live.waiting')}
           </p>
         ) : (
-          <p className="solo-text" data-testid="live-text">
-            {shown}
-          </p>
+          <Markdown className="solo-text" testId="live-text" text={shown} />
         )}
         {live.stopped && <CutShort reason={live.stopped.reason} />}
       </div>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { Markdown } from '../components/Markdown';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import {
@@ -139,9 +140,7 @@ function ChatLine({
         ))}
         <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time>
       </div>
-      <p className="chat-text" data-testid="chat-text">
-        {p.text}
-      </p>
+      <Markdown className="chat-text" testId="chat-text" text={p.text} />
       {seenBy && (
         <p className="seen-by" data-testid="seen-by">
           {seenBy}

@@ -1,4 +1,5 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import './InputBar.css';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
@@ -62,6 +63,9 @@ export function newKey(): string {
   const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+// the chat box grows to this many lines, then scrolls
+const MAX_ROWS = 6;
 
 export interface WhisperTarget {
   seatId: number;
@@ -131,8 +135,8 @@ export function InputBar({
     }
   };
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
     if (closed || trimmed === '' || action.busy) return;
     const whisper = mode === 'dm' && /^\/whisper(\s|$)/i.test(trimmed) && targetSeat !== null ? { to_seat_id: targetSeat } : {};
     void send('input', { text: trimmed, ...subject, ...whisper });
@@ -148,6 +152,13 @@ export function InputBar({
     if (a.intent) body.intent = a.intent;
     if (mode === 'dm' && a.kind === 'whisper_dm' && targetSeat !== null) body.to_seat_id = targetSeat;
     void send('messages', body);
+  };
+
+  // Enter sends, Shift+Enter breaks the line; never while an IME composes.
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing || e.keyCode === 229) return;
+    e.preventDefault();
+    submit();
   };
 
   const actions = mode === 'dm' ? DM_ACTIONS : mode === 'proxy' ? PROXY_ACTIONS : PLAYER_ACTIONS;
@@ -191,16 +202,23 @@ export function InputBar({
         <label htmlFor={inputId} className="visually-hidden">
           {t('table.input.message')}
         </label>
-        <input
+        <textarea
           id={inputId}
           className="message-input"
           value={text}
+          // grows with its lines up to a few, then scrolls
+          rows={Math.min(MAX_ROWS, text.split('\n').length)}
           maxLength={4000}
           autoComplete="off"
           disabled={closed}
           placeholder={t(mode === 'dm' ? 'table.input.placeholderDm' : 'table.input.placeholder')}
+          aria-describedby={`${inputId}-keys`}
           onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
         />
+        <span id={`${inputId}-keys`} className="visually-hidden">
+          {t('table.input.keys')}
+        </span>
         <button type="submit" disabled={closed || trimmed === '' || action.busy}>
           {t('table.input.send')}
         </button>

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Markdown } from '../components/Markdown';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
 import { setStage, uploadStageImage, type StageView } from './api';
@@ -67,9 +68,7 @@ export function StagePanel({
     <section className="stage" aria-labelledby={`${id}-title`} data-revision={stage.revision}>
       <h2 id={`${id}-title`}>{t('table.stage')}</h2>
       {stage.text ? (
-        <p className="stage-text" data-testid="stage-text">
-          {stage.text}
-        </p>
+        <Markdown className="stage-text" testId="stage-text" text={stage.text} />
       ) : (
         !stage.image_url && (
           <p className="hint" data-testid="stage-empty">

@@ -1,0 +1,93 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useI18n } from '../i18n/I18nProvider';
+
+// ConfirmButton asks before an action that cannot be undone: the button
+// opens a small confirmation row (a question, "Yes, …" and Cancel) in its
+// place; "Yes" is focused, Escape or Cancel closes the row and gives the
+// focus back to the button. Nothing is sent until "Yes".
+export function ConfirmButton({
+  children,
+  question,
+  yes,
+  disabled,
+  onConfirm,
+  testId,
+}: {
+  children: ReactNode;
+  question: string;
+  yes: string;
+  disabled?: boolean;
+  onConfirm: () => unknown;
+  testId?: string;
+}) {
+  const { t } = useI18n();
+  const [asking, setAsking] = useState(false);
+  // where the focus goes once the row has re-rendered
+  const [focusTo, setFocusTo] = useState<'button' | 'yes' | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const yesButton = useRef<HTMLButtonElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    if (focusTo === null) return;
+    (focusTo === 'yes' ? yesButton : button).current?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
+
+  const cancel = () => {
+    setAsking(false);
+    setFocusTo('button');
+  };
+
+  if (!asking) {
+    return (
+      <button
+        ref={button}
+        type="button"
+        disabled={disabled}
+        data-testid={testId}
+        onClick={() => {
+          setAsking(true);
+          setFocusTo('yes');
+        }}
+      >
+        {children}
+      </button>
+    );
+  }
+  return (
+    <span
+      className="confirm-row"
+      role="alertdialog"
+      aria-labelledby={`${id}-q`}
+      data-testid={testId ? `${testId}-confirm` : undefined}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          cancel();
+        }
+      }}
+    >
+      <span id={`${id}-q`} className="confirm-question">
+        {question}
+      </span>{' '}
+      <button
+        ref={yesButton}
+        type="button"
+        className="danger"
+        disabled={disabled}
+        onClick={() => {
+          setAsking(false);
+          setFocusTo('button');
+          void onConfirm();
+        }}
+      >
+        {yes}
+      </button>{' '}
+      <button type="button" onClick={cancel}>
+        {t('common.cancel')}
+      </button>
+    </span>
+  );
+}

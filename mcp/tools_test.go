@@ -443,3 +443,14 @@ func hasStepArg(steps []Step, tool, arg string, want int64) bool {
 	}
 	return false
 }
+
+// TestInlineRollsAreCompact: a message's inline rolls reach an agent in
+// the Roll form, without the audit trail.
+func TestInlineRollsAreCompact(t *testing.T) {
+	e := newRoster(nil).compactEvent(table.EventView{Seq: 7, Kind: table.EventMessagePosted,
+		Payload: table.EventPayload(`{"version":1,"message_id":3,"kind":"action","text":"I hit [[1d20+2]]","rolls":[{"id":9,"formula":"d20 + 2","total":17,"raw_dice":[15],"audit":{"groups":[]},"visibility":"public","created_at":"2026-01-01T00:00:00Z"}]}`)})
+	raw, _ := json.Marshal(e)
+	if !strings.Contains(string(raw), `"rolls":[{"dice":[15],"formula":"d20 + 2","total":17}]`) || strings.Contains(string(raw), "audit") {
+		t.Fatalf("compact inline rolls: %s", raw)
+	}
+}

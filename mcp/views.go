@@ -251,6 +251,14 @@ func (r roster) compactEvent(e table.EventView) Event {
 	if res, ok := payload["result"].(map[string]any); ok {
 		payload["result"] = compactRollMap(res)
 	}
+	// A message's inline [[...]] rolls, in the Roll form too.
+	if rolls, ok := payload["rolls"].([]any); ok {
+		for i, r := range rolls {
+			if m, ok := r.(map[string]any); ok {
+				rolls[i] = compactRollMap(m)
+			}
+		}
+	}
 	if d, ok := prune(payload).(map[string]any); ok && len(d) > 0 {
 		out.Data = d
 	}

@@ -30,6 +30,7 @@ var migrations = []Migration{
 	migrationV8Memory,
 	migrationV9Accounts,
 	migrationV10Cascade,
+	migrationV11Chat,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

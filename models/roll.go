@@ -142,3 +142,32 @@ func (s *Store) CountResultsOfRequest(ctx context.Context, requestID int64) (int
 	err := s.db.WithContext(ctx).Model(&RollResult{}).Where("roll_request_id = ?", requestID).Count(&n).Error
 	return n, translate(err, "roll results")
 }
+
+// FindRollResultsBefore returns a session's results with id < before (all
+// when before is 0), newest first, at most limit.
+func (s *Store) FindRollResultsBefore(ctx context.Context, sessionID, before int64, limit int) ([]RollResult, error) {
+	var out []RollResult
+	q := s.db.WithContext(ctx).Where("session_id = ?", sessionID)
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	return out, translate(q.Order("id DESC").Limit(limit).Find(&out).Error, "roll results")
+}
+
+// FindRollResultsByIDs returns the results with the given ids.
+func (s *Store) FindRollResultsByIDs(ctx context.Context, ids []int64) ([]RollResult, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []RollResult
+	return out, translate(s.db.WithContext(ctx).Where("id IN ?", ids).Order("id").Find(&out).Error, "roll results")
+}
+
+// FindRollRequestsByIDs returns the requests with the given ids.
+func (s *Store) FindRollRequestsByIDs(ctx context.Context, ids []int64) ([]RollRequest, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []RollRequest
+	return out, translate(s.db.WithContext(ctx).Where("id IN ?", ids).Find(&out).Error, "roll requests")
+}

@@ -51,6 +51,19 @@ type RoomAccessSession struct {
 	Status    string    `gorm:"size:16;not null;check:ck_room_access_sessions_status,status IN ('active','revoked')"`
 	CreatedAt time.Time `gorm:"not null"`
 	RevokedAt *time.Time
+	// LastSeenAt and LastSeenSessionID are presence: when this access
+	// session last read a session's events, and which (schema v11). They
+	// are written at most every few seconds, never per request.
+	LastSeenAt        *time.Time
+	LastSeenSessionID *int64
+}
+
+// TouchAccessSession records that an access session read a session's
+// events (presence).
+func (s *Store) TouchAccessSession(ctx context.Context, id, sessionID int64, at time.Time) error {
+	err := s.db.WithContext(ctx).Model(&RoomAccessSession{}).Where("id = ?", id).
+		Updates(map[string]any{"last_seen_at": at, "last_seen_session_id": sessionID}).Error
+	return translate(err, "room access session")
 }
 
 // Member is an access session with its user's display name.

@@ -255,4 +255,6 @@ func (s *Server) tableRoutes() {
 		withID("id", http.StatusOK, t.EndSession), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/abandon", Tag: "sessions", Summary: "Abandon the session (current DM or room owner)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive)},
 		withID("id", http.StatusOK, t.AbandonSession), s.identify)
+
+	s.chatRoutes()
 }

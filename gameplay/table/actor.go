@@ -78,6 +78,8 @@ type Service struct {
 	// fail, when set by a test, injects a failure at a named point inside
 	// a transaction, to prove the transaction is all or nothing.
 	fail func(point string) error
+	// presence throttles the last-seen writes of the long poll.
+	presence *presenceThrottle
 }
 
 // New builds the service.
@@ -85,7 +87,7 @@ func New(store *models.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return timeNow() }
 	}
-	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: NewNotifier()}
+	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: NewNotifier(), presence: newPresenceThrottle()}
 }
 
 // Notifier returns the service's event notifier.

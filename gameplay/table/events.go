@@ -168,6 +168,8 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if err != nil {
 		return EventPage{}, err
 	}
+	// Reading the events (the long poll does, every wake) is presence.
+	s.touchPresence(ctx, sc)
 	rows, err := s.store.FindEventsAfter(ctx, sessionID, after, limit+1)
 	if err != nil {
 		return EventPage{}, err

@@ -16,10 +16,11 @@ import (
 // never a panic, never an unknown kind.
 func FuzzParseInput(f *testing.F) {
 	for _, seed := range []string{"hello", "/action draw", "/search", "/check perception look", "/check", "/CHECK dex",
-		"/whisper psst", "/ooc", "/dance", "/", "  /action  x  ", "/check \x00", "/search\tthe door"} {
+		"/whisper psst", "/ooc", "/dance", "/", "  /action  x  ", "/check \x00", "/search\tthe door",
+		"/r 1d20+5", "/roll", "/gmroll 4d6dl1", "/r perception", "/R Sleight of Hand", "/roll dexterity", "/r [[1d4]]", "/gmroll  WIS "} {
 		f.Add(seed)
 	}
-	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true}
+	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true, KindRoll: true}
 	f.Fuzz(func(t *testing.T, line string) {
 		cmd, err := ParseInput(line)
 		if err != nil {
@@ -31,6 +32,17 @@ func FuzzParseInput(f *testing.F) {
 		}
 		if !known[cmd.Kind] {
 			t.Fatalf("%q parsed to kind %q", line, cmd.Kind)
+		}
+		if cmd.Kind == KindRoll {
+			if (cmd.Formula == "") == (cmd.Check == "") || (cmd.Check != "" && !isCheckable(cmd.Check)) {
+				t.Fatalf("%q: a roll of formula %q and check %q", line, cmd.Formula, cmd.Check)
+			}
+			if cmd.Private != strings.EqualFold(strings.Fields(line)[0], "/gmroll") {
+				t.Fatalf("%q: private=%v", line, cmd.Private)
+			}
+		}
+		if cmd.Kind != KindRoll && (cmd.Formula != "" || cmd.Private) {
+			t.Fatalf("%q: a %s carries roll fields", line, cmd.Kind)
 		}
 		if cmd.Intent == IntentCheck && !isCheckable(cmd.Check) {
 			t.Fatalf("%q: check of %q accepted", line, cmd.Check)

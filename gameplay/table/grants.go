@@ -77,8 +77,11 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		}
 		return Caller{}, err
 	}
-	if err := s.store.TouchGrant(ctx, g.ID, s.now()); err != nil {
-		return Caller{}, err
+	// Presence, written at most every few seconds rather than per call.
+	if now := s.now(); grantSeenDue(g.LastSeenAt, now) {
+		if err := s.store.TouchGrant(ctx, g.ID, now); err != nil {
+			return Caller{}, err
+		}
 	}
 	return AI(g.ID), nil
 }

@@ -81,6 +81,23 @@ func TestVisibilityMatrix(t *testing.T) {
 	add("dm_whisper_b", lt.post(t, lt.Owner, table.MessageInput{Kind: "whisper_dm", Text: "You hear a voice", ToSeatID: &b}).Event.Seq,
 		map[string]bool{"dm": true, "player_b": true})
 	add("dm_proxy_b", lt.post(t, lt.Owner, table.MessageInput{Kind: "action", Text: "Tomas ducks", SubjectSeatID: &b}).Event.Seq, all)
+	// Rolls from the chat: /r and /roll for everyone, /gmroll for the
+	// roller (and the seat rolled for) and the DM; inline rolls ride on
+	// their message's audience.
+	roll := func(c table.Caller, line string, subject *int64) int64 {
+		p, err := svc.PostInput(ctx, c, lt.LobbyID, table.InputLine{Text: line, SubjectSeatID: subject})
+		tabletest.Must(t, err)
+		return p.Event.Seq
+	}
+	add("a_roll", roll(lt.Seated, "/r 1d20+5", nil), all)
+	add("a_roll_skill", roll(lt.Seated, "/roll perception", nil), all)
+	add("a_gmroll", roll(lt.Seated, "/gmroll 1d20", nil), map[string]bool{"dm": true, "player_a": true})
+	add("a_gmroll_skill", roll(lt.Seated, "/gmroll stealth", nil), map[string]bool{"dm": true, "player_a": true})
+	add("dm_gmroll", roll(lt.Owner, "/gmroll 1d100", nil), map[string]bool{"dm": true})
+	add("dm_gmroll_for_b", roll(lt.Owner, "/gmroll perception", &b), map[string]bool{"dm": true, "player_b": true})
+	add("a_inline", lt.post(t, lt.Seated, table.MessageInput{Kind: "action", Text: "I strike [[1d20+2]]"}).Event.Seq, all)
+	add("a_whisper_inline", lt.post(t, lt.Seated, table.MessageInput{Kind: "whisper_dm", Text: "sneak [[1d20]]"}).Event.Seq,
+		map[string]bool{"dm": true, "player_a": true})
 	st, err := svc.SetStage(ctx, lt.Owner, lt.LobbyID, table.StageInput{Text: "A cave", Revision: 0})
 	tabletest.Must(t, err)
 	r, _ := svc.Resume(ctx, lt.Owner, lt.LobbyID)
@@ -449,7 +466,7 @@ func TestSlashInput(t *testing.T) {
 	_, err := lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/dance wildly"})
 	wantCode(t, err, apperr.UnknownCommand)
 	e, _ := apperr.As(err)
-	if fmt.Sprint(e.Details["known"]) != "[/action /check /ooc /search /whisper]" {
+	if fmt.Sprint(e.Details["known"]) != "[/action /check /gmroll /ooc /r /roll /search /whisper]" {
 		t.Fatalf("known commands %v", e.Details["known"])
 	}
 	_, err = lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/check luck"})

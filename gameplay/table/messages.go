@@ -40,8 +40,10 @@ type InputLine struct {
 
 // PostedMessage is the result of a post.
 type PostedMessage struct {
-	MessageID int64     `json:"message_id"`
-	Event     EventView `json:"event"`
+	MessageID int64     `json:"message_id" jsonschema:"0 when the line was a roll (/r, /roll, /gmroll)"`
+	Event     EventView `json:"event" jsonschema:"message.posted, or roll.quick for a roll"`
+	// Roll is the result of a /r, /roll or /gmroll line.
+	Roll *RollResultView `json:"roll,omitempty"`
 }
 
 // PostInput parses a typed line (slash commands included) and posts it with
@@ -58,6 +60,16 @@ func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in I
 	cmd, err := ParseInput(in.Text)
 	if err != nil {
 		return PostedMessage{}, err
+	}
+	if cmd.Kind == KindRoll {
+		// The one quick-roll path: /r and /roll for everyone, /gmroll for
+		// the roller and the DM.
+		res, ev, err := s.quickRoll(ctx, c, sessionID, QuickRollInput{Formula: cmd.Formula, Check: cmd.Check, Private: cmd.Private,
+			SubjectSeatID: in.SubjectSeatID, IdempotencyKey: in.IdempotencyKey})
+		if err != nil {
+			return PostedMessage{}, err
+		}
+		return PostedMessage{Event: ev, Roll: &res}, nil
 	}
 	if cmd.Intent == IntentCheck {
 		// The DM's /check opens the same request service as the dialog; a
@@ -171,12 +183,11 @@ func decidePosting(sc sessionScope, participants []models.SessionParticipant, in
 
 // validateMessage checks the text and the intent and normalises them.
 func validateMessage(in *MessageInput) error {
-	in.Text = strings.TrimSpace(in.Text)
-	if !models.StorableText(in.Text) {
-		return models.UnstorableText(apperr.MessageTextInvalid, "text")
+	if err := validateMessageText(&in.Text); err != nil {
+		return err
 	}
-	if n := utf8.RuneCountInString(in.Text); n < 1 || n > MaxMessageLength {
-		return apperr.E(apperr.MessageTextInvalid, "A message must be 1 to %d characters.", MaxMessageLength).WithField("text", "1 to 4000 characters")
+	if _, err := inlineRolls(in.Text); err != nil {
+		return err
 	}
 	switch in.Intent {
 	case "":
@@ -201,6 +212,18 @@ func validateMessage(in *MessageInput) error {
 		return apperr.E(apperr.InvalidRequest, "A speaker's name is at most %d characters, on one line.", MaxSpeakerLength).WithField("speaker", "at most 60 characters")
 	}
 	return checkIdempotencyKey(in.IdempotencyKey)
+}
+
+// validateMessageText trims a message's text and checks it.
+func validateMessageText(text *string) error {
+	*text = strings.TrimSpace(*text)
+	if !models.StorableText(*text) {
+		return models.UnstorableText(apperr.MessageTextInvalid, "text")
+	}
+	if n := utf8.RuneCountInString(*text); n < 1 || n > MaxMessageLength {
+		return apperr.E(apperr.MessageTextInvalid, "A message must be 1 to %d characters.", MaxMessageLength).WithField("text", "1 to 4000 characters")
+	}
+	return nil
 }
 
 // checkIdempotencyKey bounds a repeat-safe key. Returns invalid_request.
@@ -256,13 +279,25 @@ func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in
 		if err != nil {
 			return err
 		}
+		rolls, err := s.rollInline(ctx, tx, sc, sessionID, p, in.Text)
+		if err != nil {
+			return err
+		}
 		seq, err := tx.NextEventSeq(ctx, sessionID, s.now())
 		if err != nil {
 			return err
 		}
 		msg := &models.SessionMessage{SessionID: sessionID, EventSeq: seq, ActingSeatID: p.acting, SubjectSeatID: p.subject,
 			SubjectCharacterID: p.character, ExecutionMode: p.mode, Kind: p.kind, Intent: in.Intent, Text: in.Text,
-			Visibility: p.visibility, RecipientSeatIDs: nonNilIDs(p.recipients), CreatedAt: s.now()}
+			Visibility: p.visibility, RecipientSeatIDs: nonNilIDs(p.recipients), CreatedAt: s.now(), RollResultIDs: []int64{}}
+		if sc.actor.Kind == ActorAI {
+			msg.AuthorGrantID = &sc.actor.GrantID
+		} else {
+			msg.AuthorAccessSessionID = &sc.actor.AccessSessionID
+		}
+		for _, r := range rolls {
+			msg.RollResultIDs = append(msg.RollResultIDs, r.ID)
+		}
 		if err := tx.CreateMessage(ctx, msg); err != nil {
 			return err
 		}
@@ -271,7 +306,7 @@ func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in
 		}
 		ev, err := s.appendEvent(ctx, tx, sessionID, seq, eventDraft{kind: EventMessagePosted, acting: p.acting, subject: p.subject,
 			character: p.character, mode: p.mode, visibility: p.visibility, recipients: p.recipients, idempotencyKey: in.IdempotencyKey,
-			payload: messagePayload(msg.ID, p, in)})
+			payload: messagePayload(msg.ID, p, in, rolls)})
 		if err != nil {
 			return err
 		}
@@ -287,9 +322,12 @@ func (s *Service) PostMessage(ctx context.Context, c Caller, sessionID int64, in
 
 // messagePayload is a message.posted event's payload; the speaker only
 // appears on NPC speech.
-func messagePayload(id int64, p posting, in MessageInput) map[string]any {
+func messagePayload(id int64, p posting, in MessageInput, rolls []RollResultView) map[string]any {
 	out := map[string]any{"message_id": id, "kind": p.kind, "intent": in.Intent, "check": in.Check, "text": in.Text,
 		"recipient_seat_ids": nonNilIDs(p.recipients)}
+	if len(rolls) > 0 {
+		out["rolls"] = rolls
+	}
 	if in.Speaker != "" {
 		out["speaker"] = in.Speaker
 	}

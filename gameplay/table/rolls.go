@@ -96,7 +96,11 @@ type RollInput struct {
 
 // QuickRollInput is a free dice roll that never completes a request.
 type QuickRollInput struct {
-	Formula        string `json:"formula"`
+	Formula string `json:"formula" jsonschema:"dice notation; empty when check is given"`
+	// Check rolls 1d20 plus the modifier of the roller's (or, for the DM,
+	// the subject seat's) character for a skill or ability.
+	Check          string `json:"check,omitempty" jsonschema:"a skill or ability instead of a formula: 1d20 + the character's modifier"`
+	Private        bool   `json:"private,omitempty" jsonschema:"only the roller (and the seat rolled for) and the DM see it (/gmroll)"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: roll for this player seat"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
@@ -642,27 +646,54 @@ func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) 
 }
 
 // QuickRoll rolls any expression for the caller (or, for the DM, for a
-// participant seat). It is recorded and shown to everyone, and never
-// completes a request. Returns dice_* codes, message_kind_not_allowed,
-// not_a_participant, proxy_target_invalid, session_not_active,
-// invalid_request (idempotency_key).
+// participant seat). It is recorded and shown to everyone — or, when
+// private (/gmroll), only to the roller, the seat rolled for and the DM —
+// and never completes a request. A check (skill or ability) rolls 1d20 plus
+// the character's modifier, derived by the server. Returns dice_* codes,
+// message_kind_not_allowed, not_a_participant, proxy_target_invalid,
+// session_not_active, invalid_request (idempotency_key, check).
 func (s *Service) QuickRoll(ctx context.Context, c Caller, sessionID int64, in QuickRollInput) (RollResultView, error) {
+	out, _, err := s.quickRoll(ctx, c, sessionID, in)
+	return out, err
+}
+
+// quickRoll is QuickRoll, also returning the roll.quick event.
+func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in QuickRollInput) (RollResultView, EventView, error) {
 	if err := checkIdempotencyKey(in.IdempotencyKey); err != nil {
-		return RollResultView{}, err
+		return RollResultView{}, EventView{}, err
 	}
-	expr, err := dice.Parse(in.Formula, dice.DefaultLimits)
+	formula := in.Formula
+	if in.Check != "" {
+		if in.Check = checkName(in.Check); in.Check == "" {
+			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "A check roll names a skill or ability.").WithField("check", "a skill or ability")
+		}
+		if strings.TrimSpace(in.Formula) != "" {
+			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "Roll either a formula or a check, not both.").WithField("formula", "empty with check")
+		}
+		formula = "1d20"
+	}
+	expr, err := dice.Parse(formula, dice.DefaultLimits)
 	if err != nil {
-		return RollResultView{}, err
+		return RollResultView{}, EventView{}, err
 	}
 	var out RollResultView
+	var ev EventView
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
 		sc, err := loadSession(ctx, tx, c, sessionID, true)
 		if err != nil {
 			return err
 		}
+		rv := rollViewer{sc.viewer()}
 		if in.IdempotencyKey != "" {
 			if prior, err := tx.FindResultByIdempotencyKey(ctx, sessionID, in.IdempotencyKey); err == nil {
-				out = rollViewer{sc.viewer()}.result(*prior, false)
+				// Only who rolled it (or the DM) replays a roll by its key.
+				if !(rv.dm || rv.seats[prior.ActingSeatID]) || prior.RollRequestID != nil {
+					return apperr.E(apperr.Conflict, "This idempotency key was used for another roll.")
+				}
+				out = rv.result(*prior, false)
+				if e, err := tx.FindEventByIdempotencyKey(ctx, sessionID, in.IdempotencyKey); err == nil && e.Kind == EventRollQuick {
+					ev = eventView(*e)
+				}
 				return nil
 			}
 		}
@@ -682,24 +713,51 @@ func (s *Service) QuickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 		} else if p, err = decidePosting(sc, participants, MessageInput{Kind: models.MessageAction, SubjectSeatID: in.SubjectSeatID}); err != nil {
 			return err
 		}
+		base := 0
+		if in.Check != "" {
+			if p.character == nil {
+				return apperr.E(apperr.InvalidRequest, "A %s roll needs a character in the seat to take the modifier from.", in.Check).WithField("check", "needs a seated character")
+			}
+			ch, err := tx.FindCharacterByID(ctx, *p.character)
+			if err != nil {
+				return err
+			}
+			ability := in.Check
+			if a, ok := Skills[in.Check]; ok {
+				ability = a
+			}
+			skill := ""
+			if ability != in.Check {
+				skill = in.Check
+			}
+			base = checkModifier(ch, ability, skill)
+		}
 		res, err := expr.Roll(dice.Crypto)
 		if err != nil {
 			return err
 		}
-		mode := p.mode
+		visibility := models.VisibilityPublic
+		if in.Private {
+			visibility = models.VisibilityActorAndDM
+		}
 		result, err := s.storeResult(ctx, tx, sessionID, res, resultFields{acting: *p.acting, subject: p.subject, character: p.character,
-			mode: mode, source: models.SourceQuick, total: res.Total, visibility: models.VisibilityPublic, key: in.IdempotencyKey})
+			mode: p.mode, source: models.SourceQuick, base: base, total: res.Total + base, visibility: visibility, key: in.IdempotencyKey})
 		if err != nil {
 			return err
 		}
-		out = rollViewer{sc.viewer()}.result(*result, false)
-		_, err = s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollQuick, acting: p.acting, subject: p.subject, character: p.character,
-			mode: mode, payload: map[string]any{"result": out}})
+		out = rv.result(*result, false)
+		payload := map[string]any{"result": out}
+		if in.Check != "" {
+			payload["check"] = in.Check
+		}
+		e, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollQuick, acting: p.acting, subject: p.subject, character: p.character,
+			mode: p.mode, visibility: visibility, payload: payload, idempotencyKey: in.IdempotencyKey})
+		ev = eventView(e)
 		return err
 	})
 	if err != nil {
-		return RollResultView{}, err
+		return RollResultView{}, EventView{}, err
 	}
 	s.notifier.Notify(sessionID)
-	return out, nil
+	return out, ev, nil
 }

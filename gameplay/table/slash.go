@@ -12,6 +12,10 @@ import (
 // narration for the DM, dialogue for a player or for a seat the DM acts as.
 const KindSay = "say"
 
+// KindRoll is the input kind of a dice roll typed at the table (/r, /roll,
+// /gmroll): it goes to QuickRoll, not to PostMessage.
+const KindRoll = "roll"
+
 // Message intents.
 const (
 	IntentSearch = "search"
@@ -22,8 +26,12 @@ const (
 type Command struct {
 	Kind   string // KindSay or a message kind
 	Intent string
-	Check  string // skill or ability for IntentCheck
+	Check  string // skill or ability for IntentCheck, or of a KindRoll check roll
 	Text   string
+	// Formula is the dice of a KindRoll (empty when Check names a skill or
+	// ability); Private is /gmroll: only the roller and the DM see it.
+	Formula string
+	Private bool
 }
 
 // slashCommands maps each command to what it posts.
@@ -33,6 +41,26 @@ var slashCommands = map[string]Command{
 	"/whisper": {Kind: models.MessageWhisperDM},
 	"/ooc":     {Kind: models.MessageOOC},
 	"/check":   {Kind: models.MessageAction, Intent: IntentCheck},
+	"/r":       {Kind: KindRoll},
+	"/roll":    {Kind: KindRoll},
+	"/gmroll":  {Kind: KindRoll, Private: true},
+}
+
+// abilityNames maps the full ability names to the abbreviations checks use.
+var abilityNames = map[string]string{"strength": "str", "dexterity": "dex", "constitution": "con",
+	"intelligence": "int", "wisdom": "wis", "charisma": "cha"}
+
+// checkName normalises a typed skill or ability ("Sleight of Hand",
+// "wisdom", "DEX") to its key, or "" when it names neither.
+func checkName(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "_"))
+	if a, ok := abilityNames[s]; ok {
+		return a
+	}
+	if isCheckable(s) {
+		return s
+	}
+	return ""
 }
 
 // KnownCommands lists the slash commands, sorted.
@@ -64,6 +92,17 @@ func ParseInput(line string) (Command, error) {
 		return Command{}, apperr.E(apperr.UnknownCommand, "Unknown command %q.", truncate(name, 40)).WithDetail("known", KnownCommands())
 	}
 	cmd.Text = strings.TrimSpace(rest)
+	if cmd.Kind == KindRoll {
+		if cmd.Text == "" {
+			return Command{}, apperr.E(apperr.MessageTextInvalid, "Give the dice or a skill to roll, e.g. %s 1d20+5 or %s perception.", name, name).WithField("text", "dice notation, a skill or an ability")
+		}
+		if check := checkName(cmd.Text); check != "" {
+			cmd.Check = check
+		} else {
+			cmd.Formula = cmd.Text
+		}
+		return cmd, nil
+	}
 	if cmd.Intent == IntentCheck {
 		what, note, _ := strings.Cut(cmd.Text, " ")
 		what = strings.ToLower(strings.TrimSpace(what))

@@ -539,6 +539,24 @@ export interface paths {
         patch: operations["patchMe"];
         trace?: never;
     };
+    "/api/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a message (its text is gone; a tombstone stays): the author within 10 minutes, the current DM any time */
+        delete: operations["deleteMessagesId"];
+        options?: never;
+        head?: never;
+        /** Edit a message's text: the author within 10 minutes, the current DM any time; inline rolls are not rolled again */
+        patch: operations["patchMessagesId"];
+        trace?: never;
+    };
     "/api/meta/capabilities": {
         parameters: {
             query?: never;
@@ -1046,7 +1064,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Post a typed line; slash commands /action /search /whisper /ooc /check */
+        /** Post a typed line; slash commands /action /search /whisper /ooc /check, and rolls /r /roll /gmroll (dice notation or a skill or ability); [[dice]] rolls inline */
         post: operations["postSessionsIdInput"];
         delete?: never;
         options?: never;
@@ -1080,7 +1098,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Post a chat line (dialogue, narration, action, ooc, whisper; DM proxy with subject_seat_id) */
+        /** Post a chat line (dialogue, narration, action, ooc, whisper; DM proxy with subject_seat_id); [[dice]] rolls inline */
         post: operations["postSessionsIdMessages"];
         delete?: never;
         options?: never;
@@ -1105,6 +1123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is online in the session: humans from their long poll, AI seats from their calls */
+        get: operations["getSessionsIdPresence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/{id}/quick-roll": {
         parameters: {
             query?: never;
@@ -1116,6 +1151,23 @@ export interface paths {
         put?: never;
         /** Roll any dice expression; recorded, never completes a check */
         post: operations["postSessionsIdQuickRoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/roll-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Roll history the caller may see, newest first (?before=<id>&limit=1-200, default 50) */
+        get: operations["getSessionsIdRollResults"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1598,12 +1650,22 @@ export interface components {
             /** @description character.changed: the state before */
             before?: Record<string, unknown>;
             character_id?: null | number;
-            /** @description message.posted: the skill or ability of a check intent */
+            /** @description message.posted: the skill or ability of a check intent; roll.quick: the skill or ability rolled */
             check?: string;
             /** @description controller.changed: none, human or ai */
             controller_kind?: string;
             /** @description roll.outcome: the DC (DM only) */
             dc?: number;
+            /** @description message.posted and message.edited, once the message was deleted (text is then empty) */
+            deleted?: boolean;
+            /** @description message.deleted: when */
+            deleted_at?: string;
+            /** @description message.deleted: the seat that deleted (a tombstone) */
+            deleted_by_seat_id?: number;
+            /** @description message.edited: when */
+            edited_at?: string;
+            /** @description message.edited: the seat that edited */
+            edited_by_seat_id?: number;
             /** @description roll.requested */
             flat_adjustment?: number;
             /** @description roll.requested */
@@ -1617,7 +1679,7 @@ export interface components {
             /** @description roll.requested */
             label?: string;
             late?: boolean;
-            /** @description message.posted */
+            /** @description message.posted, message.edited, message.deleted */
             message_id?: number;
             /** @description roll.requested: normal, advantage or disadvantage */
             mode?: string;
@@ -1639,6 +1701,10 @@ export interface components {
             reveal_outcome?: boolean;
             /** @description stage.updated */
             revision?: number;
+            /** @description message.edited: the message's inline rolls, as first rolled (an edit never rolls again) */
+            roll_result_ids?: number[];
+            /** @description message.posted: the inline [[...]] rolls, in the text's order (roll results) */
+            rolls?: Record<string, unknown>[];
             /** @description the seat concerned */
             seat_id?: number;
             /** @description roll.requested */
@@ -1646,7 +1712,7 @@ export interface components {
             /** @description message.posted: the NPC speaking, for NPC speech */
             speaker?: string;
             success?: boolean;
-            /** @description message.posted and stage.updated: the text */
+            /** @description message.posted, message.edited and stage.updated: the text */
             text?: string;
             /** @description payload format version */
             version: number;
@@ -1838,6 +1904,10 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        MessageEdit: {
+            /** @description 1 to 4000 characters; inline [[...]] rolls are not rolled again */
+            text: string;
+        };
         MessageInput: {
             /** @description character_dialogue, narration, action, ooc or whisper_dm (or say: the speaker's natural voice) */
             kind: string;
@@ -1855,6 +1925,21 @@ export interface components {
             speaker?: string;
             /** @description repeat-safe key: the same key returns the first result */
             idempotency_key?: string;
+        };
+        MessageView: {
+            id: number;
+            session_id: number;
+            kind: string;
+            /** @description empty once deleted */
+            text: string;
+            /** @description the inline rolls as first rolled, in the text's order */
+            rolls: components["schemas"]["RollResultView"][];
+            created_at: string;
+            edited_at: null | string;
+            deleted_at: null | string;
+            deleted_by_seat_id: null | number;
+            /** @description the message.edited or message.deleted event */
+            event: components["schemas"]["EventView"];
         };
         MintedGrant: {
             /** @description the bearer token; shown once, store it now */
@@ -1928,8 +2013,28 @@ export interface components {
             persona_desc: string;
         };
         PostedMessage: {
+            /** @description 0 when the line was a roll (/r, /roll, /gmroll) */
             message_id: number;
+            /** @description message.posted, or roll.quick for a roll */
             event: components["schemas"]["EventView"];
+            roll?: components["schemas"]["RollResultView"] | null;
+        };
+        Presence: {
+            online: components["schemas"]["PresenceEntry"][];
+            ttl_seconds: number;
+        };
+        PresenceEntry: {
+            /** @description human or ai */
+            kind: string;
+            /** @description a human's room access session */
+            access_id?: null | number;
+            /** @description the seat they control in the session's campaign, if any */
+            seat_id?: null | number;
+            /** @description display name, or the seat's character or label for an AI */
+            name: string;
+            /** @description dm, player or spectator */
+            role: string;
+            last_seen: string;
         };
         ProviderSettingsInput: {
             base_url: string;
@@ -1965,7 +2070,12 @@ export interface components {
             demo?: components["schemas"]["DemoView"] | null;
         };
         QuickRollInput: {
+            /** @description dice notation; empty when check is given */
             formula: string;
+            /** @description a skill or ability instead of a formula: 1d20 + the character's modifier */
+            check?: string;
+            /** @description only the roller (and the seat rolled for) and the DM see it (/gmroll) */
+            private?: boolean;
             /** @description DM only: roll for this player seat */
             subject_seat_id?: null | number;
             idempotency_key?: string;
@@ -1996,6 +2106,12 @@ export interface components {
             results: components["schemas"]["RollResultView"][];
             pending_actions: components["schemas"]["PendingActionView"][];
             windows: components["schemas"]["ActionWindowView"][];
+        };
+        RollHistory: {
+            results: components["schemas"]["RollResultView"][];
+            /** @description the id to pass as before for the next (older) page; 0 when none */
+            before: number;
+            has_more: boolean;
         };
         RollInput: {
             /** @description raw d20 faces of a physical roll */
@@ -5377,6 +5493,180 @@ export interface operations {
             };
         };
     };
+    deleteMessagesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            /** @description Error codes: message_not_editable, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchMessagesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageEdit"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            /** @description Error codes: invalid_request, message_text_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: message_not_editable, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMetaCapabilities: {
         parameters: {
             query?: never;
@@ -8148,7 +8438,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostedMessage"];
                 };
             };
-            /** @description Error codes: invalid_request, message_text_invalid, proxy_target_invalid, unknown_command, whisper_target_required */
+            /** @description Error codes: check_invalid, dice_division_by_zero, dice_explosion_too_deep, dice_expression_too_long, dice_invalid_expression, dice_too_many_dice, dice_too_many_dice_in_term, dice_too_many_sides, invalid_request, message_text_invalid, proxy_target_invalid, unknown_command, whisper_target_required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8157,7 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: message_kind_not_allowed, not_a_participant, origin_forbidden, room_access_revoked */
+            /** @description Error codes: message_kind_not_allowed, not_a_participant, not_current_dm, origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8175,7 +8465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: session_not_active */
+            /** @description Error codes: conflict, session_not_active */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8344,7 +8634,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostedMessage"];
                 };
             };
-            /** @description Error codes: invalid_request, message_text_invalid, proxy_target_invalid, whisper_target_required */
+            /** @description Error codes: dice_division_by_zero, dice_explosion_too_deep, dice_expression_too_long, dice_invalid_expression, dice_too_many_dice, dice_too_many_dice_in_term, dice_too_many_sides, invalid_request, message_text_invalid, proxy_target_invalid, whisper_target_required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8516,6 +8806,73 @@ export interface operations {
             };
         };
     };
+    getSessionsIdPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Presence"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postSessionsIdQuickRoll: {
         parameters: {
             query?: never;
@@ -8578,6 +8935,85 @@ export interface operations {
             };
             /** @description Error codes: invalid_request */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessionsIdRollResults: {
+        parameters: {
+            query?: {
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollHistory"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,8 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
   let browser;
   const contexts = [];
   const pageErrors = [];
+  // pages and files (not API answers) that came back 404: the favicon among them
+  const notFound = [];
 
   before(async () => {
     server = await startServer();
@@ -34,6 +36,7 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
     // A resource the Content-Security-Policy refused fails the journey too.
     page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
+    page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && notFound.push(`${name}: ${r.url()}`));
     return page;
   }
 
@@ -45,6 +48,9 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   }
+
+  // title waits until the browser tab shows the page's own title
+  const title = (page, text) => page.waitForFunction((want) => document.title === want, text);
 
   const seat = (page, label) => page.locator(`[data-testid="seat"][data-seat="${label}"]`);
   // waitText waits (locator polling, no sleeps) until the element's whole text is text.
@@ -58,12 +64,20 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
 
     await at(a, 'tables');
     await a.getByTestId('tables-empty').waitFor();
+    await title(a, 'Tables — Adventure Table');
+    // the icon the page links is served (no favicon 404)
+    const icon = await a.locator('link[rel="icon"]').getAttribute('href');
+    assert.equal(icon, '/favicon.svg');
+    const iconAnswer = await a.request.get(new URL(icon, server.url).href);
+    assert.equal(iconAnswer.status(), 200, 'the favicon is in the build');
+    assert.match(iconAnswer.headers()['content-type'] ?? '', /^image\/svg\+xml/);
     await a.getByLabel('Room name').fill('Friday group');
     await a.getByRole('button', { name: 'Create room' }).click();
     await a.waitForURL(/\/rooms\/\d+$/);
     const roomURL = a.url();
     await waitText(a.getByTestId('room-name'), 'Friday group');
     await waitText(a.getByTestId('my-authority'), 'Owner');
+    await title(a, 'Room · Friday group — Adventure Table');
 
     await a.getByLabel('Campaign name').fill('Lost Mine');
     await a.getByRole('button', { name: 'Create campaign' }).click();
@@ -131,6 +145,7 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
     await start.click();
     await waitText(a.getByTestId('session-status'), 'Active');
     await a.getByTestId('participant').filter({ hasText: 'Mira' }).waitFor();
+    await title(a, 'Session · Lost Mine — Adventure Table');
 
     // --- B: the room links to the running session; B sees it active
     await b.getByTestId('session-link').click();
@@ -143,12 +158,22 @@ describe('table journey', { skip: !haveChromium && skipLine() }, () => {
     }
 
     // --- A ends it; B's page follows live (event feed), in either language
+    // End asks first; Escape cancels and nothing is sent
     await a.getByRole('button', { name: 'End session' }).click();
+    const confirmEnd = a.getByRole('alertdialog', { name: 'End this session for everyone? It cannot be started again.' });
+    await confirmEnd.waitFor();
+    await a.keyboard.press('Escape');
+    await confirmEnd.waitFor({ state: 'detached' });
+    await waitText(a.getByTestId('session-status'), 'Active');
+    await a.getByRole('button', { name: 'End session' }).click();
+    await confirmEnd.getByRole('button', { name: 'Yes, end it' }).click();
     await waitText(a.getByTestId('session-status'), 'Ended');
     await waitText(b.getByTestId('session-status'), 'Ended');
     await b.getByLabel('Language').selectOption('zh-TW');
     await waitText(b.getByTestId('session-status'), '已結束');
+    await title(b, '場次 · Lost Mine — Adventure Table');
 
     assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
+    assert.deepEqual(notFound, [], 'pages or files that answered 404 (a favicon?)');
   });
 });

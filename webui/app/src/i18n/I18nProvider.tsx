@@ -21,8 +21,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Language>(storedLanguage);
 
   useEffect(() => {
+    // the tab's title is each page's (usePageTitle), in this language
     document.documentElement.lang = lang;
-    document.title = translate(lang, 'app.name');
   }, [lang]);
 
   const setLang = useCallback((next: Language) => {

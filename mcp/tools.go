@@ -152,7 +152,9 @@ type (
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
 	quickRollInput struct {
-		Formula        string `json:"formula" jsonschema:"e.g. 2d6+3, 1d20+5, 4d6dl1, d%"`
+		Formula        string `json:"formula,omitempty" jsonschema:"e.g. 2d6+3, 1d20+5, 4d6dl1, d%"`
+		Check          string `json:"check,omitempty" jsonschema:"instead of formula: a skill or ability, rolled 1d20 + the character's modifier"`
+		Private        bool   `json:"private,omitempty" jsonschema:"only you and the DM see it"`
 		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: roll for this player seat"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
@@ -326,9 +328,9 @@ var tools = []tool{
 			return compactRoll(r), nil
 		}),
 	typed("quick_roll", "Roll dice", write,
-		"Roll any dice for everyone to see. Never resolves a check.",
+		"Roll any dice (or a skill or ability with your modifier) for everyone to see, or privately for you and the DM. Never resolves a check.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in quickRollInput) (Roll, error) {
-			r, err := d.table.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: in.Formula, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+			r, err := d.table.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: in.Formula, Check: in.Check, Private: in.Private, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
 			if err != nil {
 				return Roll{}, err
 			}

@@ -350,6 +350,15 @@ func TestFullScene(t *testing.T) {
 	if code := player.call("quick_roll", map[string]any{"formula": "2d6+"}, nil); code == "" {
 		t.Fatal("a bad formula rolled")
 	}
+	// The same rule as /r perception and /gmroll: the server adds the
+	// modifier; a private roll is the roller's and the DM's.
+	player.must("quick_roll", map[string]any{"check": "Perception", "private": true}, &roll)
+	if len(roll.Dice) != 1 || roll.Total-roll.Dice[0] != 3 || roll.Formula != "d20 + 3" {
+		t.Fatalf("perception roll %+v", roll)
+	}
+	if code := player.call("quick_roll", map[string]any{"check": "luck"}, nil); code != "invalid_request" {
+		t.Fatalf("a check of luck: %q", code)
+	}
 
 	// Paging through everything from the start.
 	var all []Event

@@ -51,7 +51,9 @@ func (s *Services) Health(ctx context.Context, version string) (Health, error) {
 }
 
 // Capabilities are the features this build offers, so clients can show or
-// hide areas without guessing. A flag turns true only when the feature works.
+// hide areas without guessing. A flag turns true only when the feature works:
+// the edge that serves the routes computes each flag from what it mounted
+// (webui's capabilityTags), never from a constant.
 type Capabilities struct {
 	Table     bool `json:"table" jsonschema:"rooms, campaigns, seats, characters and sessions for humans"`
 	AIActor   bool `json:"ai_actor" jsonschema:"AI agents can hold a seat through MCP"`
@@ -62,10 +64,4 @@ type Capabilities struct {
 	MCP       bool `json:"mcp" jsonschema:"the MCP endpoint is mounted"`
 	APIDocs   bool `json:"api_docs" jsonschema:"interactive API docs at /api/docs"`
 	Accounts  bool `json:"accounts" jsonschema:"the web app offers registration and login (hosted mode); the account routes answer in every mode"`
-}
-
-// Capabilities reports the features of this build. mcpMounted and apiDocs
-// are decided by the edge that serves them.
-func (s *Services) Capabilities(mcpMounted, apiDocs bool) Capabilities {
-	return Capabilities{Table: true, AIActor: mcpMounted, MCP: mcpMounted, APIDocs: apiDocs}
 }

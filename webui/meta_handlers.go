@@ -35,7 +35,59 @@ func (s *Server) health(c *gin.Context) {
 }
 
 func (s *Server) capabilities(c *gin.Context) {
-	caps := s.opts.Services.Capabilities(s.opts.MCP != nil, s.opts.APIDocs)
-	caps.Accounts = s.opts.Accounts
-	c.JSON(http.StatusOK, caps)
+	c.JSON(http.StatusOK, s.caps)
+}
+
+// capabilityTags names, for each capability flag (its JSON name), the route
+// families (OpenAPI tags) that carry it: the flag is true only when every
+// one of them has routes mounted. A flag with no families (combat,
+// timeline) is not built and stays false. coreTags are the families every
+// build has (health, the caller's identity), which no flag switches.
+// TestCapabilityFlagsMatchRoutes keeps this map, the router and the OpenAPI
+// document in step: each true flag has its routes, each family its flag.
+var capabilityTags = map[string][]string{
+	"table":     {"rooms", "campaigns", "characters", "sessions", "live", "rolls"},
+	"ai_actor":  {"ai"},
+	"solo":      {"solo"},
+	"scripting": {"solo", "scripting"},
+	"combat":    nil,
+	"timeline":  nil,
+	"mcp":       nil, // /mcp is not part of the JSON API: Options.MCP
+	"api_docs":  nil, // /api/docs is a page of the web app: Options.APIDocs
+	"accounts":  {"account"},
+}
+
+var coreTags = map[string]bool{"meta": true, "people": true}
+
+// computeCapabilities reports what this router actually mounted.
+func (s *Server) computeCapabilities() gameplay.Capabilities {
+	mounted := map[string]bool{}
+	for _, r := range s.routes {
+		mounted[r.Tag] = true
+	}
+	has := func(flag string) bool {
+		tags := capabilityTags[flag]
+		if len(tags) == 0 {
+			return false
+		}
+		for _, t := range tags {
+			if !mounted[t] {
+				return false
+			}
+		}
+		return true
+	}
+	return gameplay.Capabilities{
+		Table:     has("table"),
+		AIActor:   has("ai_actor") && s.opts.MCP != nil, // agents reach their seat only through /mcp
+		Solo:      has("solo") && s.opts.Services.Narrative != nil,
+		Scripting: has("scripting") && s.opts.Services.Narrative != nil,
+		Combat:    has("combat"),
+		Timeline:  has("timeline"),
+		MCP:       s.opts.MCP != nil,
+		APIDocs:   s.opts.APIDocs,
+		// The account routes answer in every mode; the web app offers
+		// registration and login only where the server says so (hosted).
+		Accounts: has("accounts") && s.opts.Accounts,
+	}
 }

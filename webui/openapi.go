@@ -67,6 +67,7 @@ var tagDescriptions = map[string]string{
 	"rolls":      "Checks, rolls, pending actions and character state",
 	"ai":         "Seats controlled by AI agents over MCP",
 	"solo":       "Solo adventures narrated by a language model",
+	"scripting":  "AI Dungeon compatible scenario scripts: the script console",
 }
 
 // buildOpenAPI generates the OpenAPI 3.1 document from the recorded routes

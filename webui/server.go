@@ -69,6 +69,7 @@ type Server struct {
 	app     fs.FS
 	logger  *slog.Logger
 	openapi []byte
+	caps    gameplay.Capabilities
 }
 
 func init() { gin.SetMode(gin.ReleaseMode) }
@@ -103,6 +104,7 @@ func New(opts Options) (*Server, error) {
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}
+	s.caps = s.computeCapabilities()
 	doc, err := s.buildOpenAPI()
 	if err != nil {
 		return nil, err

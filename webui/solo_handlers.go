@@ -233,7 +233,7 @@ func (s *Server) soloRoutes() {
 			v, err := n.ChangeMemory(c.Request.Context(), userOf(c), id, memoryID, in)
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
-	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/console", Tag: "solo", Summary: "The newest lines of the adventure's script console (log() calls, script errors, messages)", Response: typeOf[narrative.Console](), Errors: notFound},
+	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/console", Tag: "scripting", Summary: "The newest lines of the adventure's script console (log() calls, script errors, messages)", Response: typeOf[narrative.Console](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetConsole), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "What updating from the scenario would change", Response: typeOf[narrative.RefreshDiff](), Errors: notFound},
 		soloID("id", http.StatusOK, n.RefreshDiff), s.identify)

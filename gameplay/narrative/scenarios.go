@@ -238,7 +238,7 @@ func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Pe
 		if err := tx.CreateAdventure(ctx, &adv); err != nil {
 			return err
 		}
-		main := models.Branch{AdventureID: adv.ID, Lineage: "[]", Name: "Main", CreatedAt: now}
+		main := models.Branch{AdventureID: adv.ID, Lineage: "[]", Name: mainBranchName, CreatedAt: now}
 		if err := tx.CreateBranch(ctx, &main); err != nil {
 			return err
 		}

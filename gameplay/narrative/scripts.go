@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ type scriptRun struct {
 	history     []scripting.HistoryEntry
 	actionCount int
 	console     []models.ScriptConsoleEntry
-	notices     []string
+	notices     []Notice
 }
 
 func hasScripts(adv *models.Adventure) bool {
@@ -102,14 +103,15 @@ func (r *scriptRun) hook(ctx context.Context, name, script, text string, info sc
 		r.log(name, ConsoleLog, line)
 	}
 	if out.Error != nil {
-		msg := fmt.Sprintf("Script error in the %s hook (%s): %s — the turn continued without it.", name, out.Error.Kind, out.Error.Error())
+		msg := scriptErrorText(name, string(out.Error.Kind), out.Error.Error())
 		r.log(name, ConsoleError, msg)
-		r.notices = append(r.notices, msg)
+		r.notices = append(r.notices, Notice{Code: NoticeScriptError, Text: msg,
+			Params: map[string]string{"hook": name, "kind": string(out.Error.Kind), "error": models.CleanText(out.Error.Error())}})
 		return text, false
 	}
 	if out.Message != "" {
 		r.log(name, ConsoleMessage, out.Message)
-		r.notices = append(r.notices, out.Message)
+		r.notices = append(r.notices, Notice{Code: NoticeScriptMessage, Text: out.Message, Params: map[string]string{"text": out.Message}})
 	}
 	r.state = string(out.State)
 	// What a script writes is cleaned like a model's reply (see
@@ -258,11 +260,30 @@ func flattenPrompt(static string, rest []string) string {
 	return strings.Join(append([]string{static}, rest...), "\n\n")
 }
 
+// scriptErrorText is the English notice of a script that failed and was
+// skipped (the console stores it; scriptErrorCode reads it back).
+func scriptErrorText(hook, kind, errText string) string {
+	return fmt.Sprintf("Script error in the %s hook (%s): %s — the turn continued without it.", hook, kind, errText)
+}
+
+var scriptErrorLine = regexp.MustCompile(`(?s)^Script error in the (\w+) hook \((\w+)\): (.*) — the turn continued without it\.$`)
+
+// scriptErrorCode is the code and params of a console line scriptErrorText
+// wrote, so the web app can show it in the reader's language; none for
+// another line.
+func scriptErrorCode(text string) (string, map[string]string) {
+	m := scriptErrorLine.FindStringSubmatch(text)
+	if m == nil {
+		return "", nil
+	}
+	return NoticeScriptError, map[string]string{"hook": m[1], "kind": m[2], "error": m[3]}
+}
+
 // scriptStopped is the turn error when a script stops the action.
-func scriptStopped(hook string, notices []string) error {
+func scriptStopped(hook string, notices []Notice) error {
 	msg := fmt.Sprintf("A script stopped this action (%s hook).", hook)
 	if len(notices) > 0 {
-		msg += " " + notices[len(notices)-1]
+		msg += " " + notices[len(notices)-1].Text
 	}
 	return apperr.E(apperr.ScriptStopped, "%s", msg)
 }
@@ -276,6 +297,9 @@ func (s *Service) GetConsole(ctx context.Context, userID, adventureID int64) (Co
 	out := Console{Entries: make([]ConsoleEntry, len(rows))}
 	for i, r := range rows {
 		out.Entries[i] = ConsoleEntry{ID: r.ID, ActionID: r.ActionID, Hook: r.Hook, Level: r.Level, Text: r.Text, CreatedAt: r.CreatedAt}
+		if r.Level == ConsoleError {
+			out.Entries[i].Code, out.Entries[i].Params = scriptErrorCode(r.Text)
+		}
 	}
 	return out, err
 }

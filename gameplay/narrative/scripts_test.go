@@ -105,7 +105,8 @@ modifier(text)`,
 	turn, err := f.svc.StartTurn(context.Background(), f.user, adv, narrative.TurnInput{Mode: "do", Text: "do the forbidden thing"})
 	events := run(t, turn, err)
 	last := events[len(events)-1]
-	if last.Type != narrative.EventError || last.Code != "script_stopped" || len(last.Notices) == 0 || last.Notices[0] != "You cannot do that here." {
+	if last.Type != narrative.EventError || last.Code != "script_stopped" || len(last.Notices) == 0 || last.Notices[0].Text != "You cannot do that here." ||
+		last.Notices[0].Code != narrative.NoticeScriptMessage || last.Notices[0].Params["text"] != "You cannot do that here." {
 		t.Fatalf("stop: %+v", last)
 	}
 	if len(f.page(adv).Story) != before {
@@ -137,12 +138,22 @@ func TestScriptFailuresNeverBreakTheTurn(t *testing.T) {
 			if done.Action.Text != "Nothing happens." {
 				t.Fatalf("narration %q: the failed hook changed the turn", done.Action.Text)
 			}
-			if len(done.Notices) != 1 || !strings.Contains(strings.ToLower(done.Notices[0]), tc.want) {
-				t.Fatalf("notices %q, want one naming %q", done.Notices, tc.want)
+			if len(done.Notices) != 1 || !strings.Contains(strings.ToLower(done.Notices[0].Text), tc.want) {
+				t.Fatalf("notices %+v, want one naming %q", done.Notices, tc.want)
+			}
+			// The notice travels as a code with parameters the web app translates.
+			n := done.Notices[0]
+			if n.Code != narrative.NoticeScriptError || n.Params["hook"] != "output" || n.Params["kind"] == "" ||
+				!strings.Contains(strings.ToLower(n.Params["kind"]+" "+n.Params["error"]), tc.want) {
+				t.Fatalf("notice %+v: want code %s with hook, kind and error", n, narrative.NoticeScriptError)
 			}
 			c := f.console(adv)
 			if len(c) == 0 || c[len(c)-1].Level != narrative.ConsoleError {
 				t.Fatalf("console %+v: the failure is not recorded", c)
+			}
+			// The console line carries the same code as the notice.
+			if e := c[len(c)-1]; e.Code != narrative.NoticeScriptError || e.Params["hook"] != "output" || e.Params["kind"] != n.Params["kind"] || e.Params["error"] != n.Params["error"] {
+				t.Fatalf("console line %+v, want the notice's code and params %v", e, n.Params)
 			}
 			// The next turn still works.
 			f.play(adv, "wait again", "Still nothing.", "")

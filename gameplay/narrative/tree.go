@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
@@ -151,7 +153,7 @@ func (s *Service) fork(ctx context.Context, store *models.Store, adventureID int
 		return nil, err
 	}
 	b := &models.Branch{AdventureID: adventureID, ParentBranchID: &parent.ID, ForkDepth: depth, Lineage: mustJSON(pairs),
-		Name: fmt.Sprintf("Branch %d", len(branches)+1), CreatedAt: s.now()}
+		Name: numberedBranchName(len(branches) + 1), CreatedAt: s.now()}
 	return b, store.CreateBranch(ctx, b)
 }
 
@@ -361,12 +363,38 @@ func (s *Service) RenameBranch(ctx context.Context, userID, adventureID, branchI
 	return out, err
 }
 
+// The names the server gives branches: stored in English (what clients
+// that do not translate show), sent with a code the web app translates.
+const (
+	mainBranchName   = "Main"
+	branchCodeMain   = "branch.main"
+	branchCodeNumber = "branch.numbered"
+)
+
+func numberedBranchName(n int) string { return fmt.Sprintf("Branch %d", n) }
+
+var numberedBranch = regexp.MustCompile(`^Branch ([1-9][0-9]{0,8})$`)
+
+// branchNameCode is the code of a name the server gave (the first branch's
+// "Main", a fork's "Branch n"), or "" for a name the player chose.
+func branchNameCode(name string, parent *int64) (string, map[string]int) {
+	if name == mainBranchName && parent == nil {
+		return branchCodeMain, nil
+	}
+	if m := numberedBranch.FindStringSubmatch(name); m != nil && parent != nil {
+		n, _ := strconv.Atoi(m[1])
+		return branchCodeNumber, map[string]int{"n": n}
+	}
+	return "", nil
+}
+
 func branchView(b models.BranchWithTip, headBranchID int64) BranchView {
 	tip := b.ForkDepth
 	if b.TipDepth != nil {
 		tip = max(tip, *b.TipDepth)
 	}
-	return BranchView{ID: b.ID, Name: b.Name, ParentBranchID: b.ParentBranchID, ForkDepth: b.ForkDepth, TipDepth: tip,
+	code, params := branchNameCode(b.Name, b.ParentBranchID)
+	return BranchView{ID: b.ID, Name: b.Name, NameCode: code, NameParams: params, ParentBranchID: b.ParentBranchID, ForkDepth: b.ForkDepth, TipDepth: tip,
 		IsHead: b.ID == headBranchID, CreatedAt: b.CreatedAt}
 }
 

@@ -84,6 +84,22 @@ func TestTakesGroupedByParent(t *testing.T) {
 	if len(br.Branches) != 3 {
 		t.Fatalf("%d branches, want 3 (main, C2's, C's)", len(br.Branches))
 	}
+	// The names the server gave travel as codes the web app translates; a
+	// renamed branch keeps its literal name and no code.
+	for i, b := range br.Branches {
+		wantCode, wantN := "branch.numbered", i+1
+		if i == 0 {
+			wantCode, wantN = "branch.main", 0
+		}
+		if b.NameCode != wantCode || b.NameParams["n"] != wantN {
+			t.Fatalf("branch %d %q: code %q params %v, want %s n=%d", i, b.Name, b.NameCode, b.NameParams, wantCode, wantN)
+		}
+	}
+	renamed, err := f.svc.RenameBranch(ctx, f.user, adv, br.Branches[1].ID, "Into the crypt")
+	must(t, err)
+	if renamed.Name != "Into the crypt" || renamed.NameCode != "" || renamed.NameParams != nil {
+		t.Fatalf("renamed branch %+v", renamed)
+	}
 }
 
 // Reading a line is one query however many forks it sits under: the page

@@ -53,7 +53,28 @@ type Event struct {
 	Adventure *AdventureView `json:"adventure,omitempty"`
 	// Notices are messages for the player from scripts (state.message, or
 	// a script failure the turn continued without), on done and error.
-	Notices []string `json:"notices,omitempty"`
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Notice codes: what a notice says, for the web app to write in the
+// reader's language.
+const (
+	// NoticeScriptMessage is a script's state.message: the script's own
+	// words, in params.text (never translated).
+	NoticeScriptMessage = "script.message"
+	// NoticeScriptError is a script that failed and was skipped; params
+	// hook (input, context or output), kind (error, timeout, memory) and
+	// error (the script's error text).
+	NoticeScriptError = "script.error"
+)
+
+// Notice is one message for the player. Code says what it is and Params
+// fill it in; Text is the same in English, for clients that do not
+// translate.
+type Notice struct {
+	Code   string            `json:"code" jsonschema:"script.message (params.text: the script's own words) or script.error (params.hook, params.kind, params.error)"`
+	Params map[string]string `json:"params"`
+	Text   string            `json:"text" jsonschema:"the notice in English"`
 }
 
 // Turn is one claimed generation. The claim is taken when the request is
@@ -72,7 +93,7 @@ type Turn struct {
 	skip        []int64     // the take being replaced, excluded from every reader
 	// notices collect the scripts' messages for the player; stopped is set
 	// when the input script stopped the action (nothing was stored).
-	notices []string
+	notices []Notice
 	stopped error
 	scripts *scriptRun // the context and output hooks' run
 }
@@ -574,8 +595,8 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 }
 
 // allNotices are the input hook's notices then the context and output hooks'.
-func (t *Turn) allNotices() []string {
-	out := append([]string(nil), t.notices...)
+func (t *Turn) allNotices() []Notice {
+	out := append([]Notice(nil), t.notices...)
 	if t.scripts != nil {
 		out = append(out, t.scripts.notices...)
 	}

@@ -157,13 +157,18 @@ type AdventureChange struct {
 
 // BranchView is one line of an adventure.
 type BranchView struct {
-	ID             int64     `json:"id"`
-	Name           string    `json:"name"`
-	ParentBranchID *int64    `json:"parent_branch_id"`
-	ForkDepth      int       `json:"fork_depth"`
-	TipDepth       int       `json:"tip_depth"`
-	IsHead         bool      `json:"is_head"`
-	CreatedAt      time.Time `json:"created_at"`
+	ID   int64  `json:"id"`
+	Name string `json:"name" jsonschema:"the stored name; English for a name the server gave (see name_code)"`
+	// NameCode is set while the branch keeps the name the server gave it,
+	// so the web app writes it in the reader's language; a renamed branch
+	// has none and shows its literal name.
+	NameCode       string         `json:"name_code,omitempty" jsonschema:"branch.main (the first branch) or branch.numbered (params.n); absent once renamed"`
+	NameParams     map[string]int `json:"name_params,omitempty" jsonschema:"the parameters of name_code: n, the branch's number"`
+	ParentBranchID *int64         `json:"parent_branch_id"`
+	ForkDepth      int            `json:"fork_depth"`
+	TipDepth       int            `json:"tip_depth"`
+	IsHead         bool           `json:"is_head"`
+	CreatedAt      time.Time      `json:"created_at"`
 }
 
 // BranchList is an adventure's branches, oldest first.
@@ -313,12 +318,16 @@ type TextInput struct {
 
 // ConsoleEntry is one line of an adventure's script console.
 type ConsoleEntry struct {
-	ID        int64     `json:"id"`
-	ActionID  *int64    `json:"action_id"`
-	Hook      string    `json:"hook"`
-	Level     string    `json:"level" jsonschema:"log, error or message"`
-	Text      string    `json:"text"`
-	CreatedAt time.Time `json:"created_at"`
+	ID       int64  `json:"id"`
+	ActionID *int64 `json:"action_id"`
+	Hook     string `json:"hook"`
+	Level    string `json:"level" jsonschema:"log, error or message"`
+	Text     string `json:"text"`
+	// Code and Params are set on a script failure the server wrote (code
+	// script.error, as a turn's notice), for the web app to translate.
+	Code      string            `json:"code,omitempty" jsonschema:"script.error on a script failure the server wrote; absent on a script's own lines"`
+	Params    map[string]string `json:"params,omitempty" jsonschema:"the parameters of code: hook, kind, error"`
+	CreatedAt time.Time         `json:"created_at"`
 }
 
 // Console is the newest part of an adventure's script console, oldest first.

@@ -3,6 +3,7 @@ import { en } from '../src/i18n/en';
 import errorsEn from '../src/i18n/errors.en.json';
 import errorsZhTW from '../src/i18n/errors.zh-TW.json';
 import { errorText, LANGUAGES, uiMessages, errorMessages } from '../src/i18n/messages';
+import { SCRIPT_ERROR_KINDS, SERVER_TEXT_KEYS } from '../src/i18n/serverText';
 import { zhTW } from '../src/i18n/zh-TW';
 
 // The server's error codes (a Go test compares the JSON files with its list too).
@@ -178,5 +179,45 @@ describe('errorText', () => {
       expect(errorText(lang, '__proto__')).toBe(generic);
     }
     expect(errorText('en', 'nope')).not.toBe(errorText('zh-TW', 'nope'));
+  });
+});
+
+// The codes of the text the server makes for people (gameplay/narrative:
+// branch names in tree.go, notices in turn.go) and the script failure kinds
+// (gameplay/scripting) a script.error names.
+const SERVER_TEXT_CODES = ['branch.main', 'branch.numbered', 'script.message', 'script.error'];
+const GO_SCRIPT_ERROR_KINDS = ['throw', 'timeout', 'memory', 'compile', 'empty', 'canceled', 'internal'];
+
+describe('server-made text codes', () => {
+  it('map every code the server sends to a message in both languages', () => {
+    expect(Object.keys(SERVER_TEXT_KEYS).sort()).toEqual([...SERVER_TEXT_CODES].sort());
+    expect([...SCRIPT_ERROR_KINDS].sort()).toEqual([...GO_SCRIPT_ERROR_KINDS].sort());
+    const keys = [
+      ...Object.values(SERVER_TEXT_KEYS),
+      ...SCRIPT_ERROR_KINDS.map((k) => `server.script.kind.${k}`),
+    ];
+    for (const key of keys) {
+      expect(Object.hasOwn(en, key), key).toBe(true);
+      expect(Object.hasOwn(zhTW, key), key).toBe(true);
+    }
+  });
+
+  it('are written in Chinese in zh-TW (a script’s own words pass through)', () => {
+    for (const key of Object.values(SERVER_TEXT_KEYS)) {
+      if (key === 'server.script.message') continue;
+      expect(zhTW[key], key).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(zhTW['solo.branches.numbered']).toContain('{n}');
+    expect(en['solo.branches.numbered']).toContain('{n}');
+  });
+});
+
+describe('truthful texts', () => {
+  it('no longer say the game, solo, scripts or MCP tokens are still to come', () => {
+    for (const map of [en, zhTW]) {
+      expect(map['home.intro']).not.toMatch(/still to come|尚未推出/);
+      expect(map['settings.mcp.how']).not.toMatch(/not available yet|尚未提供/);
+      expect(map['caps.unavailable']).not.toMatch(/yet|尚未/);
+    }
   });
 });

@@ -80,10 +80,20 @@ describe('SSE parser', () => {
   });
 
   it('keeps the notices of done and error events, and leaves them out when there are none', () => {
+    const error = { code: 'script.error', params: { hook: 'output', kind: 'throw', error: 'boom' }, text: 'Script error in the output hook (throw): boom' };
     const done = parseStreamEvent(
-      JSON.stringify({ type: 'done', action: { id: 3 }, adventure: { id: 7 }, notices: ['You feel watched.', 7, '', null] }),
+      JSON.stringify({
+        type: 'done',
+        action: { id: 3 },
+        adventure: { id: 7 },
+        notices: [{ code: 'script.message', params: { text: 'You feel watched.' }, text: 'You feel watched.' }, error, 7, '', null, {}],
+      }),
     );
-    expect(done).toMatchObject({ type: 'done', notices: ['You feel watched.'] });
+    expect(done).toMatchObject({
+      type: 'done',
+      notices: [{ code: 'script.message', params: { text: 'You feel watched.' }, text: 'You feel watched.' }, error],
+    });
+    // a bare string is a script's own words
     const stopped = parseStreamEvent(
       '{"type":"error","code":"script_stopped","message":"The input script stopped the action.","notices":["No."]}',
     );
@@ -91,7 +101,7 @@ describe('SSE parser', () => {
       type: 'error',
       code: 'script_stopped',
       message: 'The input script stopped the action.',
-      notices: ['No.'],
+      notices: [{ code: 'script.message', params: { text: 'No.' }, text: 'No.' }],
     });
     const plain = parseStreamEvent('{"type":"done","action":{"id":3},"adventure":{"id":7},"notices":"nope"}');
     expect(plain).not.toHaveProperty('notices');

@@ -1413,7 +1413,14 @@ export interface components {
         };
         BranchView: {
             id: number;
+            /** @description the stored name; English for a name the server gave (see name_code) */
             name: string;
+            /** @description branch.main (the first branch) or branch.numbered (params.n); absent once renamed */
+            name_code?: string;
+            /** @description the parameters of name_code: n, the branch's number */
+            name_params?: {
+                [key: string]: number;
+            };
             parent_branch_id: null | number;
             fork_depth: number;
             tip_depth: number;
@@ -1572,6 +1579,12 @@ export interface components {
             /** @description log, error or message */
             level: string;
             text: string;
+            /** @description script.error on a script failure the server wrote; absent on a script's own lines */
+            code?: string;
+            /** @description the parameters of code: hook, kind, error */
+            params?: {
+                [key: string]: string;
+            };
             created_at: string;
         };
         CredentialsInput: {
@@ -1632,7 +1645,7 @@ export interface components {
             message?: string;
             action?: components["schemas"]["ActionView"] | null;
             adventure?: components["schemas"]["AdventureView"] | null;
-            notices?: string[];
+            notices?: components["schemas"]["Notice"][];
         };
         EventPage: {
             events: components["schemas"]["EventView"][];
@@ -1953,6 +1966,15 @@ export interface components {
         NamedRef: {
             id: number;
             name: string;
+        };
+        Notice: {
+            /** @description script.message (params.text: the script's own words) or script.error (params.hook, params.kind, params.error) */
+            code: string;
+            params: {
+                [key: string]: string;
+            };
+            /** @description the notice in English */
+            text: string;
         };
         OpenSessionView: {
             id: number;

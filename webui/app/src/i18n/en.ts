@@ -27,7 +27,7 @@ export const en = {
 
   'home.title': 'Welcome to Adventure Table',
   'home.intro':
-    'Adventure Table is a place to play tabletop role-playing games with friends in the browser, with AI agents at the table, or solo with an AI narrator. This build is an early foundation: the server runs, but the game features are still to come.',
+    'Adventure Table is a place to play tabletop role-playing games with friends in the browser, with AI agents at the table, or solo with an AI narrator. Open Tables to play with friends (share a room’s invite link), Solo for an adventure narrated by a language model, and Settings for your name, language and the MCP endpoint for AI agents.',
   'status.title': 'Server status',
   'status.state': 'Status',
   'status.ok': 'Running',
@@ -44,7 +44,7 @@ export const en = {
   'caps.title': 'What this server build offers',
   'caps.loading': 'Checking which features this server build offers…',
   'caps.available': 'Available',
-  'caps.unavailable': 'Not available yet',
+  'caps.unavailable': 'Not offered by this server',
   'caps.table': 'Multiplayer tables',
   'caps.ai_actor': 'AI agents in seats',
   'caps.solo': 'Solo narrated adventures',
@@ -681,6 +681,7 @@ export const en = {
   'solo.branches.failed': 'Could not load the branches.',
   'solo.branches.main': 'Main line',
   'solo.branches.nameN': 'Branch {id}',
+  'solo.branches.numbered': 'Branch {n}',
   'solo.branches.length': '{tip} steps',
   'solo.branches.forked': 'forked at step {fork}, {tip} steps',
   'solo.branches.current': 'Current',
@@ -769,6 +770,16 @@ export const en = {
   'solo.notices.dismiss': 'Dismiss',
   'solo.notices.dismissN': 'Dismiss notice {n}',
   'solo.notices.dismissAll': 'Dismiss all',
+  // notices the server sends as codes (src/i18n/serverText.ts)
+  'server.script.message': '{text}',
+  'server.script.error': 'Script error in the {hook} hook ({kind}): {error} — the turn continued without it.',
+  'server.script.kind.throw': 'it threw an error',
+  'server.script.kind.timeout': 'it ran out of time',
+  'server.script.kind.memory': 'it ran out of memory',
+  'server.script.kind.compile': 'it does not parse',
+  'server.script.kind.empty': 'it returned no text',
+  'server.script.kind.canceled': 'it was cancelled',
+  'server.script.kind.internal': 'the script engine failed',
 
   'solo.console.open': 'Script console',
   'solo.console.title': 'Script console',
@@ -846,7 +857,7 @@ export const en = {
   'settings.mcp.title': 'MCP endpoint for AI agents',
   'settings.mcp.url': 'Endpoint URL',
   'settings.mcp.how':
-    'An AI agent connects to this URL as a remote MCP server with a bearer token; tokens will be issued from a seat at a table, which is not available yet.',
+    'An AI agent connects to this URL as a remote MCP server with a bearer token; the token is made at a table: the owner gives the DM seat to an AI on the room page, or a player lets an AI control their seat during a session. Each token is shown once.',
 
   'account.nav.guest': 'Guest — Register or log in',
   'account.nav.signedInAs': 'Account:',

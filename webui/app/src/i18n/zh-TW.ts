@@ -29,7 +29,7 @@ export const zhTW: Record<MessageKey, string> = {
 
   'home.title': '歡迎來到 Adventure Table',
   'home.intro':
-    'Adventure Table 讓你在瀏覽器中與朋友一起玩桌上角色扮演遊戲，也可以讓 AI 代理入座，或與 AI 敘事者進行單人冒險。這個版本只是初期的基礎：伺服器已可運作，但遊戲功能尚未推出。',
+    'Adventure Table 讓你在瀏覽器中與朋友一起玩桌上角色扮演遊戲，也可以讓 AI 代理入座，或與 AI 敘事者進行單人冒險。開啟「遊戲桌」與朋友一起玩（分享房間的邀請連結），開啟「單人冒險」由語言模型為你敘事，在「設定」中可更改名稱、語言，並查看供 AI 代理使用的 MCP 端點。',
   'status.title': '伺服器狀態',
   'status.state': '狀態',
   'status.ok': '運作中',
@@ -46,7 +46,7 @@ export const zhTW: Record<MessageKey, string> = {
   'caps.title': '此伺服器版本提供的功能',
   'caps.loading': '正在確認此伺服器版本提供哪些功能…',
   'caps.available': '可使用',
-  'caps.unavailable': '尚未提供',
+  'caps.unavailable': '此伺服器未提供',
   'caps.table': '多人遊戲桌',
   'caps.ai_actor': 'AI 代理入座',
   'caps.solo': '單人敘事冒險',
@@ -676,6 +676,7 @@ export const zhTW: Record<MessageKey, string> = {
   'solo.branches.failed': '無法載入分支。',
   'solo.branches.main': '主線',
   'solo.branches.nameN': '分支 {id}',
+  'solo.branches.numbered': '分支 {n}',
   'solo.branches.length': '{tip} 步',
   'solo.branches.forked': '於第 {fork} 步分岔，共 {tip} 步',
   'solo.branches.current': '目前',
@@ -764,6 +765,16 @@ export const zhTW: Record<MessageKey, string> = {
   'solo.notices.dismiss': '關閉',
   'solo.notices.dismissN': '關閉通知 {n}',
   'solo.notices.dismissAll': '全部關閉',
+  // 伺服器以代碼傳送的通知（src/i18n/serverText.ts）
+  'server.script.message': '{text}',
+  'server.script.error': '{hook}腳本發生錯誤（{kind}）：{error}——本回合已略過此腳本繼續進行。',
+  'server.script.kind.throw': '拋出錯誤',
+  'server.script.kind.timeout': '執行逾時',
+  'server.script.kind.memory': '記憶體不足',
+  'server.script.kind.compile': '無法解析',
+  'server.script.kind.empty': '未傳回任何文字',
+  'server.script.kind.canceled': '已取消',
+  'server.script.kind.internal': '腳本引擎發生故障',
 
   'solo.console.open': '腳本主控台',
   'solo.console.title': '腳本主控台',
@@ -839,7 +850,7 @@ export const zhTW: Record<MessageKey, string> = {
   'settings.mcp.title': '供 AI 代理使用的 MCP 端點',
   'settings.mcp.url': '端點網址',
   'settings.mcp.how':
-    'AI 代理會以持有者權杖（bearer token）將此網址當作遠端 MCP 伺服器連線；權杖將由遊戲桌上的座位發放，目前尚未提供。',
+    'AI 代理會以持有者權杖（bearer token）將此網址當作遠端 MCP 伺服器連線；權杖在遊戲桌上產生：房主可在房間頁面把 DM 座位交給 AI，玩家也可在遊戲進行中讓 AI 控制自己的座位。每個權杖只會顯示一次。',
 
   'account.nav.guest': '訪客 — 註冊或登入',
   'account.nav.signedInAs': '帳號：',

@@ -4,6 +4,7 @@ import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
+import { isServerTextCode, serverText } from '../i18n/serverText';
 import { listBranches, renameBranch, type BranchView } from './api';
 
 // BranchList shows every line of the adventure; the current one is marked and
@@ -56,7 +57,10 @@ export function BranchList({
     setFocusTo({ id: saved.id, stale: list });
     reload();
   };
+  // A name the server gave comes with a code, written in the reader's
+  // language; a name the player chose is shown as it is.
   const name = (b: BranchView) => {
+    if (isServerTextCode(b.name_code)) return serverText(t, b.name_code, b.name_params, b.name);
     if (b.name.trim() !== '') return b.name;
     return b.parent_branch_id === null ? t('solo.branches.main') : format(t('solo.branches.nameN'), { id: b.id });
   };
@@ -130,7 +134,7 @@ export function BranchList({
                   disabled={busy}
                   onClick={() => {
                     rename.clear();
-                    setRenaming({ id: b.id, draft: b.name });
+                    setRenaming({ id: b.id, draft: isServerTextCode(b.name_code) ? '' : b.name });
                   }}
                   aria-label={format(t('solo.branches.renameLabel'), { name: name(b) })}
                 >

@@ -19,6 +19,7 @@ import {
   undoTurn,
   type ActionView,
   type AdventurePage,
+  type Notice,
   type StreamResult,
   type TurnInput as TurnBody,
 } from './api';
@@ -69,7 +70,7 @@ function Play({ id }: { id: string }) {
   // server's message (it says what the script stopped and why)
   const [turnError, setTurnError] = useState<{ code: string; message?: string } | null>(null);
   // messages of the scripts for the player after the last turn
-  const [notices, setNotices] = useState<string[]>([]);
+  const [notices, setNotices] = useState<Notice[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
   const consoleButton = useRef<HTMLButtonElement>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
+import { serverText } from '../i18n/serverText';
 import { useApi } from '../useApi';
 import { getScriptConsole, type ScriptHook, type ScriptLevel } from './api';
 
@@ -92,7 +93,7 @@ export function ScriptConsole({
                   <td>{hookName(e.hook)}</td>
                   <td>{levelName(e.level)}</td>
                   <td className="console-text" data-testid="console-text">
-                    {e.text}
+                    {serverText(t, e.code, e.params, e.text)}
                   </td>
                 </tr>
               ))}

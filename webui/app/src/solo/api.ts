@@ -46,6 +46,8 @@ export type AdventurePage = Schemas['AdventurePage'];
 export type AdventureChange = Schemas['AdventureChange'];
 export type AdventureSummary = Schemas['AdventureSummary'];
 export type BranchView = Schemas['BranchView'];
+// Notice is a message for the player after a turn, as a code with params (see i18n/serverText).
+export type Notice = Schemas['Notice'];
 export type ProviderSettingsView = Schemas['ProviderSettingsView'];
 // api_key absent or null: keep the stored key; "": clear it; other: replace
 export type ProviderSettingsInput = Schemas['ProviderSettingsInput'];
@@ -152,7 +154,7 @@ export interface StreamResult {
   done: Extract<StreamEvent, { type: 'done' }> | null;
   error: string | null;
   message: string;
-  notices: string[];
+  notices: Notice[];
 }
 
 // postStream POSTs body to path and feeds each event of the text/event-stream

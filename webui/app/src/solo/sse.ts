@@ -1,7 +1,7 @@
 // The server-sent-events reader of a streamed turn. EventSource cannot POST,
 // so the page reads the fetch body itself: text arrives in arbitrary pieces,
 // an event ends at a blank line, and its data: lines carry one JSON object.
-import type { ActionView, AdventureView } from './api';
+import type { ActionView, AdventureView, Notice } from './api';
 
 export type StreamEvent =
   | { type: 'player'; action: ActionView }
@@ -10,8 +10,8 @@ export type StreamEvent =
   | { type: 'stopped'; reason: 'length' | 'dropped'; message: string }
   // notices: messages for the player (a script's state.message, or a script
   // failure the turn went on without); absent when there are none
-  | { type: 'error'; code: string; message: string; notices?: string[] }
-  | { type: 'done'; action: ActionView; adventure: AdventureView; notices?: string[] };
+  | { type: 'error'; code: string; message: string; notices?: Notice[] }
+  | { type: 'done'; action: ActionView; adventure: AdventureView; notices?: Notice[] };
 
 export interface SseParser {
   // push feeds the next piece of decoded text.
@@ -72,6 +72,23 @@ export function createSseParser(onData: (data: string) => void): SseParser {
 // parseStreamEvent decodes one event's data; anything that is not a known
 // event (bad JSON, an unknown type) is ignored, so a newer server can add
 // event types without breaking this page.
+// toNotice reads one notice of an event, or null when it says nothing.
+function toNotice(x: unknown): Notice | null {
+  if (typeof x === 'string') return x.trim() === '' ? null : { code: 'script.message', params: { text: x }, text: x };
+  if (!x || typeof x !== 'object') return null;
+  const o = x as Record<string, unknown>;
+  const params: Record<string, string> = {};
+  if (o.params && typeof o.params === 'object') {
+    for (const [k, v] of Object.entries(o.params as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number') params[k] = String(v);
+    }
+  }
+  const code = typeof o.code === 'string' ? o.code : '';
+  const text = typeof o.text === 'string' ? o.text : '';
+  if (code === '' && text.trim() === '') return null;
+  return { code, params, text };
+}
+
 export function parseStreamEvent(data: string): StreamEvent | null {
   let v: unknown;
   try {
@@ -82,9 +99,10 @@ export function parseStreamEvent(data: string): StreamEvent | null {
   if (!v || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === 'string' ? x : '');
-  // notices keeps the non-empty strings of an array; none: no field at all
+  // notices keeps the well-formed notices of an array ({code, params, text};
+  // a bare non-empty string is a script's own words); none: no field at all
   const notices = (x: unknown) => {
-    const list = Array.isArray(x) ? x.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
+    const list = Array.isArray(x) ? x.map(toNotice).filter((n): n is Notice => n !== null) : [];
     return list.length > 0 ? { notices: list } : {};
   };
   switch (o.type) {

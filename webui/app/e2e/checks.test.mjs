@@ -160,7 +160,13 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await dana.getByTestId('log-outcome').filter({ hasText: 'Aria — Perception against DC 15' }).waitFor();
 
     // --- what the players can read from the server carries no DC and no outcome
-    await bob.getByTestId('log-line').filter({ hasText: 'Aria rolled' }).first().waitFor();
+    // Aria's roll is a card in Bob's feed (her check card, resolved in place, or her roll card)
+    await bob
+      .getByTestId('chat')
+      .locator('[data-testid="roll-card"], [data-testid="feed-check"][data-status="resolved"]')
+      .filter({ hasText: 'Aria' })
+      .first()
+      .waitFor();
     for (const [page, who] of [
       [ann, 'Ann'],
       [bob, 'Bob'],
@@ -196,7 +202,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     // --- Bob asks for a check with /check: the DM's shortcut pre-fills the dialog; then the DM cancels it
     await bob.getByLabel('Message', { exact: true }).fill('/check stealth sneaking past');
     await bob.getByLabel('Message', { exact: true }).press('Enter');
-    await tab(dana, 'Chat');
+    // the feed is always in view on a wide screen: no Chat tab to open
     const intent = dana.getByTestId('chat-line').filter({ hasText: 'sneaking past' });
     await button(intent, 'Request this check').click();
     const pre = dana.getByRole('dialog');
@@ -211,7 +217,8 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     const stealthRow = dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="pending"]').filter({ hasText: 'Stealth' });
     await button(stealthRow, 'Cancel request').click();
     await myRequest(bob).filter({ hasText: 'Stealth' }).waitFor({ state: 'detached' });
-    await bob.getByTestId('log-line').filter({ hasText: 'A check for Brom was cancelled.' }).waitFor();
+    // the check card in Bob's feed says it was cancelled, in place
+    await bob.locator('[data-testid="feed-check"][data-status="cancelled"]').filter({ hasText: 'Stealth' }).waitFor();
     await dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="cancelled"]').filter({ hasText: 'Stealth' }).waitFor();
 
     // --- character state: the DM damages Brom and poisons him; everyone sees it live

@@ -715,3 +715,178 @@ describe('zh-TW', () => {
     expect(screen.getByRole('tab', { name: zhTW['table.tab.dice'] })).toBeTruthy();
   });
 });
+
+// ---- the table feed: roll and check cards, in place --------------------------
+
+const NAT20_AUDIT: DiceAudit = {
+  formula: '2d20kh1',
+  normalized: '2d20kh1',
+  groups: [
+    {
+      notation: '2d20kh1',
+      sides: 20,
+      dice: [
+        { value: 20, kept: true, dropped: false },
+        { value: 1, kept: false, dropped: true },
+      ],
+      subtotal: 20,
+    },
+  ],
+  total: 20,
+  min: 1,
+  max: 20,
+};
+
+const requested = (seq: number, over: Record<string, unknown> = {}) =>
+  ev(seq, 'roll.requested', {
+    visibility: 'public',
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    payload: {
+      version: 1,
+      request_id: 31,
+      group_id: 4,
+      label: 'Perception',
+      request_type: 'skill',
+      ability: 'wis',
+      skill: 'perception',
+      mode: 'advantage',
+      flat_adjustment: 0,
+      reveal_outcome: false,
+      ...over,
+    },
+  });
+
+describe('table feed', () => {
+  it('a check is one card in the feed that resolves in place, with every die, the total and a natural 20', async () => {
+    stubServer({
+      'GET /api/sessions/12': () =>
+        json(200, resume('player', { cursor: 2, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), requested(2)] })),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request()] })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const feed = screen.getByTestId('chat');
+    const card = await within(feed).findByTestId('feed-check');
+    expect(card.getAttribute('data-status')).toBe('pending');
+    expect(card.textContent).toContain('Mira');
+    expect(card.textContent).toContain('Perception');
+    expect(card.textContent).toContain(en['check.mode.advantage']);
+    // the player never sees the DC, nor is there a button to press in the feed
+    expect(within(card).queryByRole('button')).toBeNull();
+
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({
+        events: [
+          ev(3, 'roll.resolved', {
+            visibility: 'public',
+            subject_seat_id: 9,
+            payload: { version: 1, request_id: 31, result: result({ id: 60, audit: NAT20_AUDIT, raw_dice: [20, 1], total: 23 }) },
+          }),
+        ],
+        cursor: 3,
+      }),
+    );
+    await vi.waitFor(() => expect(within(feed).getByTestId('feed-check').getAttribute('data-status')).toBe('resolved'));
+    // one card: the roll.resolved line is not repeated below it
+    expect(within(feed).getAllByTestId('feed-check')).toHaveLength(1);
+    expect(within(feed).queryAllByTestId('roll-card')).toHaveLength(0);
+    const done = within(feed).getByTestId('feed-check');
+    expect(byTestId(done, 'feed-check-total').textContent).toBe('23');
+    expect(done.getAttribute('data-natural')).toBe('20');
+    expect(done.className).toContain('is-nat20');
+    const dice = within(done).getAllByTestId('die');
+    expect(dice.map((d) => [d.textContent, d.getAttribute('data-kept'), d.getAttribute('data-dropped')])).toEqual([
+      ['20', 'true', 'false'],
+      ['1', 'false', 'true'],
+    ]);
+    expect(dice[0]!.className).toContain('is-nat20');
+    // a dropped 1 is no fumble
+    expect(dice[1]!.className).not.toContain('is-nat1');
+  });
+
+  it('quick rolls are roll cards in the feed, in order with the chat; a kept 1 on a d20 is a natural 1', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const w = await nextWait(1);
+    const nat1: DiceAudit = {
+      formula: '1d20+5',
+      normalized: 'd20 + 5',
+      groups: [{ notation: 'd20', sides: 20, dice: [{ value: 1, kept: true, dropped: false }], subtotal: 1 }],
+      total: 6,
+      min: 6,
+      max: 25,
+    };
+    await act(async () =>
+      w.answer({
+        events: [
+          ev(2, 'message.posted', { acting_seat_id: 9, subject_seat_id: 9, payload: { version: 1, kind: 'character_dialogue', text: 'Here goes' } }),
+          ev(3, 'roll.quick', {
+            payload: { version: 1, result: result({ id: 80, roll_request_id: null, source: 'quick', formula: 'd20 + 5', audit: nat1, total: 6 }) },
+          }),
+          ev(4, 'message.posted', { acting_seat_id: 9, subject_seat_id: 9, payload: { version: 1, kind: 'character_dialogue', text: 'Ouch' } }),
+        ],
+        cursor: 4,
+      }),
+    );
+    const feed = screen.getByTestId('chat');
+    const card = await within(feed).findByTestId('roll-card');
+    expect(card.getAttribute('data-natural')).toBe('1');
+    expect(card.textContent).toContain('d20 + 5');
+    expect(card.textContent).toContain(en['dice.quick']);
+    expect(byTestId(card, 'feed-roll-total').textContent).toBe('6');
+    // chat, roll, chat: one column in the order it happened
+    const order = Array.from(feed.children).map((li) => li.getAttribute('data-kind'));
+    expect(order.slice(-3)).toEqual(['character_dialogue', 'roll.quick', 'character_dialogue']);
+  });
+
+  it('the DM sees the DC on the feed card; a cancelled check says so in place', async () => {
+    stubServer({
+      'GET /api/sessions/12': () =>
+        json(200, resume('dm', { cursor: 2, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), requested(2)] })),
+      'GET /api/sessions/12/rolls': () => json(200, board({ requests: [request({ dc: 15 })] })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const feed = screen.getByTestId('chat');
+    await vi.waitFor(() => expect(within(feed).getByTestId('feed-check').textContent).toContain('DC 15'));
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({ events: [ev(3, 'roll.cancelled', { subject_seat_id: 9, payload: { version: 1, request_id: 31 } })], cursor: 3 }),
+    );
+    await vi.waitFor(() => expect(within(feed).getByTestId('feed-check').getAttribute('data-status')).toBe('cancelled'));
+    expect(within(feed).queryAllByTestId('log-line').filter((l) => l.getAttribute('data-kind') === 'roll.cancelled')).toHaveLength(0);
+  });
+
+  it('the prompt bar keeps only the newest answered check, not a pile', async () => {
+    const first = request({ id: 31, status: 'resolved', result: result({ id: 50, roll_request_id: 31 }) });
+    let reads = 0;
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () =>
+        json(
+          200,
+          ++reads === 1
+            ? board({ requests: [request({ id: 31 }), request({ id: 32, mode: 'normal', dice_needed: 1 })] })
+            : board({ requests: [first, request({ id: 32, status: 'resolved', result: result({ id: 51, roll_request_id: 32, total: 9 }) })] }),
+        ),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    await vi.waitFor(() => expect(within(bar).getAllByTestId('my-request')).toHaveLength(2));
+    const w = await nextWait(1);
+    await act(async () =>
+      w.answer({
+        events: [ev(2, 'roll.resolved', { visibility: 'public', payload: { version: 1, request_id: 32, result: result({ id: 51, roll_request_id: 32, total: 9 }) } })],
+        cursor: 2,
+      }),
+    );
+    await vi.waitFor(() => expect(within(screen.getByTestId('prompt-bar')).getAllByTestId('my-request')).toHaveLength(1));
+    expect(byTestId(screen.getByTestId('prompt-bar'), 'request-total').textContent).toBe('9');
+  });
+});

@@ -580,16 +580,17 @@ describe('session page', () => {
     expect((screen.getByRole('button', { name: en['session.end'] }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('keeps every button disabled for a player without rights', async () => {
+  it('shows a player without rights none of the DM controls (no disabled DM buttons)', async () => {
     const r = resume({});
     r.me = { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [] };
     stubServer({ 'GET /api/sessions/12': () => json(200, r) });
     renderApp('/sessions/12');
     await screen.findByTestId('session-status');
     expect(screen.getByTestId('my-role').textContent).toBe(en['role.player']);
-    for (const key of ['session.start', 'session.end', 'session.abandon', 'session.lateJoin'] as const) {
-      expect((screen.getByRole('button', { name: en[key] }) as HTMLButtonElement).disabled, key).toBe(true);
+    for (const key of ['session.start', 'session.end', 'session.abandon', 'session.lateJoin', 'check.request'] as const) {
+      expect(screen.queryByRole('button', { name: en[key] }), key).toBeNull();
     }
+    expect(screen.queryByLabelText(en['session.lateJoin.seat'])).toBeNull();
   });
 
   it('late join offers only seats not yet participating; errors are translated', async () => {

@@ -23,7 +23,7 @@ import {
 import { ActionsPanel } from '../table/Actions';
 import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
-import { ChatList, LogList } from '../table/Feed';
+import { TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
@@ -68,9 +68,13 @@ function aiActivity(events: EventView[]): Map<number, string> {
   return out;
 }
 
-type SideTab = 'chat' | 'dice' | 'actions';
+// On a phone the tabs choose what fills the screen (the feed first); on a
+// wide screen the feed and the scene are always shown and the tabs switch
+// the tools (dice, actions).
+type SideTab = 'chat' | 'scene' | 'dice' | 'actions';
 const SIDE_TABS: { id: SideTab; label: MessageKey }[] = [
   { id: 'chat', label: 'table.tab.chat' },
+  { id: 'scene', label: 'table.cards' },
   { id: 'dice', label: 'table.tab.dice' },
   { id: 'actions', label: 'table.tab.actions' },
 ];
@@ -86,8 +90,8 @@ function stageFromEvent(e: EventView): StageView {
   return { text: p.text, image_id: p.image_id, image_url: p.image_url, revision: p.revision, updated_at: e.created_at };
 }
 
-// LiveTable is the desktop table: player cards on top, the stage on the
-// left, chat and log on the right (resizable), the input bar at the bottom.
+// LiveTable is the table: the stage, the player cards and the tools on the
+// left, the feed on the right (resizable) with the input bar at its foot.
 // It loads once and then follows the event feed: no polling.
 function LiveTable({ initial }: { initial: SessionResume }) {
   const { t } = useI18n();
@@ -131,7 +135,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const reloadBoard = rolls.reload;
   const [own, setOwn] = useState<OwnResults>(() => ({ byRequest: new Map(), list: [] }));
   const [resourcesVersion, setResourcesVersion] = useState(0);
-  const [tab, setTab] = useState<SideTab>('chat');
+  // wide screens open on the dice tools (the feed is always shown); phones on the feed
+  const [tab, setTab] = useState<SideTab>(() => (globalThis.matchMedia?.('(min-width: 900px)').matches ? 'dice' : 'chat'));
+  const [stageOpen, setStageOpen] = useState(true);
   const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
   const tabsId = useId();
 
@@ -190,119 +196,133 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     onResult,
   };
   const openWindow = [...(rolls.board?.windows ?? [])].filter((w) => w.status === 'open').sort((a, b) => b.id - a.id)[0];
+  // a check's result: from the board, from our own answer, or from the feed
+  const resultForRequest = (requestId: number): RollResultView | null => {
+    const r = requests.get(requestId);
+    if (r?.result) return r.result;
+    const mine = own.byRequest.get(requestId);
+    if (mine) return mine;
+    return results.find((x) => x.roll_request_id === requestId) ?? null;
+  };
   const requestCheck = (draft: CheckDraft) => {
     if (!isDM || !canAct) return;
     const known = new Set(targets.map((x) => x.seatId));
     setCheckDraft({ ...draft, seatIds: draft.seatIds === null ? null : draft.seatIds.filter((id) => known.has(id)) });
   };
 
+  const phoneTabs = (
+    <div className="side-tabs view-tabs" role="tablist" aria-label={t('table.side')}>
+      {SIDE_TABS.map((x) => (
+        <button
+          key={x.id}
+          type="button"
+          role="tab"
+          className={`view-tab view-tab-${x.id}`}
+          id={`${tabsId}-tab-${x.id}`}
+          aria-selected={tab === x.id}
+          aria-controls={`${tabsId}-panel-${x.id}`}
+          tabIndex={tab === x.id ? 0 : -1}
+          onClick={() => setTab(x.id)}
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+            const i = SIDE_TABS.findIndex((y) => y.id === tab);
+            const next = SIDE_TABS[(i + (e.key === 'ArrowRight' ? 1 : SIDE_TABS.length - 1)) % SIDE_TABS.length]!;
+            setTab(next.id);
+            document.getElementById(`${tabsId}-tab-${next.id}`)?.focus();
+          }}
+        >
+          {t(x.label)}
+        </button>
+      ))}
+    </div>
+  );
+
+  // The table: on the left the head, the stage (a collapsible hero), the
+  // player cards and the tools (dice, actions); on the right the feed
+  // (chat, rolls, checks, log) takes the full height with what is asked of
+  // the player and the input bar at its foot. On a phone one column shows
+  // at a time, chosen by the tabs (the feed first).
   return (
-    <div className="table-page">
-      <p className="crumbs">
-        <Link to={`/rooms/${data.room.id}`}>{t('session.backToRoom')}</Link>
-      </p>
-      <div className="table-head">
-        <h1>{format(t('session.title'), { campaign: data.campaign.name })}</h1>
-        <div className={`session-status status-${status}`}>
-          <span>{t('session.status')}:</span>{' '}
-          <strong data-testid="session-status" data-status={status}>
-            {t(`sessionStatus.${status}`)}
-          </strong>
+    <div
+      className="table-page"
+      data-view={tab}
+      data-role={data.me.role}
+      ref={side.containerRef}
+      style={{ gridTemplateColumns: `minmax(0, 1fr) 0.6rem ${side.width}px` }}
+    >
+      <div className="table-left" data-testid="table-left">
+        <p className="crumbs">
+          <Link to={`/rooms/${data.room.id}`}>{t('session.backToRoom')}</Link>
+        </p>
+        <div className="table-head">
+          <h1>{format(t('session.title'), { campaign: data.campaign.name })}</h1>
+          <div className={`session-status status-${status}`}>
+            <span>{t('session.status')}:</span>{' '}
+            <strong data-testid="session-status" data-status={status}>
+              {t(`sessionStatus.${status}`)}
+            </strong>
+          </div>
+          <dl className="facts">
+            <dt>{t('session.room')}</dt>
+            <dd>{data.room.name}</dd>
+            <dt>{t('session.myRole')}</dt>
+            <dd data-testid="my-role">{t(`role.${data.me.role as TableRole}`)}</dd>
+          </dl>
+          {feed.status !== 'stopped' && (
+            <span className={`feed-status feed-${feed.status}`} data-testid="feed-status" data-status={feed.status} role="status">
+              {t(feed.status === 'live' ? 'table.feed.live' : 'table.feed.reconnecting')}
+            </span>
+          )}
         </div>
-        <dl className="facts">
-          <dt>{t('session.room')}</dt>
-          <dd>{data.room.name}</dd>
-          <dt>{t('session.myRole')}</dt>
-          <dd data-testid="my-role">{t(`role.${data.me.role as TableRole}`)}</dd>
-        </dl>
-        {feed.status !== 'stopped' && (
-          <span className={`feed-status feed-${feed.status}`} data-testid="feed-status" data-status={feed.status} role="status">
-            {t(feed.status === 'live' ? 'table.feed.live' : 'table.feed.reconnecting')}
-          </span>
+        {feed.status === 'stopped' && (
+          <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
         )}
-      </div>
-      {feed.status === 'stopped' && (
-        <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
-      )}
-      {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
+        {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
 
-      <SessionControls data={data} onSession={applyResume} />
+        {phoneTabs}
 
-      <PlayerCards
-        data={data}
-        canProxy={canProxy}
-        proxySeatId={proxyP ? proxyP.seat_id : null}
-        onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
-        onCharacterChanged={refresh}
-        onControllerChanged={refresh}
-        aiSeen={aiSeen}
-        resourcesVersion={resourcesVersion}
-      />
+        <div className="table-scene" role="tabpanel" id={`${tabsId}-panel-scene`} aria-labelledby={`${tabsId}-tab-scene`}>
+          {(isDM || data.can.start || data.can.end || data.can.abandon || data.can.late_join) && (
+            <SessionControls data={data} onSession={applyResume} />
+          )}
 
-      {proxyName !== null && (
-        <div className="proxy-banner" role="status" data-testid="proxy-banner">
-          <strong>{format(t('table.proxy.banner'), { name: proxyName })}</strong> —{' '}
-          <button type="button" onClick={() => setProxySeat(null)}>
-            {t('table.proxy.stop')}
-          </button>
-          <span className="hint"> {format(t('table.proxy.hint'), { name: proxyName })}</span>
-        </div>
-      )}
-
-      <div
-        className="table-main"
-        ref={side.containerRef}
-        style={{ gridTemplateColumns: `minmax(0, 1fr) 0.6rem ${side.width}px` }}
-      >
-        <div className="stage-pane">
-          <StagePanel
-            sessionId={sessionId}
-            stage={stage}
-            canEdit={isDM && open}
-            onStage={applyStage}
-            reload={refresh}
-          />
-        </div>
-        <div className="divider" aria-label={t('table.resize')} data-testid="divider" {...side.separatorProps} />
-        <aside className="side-pane" data-testid="side-panel">
-          <div className="side-tabs" role="tablist" aria-label={t('table.side')}>
-            {SIDE_TABS.map((x) => (
-              <button
-                key={x.id}
-                type="button"
-                role="tab"
-                id={`${tabsId}-tab-${x.id}`}
-                aria-selected={tab === x.id}
-                aria-controls={`${tabsId}-panel-${x.id}`}
-                tabIndex={tab === x.id ? 0 : -1}
-                onClick={() => setTab(x.id)}
-                onKeyDown={(e) => {
-                  if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-                  const i = SIDE_TABS.findIndex((y) => y.id === tab);
-                  const next = SIDE_TABS[(i + (e.key === 'ArrowRight' ? 1 : SIDE_TABS.length - 1)) % SIDE_TABS.length]!;
-                  setTab(next.id);
-                  document.getElementById(`${tabsId}-tab-${next.id}`)?.focus();
-                }}
-              >
-                {t(x.label)}
-              </button>
-            ))}
-          </div>
-          <div
-            className="side-tab-panel"
-            role="tabpanel"
-            id={`${tabsId}-panel-chat`}
-            aria-labelledby={`${tabsId}-tab-chat`}
-            hidden={tab !== 'chat'}
+          <details
+            className="stage-hero"
+            data-testid="stage-hero"
+            open={stageOpen}
+            onToggle={(e) => setStageOpen((e.currentTarget as HTMLDetailsElement).open)}
           >
-            <ChatList
-              events={feed.events}
-              names={names}
-              onRequestCheck={isDM && canAct ? (check, seatId) => requestCheck({ seatIds: seatId != null ? [seatId] : null, check }) : undefined}
-            />
-          </div>
+            <summary>{t('table.stage')}</summary>
+            <div className="stage-pane">
+              <StagePanel sessionId={sessionId} stage={stage} canEdit={isDM && open} onStage={applyStage} reload={refresh} />
+            </div>
+          </details>
+
+          <PlayerCards
+            data={data}
+            canProxy={canProxy}
+            proxySeatId={proxyP ? proxyP.seat_id : null}
+            onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
+            onCharacterChanged={refresh}
+            onControllerChanged={refresh}
+            aiSeen={aiSeen}
+            resourcesVersion={resourcesVersion}
+          />
+
+          {proxyName !== null && (
+            <div className="proxy-banner" role="status" data-testid="proxy-banner">
+              <strong>{format(t('table.proxy.banner'), { name: proxyName })}</strong> —{' '}
+              <button type="button" onClick={() => setProxySeat(null)}>
+                {t('table.proxy.stop')}
+              </button>
+              <span className="hint"> {format(t('table.proxy.hint'), { name: proxyName })}</span>
+            </div>
+          )}
+        </div>
+
+        <div className="table-tools" data-testid="side-panel">
           <div
-            className="side-tab-panel"
+            className="side-tab-panel tools-panel"
             role="tabpanel"
             id={`${tabsId}-panel-dice`}
             aria-labelledby={`${tabsId}-tab-dice`}
@@ -317,7 +337,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             />
           </div>
           <div
-            className="side-tab-panel"
+            className="side-tab-panel tools-panel"
             role="tabpanel"
             id={`${tabsId}-panel-actions`}
             aria-labelledby={`${tabsId}-tab-actions`}
@@ -329,22 +349,40 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
             />
           </div>
-          <LogList events={feed.events} names={names} isDM={isDM} requests={requests} />
-        </aside>
+        </div>
       </div>
 
-      <PromptBar ctx={ctx} />
+      <div className="divider" aria-label={t('table.resize')} data-testid="divider" {...side.separatorProps} />
 
-      <InputBar
-        sessionId={sessionId}
-        mode={mode}
-        subjectSeatId={proxyP ? proxyP.seat_id : null}
-        targets={targets}
-        closedReason={closedReason}
-        onPosted={(e) => feed.add([e])}
-        windowId={openWindow ? openWindow.id : null}
-        onDeclared={reloadBoard}
-      />
+      <section
+        className="feed-col side-tab-panel"
+        role="tabpanel"
+        id={`${tabsId}-panel-chat`}
+        aria-labelledby={`${tabsId}-tab-chat`}
+        data-testid="feed-column"
+      >
+        <TableFeed
+          events={feed.events}
+          names={names}
+          isDM={isDM}
+          requests={requests}
+          resultFor={resultForRequest}
+          onRequestCheck={isDM && canAct ? (check, seatId) => requestCheck({ seatIds: seatId != null ? [seatId] : null, check }) : undefined}
+        />
+
+        <PromptBar ctx={ctx} />
+
+        <InputBar
+          sessionId={sessionId}
+          mode={mode}
+          subjectSeatId={proxyP ? proxyP.seat_id : null}
+          targets={targets}
+          closedReason={closedReason}
+          onPosted={(e) => feed.add([e])}
+          windowId={openWindow ? openWindow.id : null}
+          onDeclared={reloadBoard}
+        />
+      </section>
 
       {checkDraft !== null && isDM && (
         <CheckDialog

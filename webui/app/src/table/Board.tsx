@@ -101,8 +101,9 @@ function DmChecks({ ctx, onRequestCheck }: { ctx: BoardCtx; onRequestCheck: () =
 
 // PromptBar is what a player must answer now, always in view above the
 // input bar: the DM's open question ("What does everyone do?") and the
-// checks asked of their seat. A check resolved on this page stays until
-// dismissed.
+// checks asked of their seat. A check answered on this page resolves in
+// place and stays (the newest only) until the next check or dismissed; the
+// feed keeps every result.
 export function PromptBar({ ctx }: { ctx: BoardCtx }) {
   const { t } = useI18n();
   const seen = useRef(new Set<number>());
@@ -110,9 +111,11 @@ export function PromptBar({ ctx }: { ctx: BoardCtx }) {
   if (ctx.isDM || ctx.mySeatId === null || !ctx.board) return null;
   const mine = ctx.board.requests.filter((r) => r.target_seat_id === ctx.mySeatId).sort((a, b) => a.id - b.id);
   for (const r of mine) if (r.status === 'pending') seen.current.add(r.id);
-  const shown = mine.filter(
-    (r) => !dismissed.has(r.id) && (r.status === 'pending' || (seen.current.has(r.id) && resultOf(ctx, r) !== null)),
-  );
+  const pending = mine.filter((r) => !dismissed.has(r.id) && r.status === 'pending' && resultOf(ctx, r) === null);
+  // an answered check resolves in place; only the newest answer stays (until the next check or dismissed)
+  const answered = mine.filter((r) => !dismissed.has(r.id) && seen.current.has(r.id) && resultOf(ctx, r) !== null);
+  const newestAnswered = answered[answered.length - 1];
+  const shown = newestAnswered && pending.length === 0 ? [newestAnswered] : pending;
   const windows = ctx.board.windows.filter((w) => w.status === 'open');
   if (shown.length === 0 && windows.length === 0) return null;
   return (

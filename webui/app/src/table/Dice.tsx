@@ -17,14 +17,16 @@ function faceText(d: DieView, fudge: boolean): string {
 
 // Die shows one die: kept dice bold, dropped dice struck through, exploded
 // and rerolled dice marked.
-function Die({ d, fudge, t }: { d: DieView; fudge: boolean; t: T }) {
+function Die({ d, fudge, sides, t }: { d: DieView; fudge: boolean; sides: number | undefined; t: T }) {
   const face = faceText(d, fudge);
   const marks: string[] = [];
   if (d.dropped) marks.push(t('dice.dropped'));
   else if (d.kept) marks.push(t('dice.kept'));
   if (d.exploded) marks.push(t('dice.exploded'));
   if (d.rerolled) marks.push(t('dice.rerolled'));
-  const cls = `die${d.kept && !d.dropped ? ' is-kept' : ''}${d.dropped ? ' is-dropped' : ''}${d.exploded ? ' is-exploded' : ''}${d.rerolled ? ' is-rerolled' : ''}`;
+  // a natural 20 or 1 on a kept d20
+  const nat = !fudge && sides === 20 && d.kept && !d.dropped && (d.value === 20 || d.value === 1) ? ` is-nat${d.value}` : '';
+  const cls = `die${nat}${d.kept && !d.dropped ? ' is-kept' : ''}${d.dropped ? ' is-dropped' : ''}${d.exploded ? ' is-exploded' : ''}${d.rerolled ? ' is-rerolled' : ''}`;
   return (
     <span
       className={cls}
@@ -69,7 +71,7 @@ export function DiceView({ audit }: { audit: DiceAudit | null | undefined }) {
             {g.dice.map((d, di) => (
               <span key={di}>
                 {di > 0 && ' '}
-                <Die d={d} fudge={!!g.fudge} t={t} />
+                <Die d={d} fudge={!!g.fudge} sides={g.sides} t={t} />
               </span>
             ))}
           </span>

@@ -42,9 +42,28 @@ function useStickToBottom(count: number) {
     const el = ref.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [count]);
+  // a list shown again (a phone tab; hiding it lost its scroll position) or
+  // resized (a card resolved) stays at its foot
+  const shownHeight = useRef(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      const wasHidden = shownHeight.current === 0;
+      shownHeight.current = el.clientHeight;
+      if (el.clientHeight > 0 && (atBottom.current || wasHidden)) {
+        el.scrollTop = el.scrollHeight;
+        atBottom.current = true;
+      }
+    });
+    ro.observe(el);
+    for (const child of Array.from(el.children)) ro.observe(child);
+    return () => ro.disconnect();
+  }, [count]);
   const onScroll = () => {
     const el = ref.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    // a hidden list (another tab) says nothing about where the reader was
+    if (el && el.clientHeight > 0) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
   };
   return { ref, onScroll };
 }
@@ -320,6 +339,185 @@ export function LogList({
             <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time> {content}
           </li>
         ))}
+      </ol>
+    </section>
+  );
+}
+
+// ---- the table feed: chat, rolls, checks and log in one column ----------
+
+// natural: "20" when a kept d20 shows 20, "1" when a kept d20 shows 1.
+export function naturalOf(r: RollResultView): '20' | '1' | null {
+  let nat: '20' | '1' | null = null;
+  for (const g of r.audit?.groups ?? []) {
+    if (g.sides !== 20 || g.fudge) continue;
+    for (const d of g.dice ?? []) {
+      if (!d.kept || d.dropped) continue;
+      if (d.value === 20) return '20';
+      if (d.value === 1) nat = '1';
+    }
+  }
+  return nat;
+}
+
+// RollCard: one result in the feed — who, what, the formula, every die
+// (kept, dropped, rerolled, exploded), the total and pass / fail.
+function RollCard({ r, what, ctx }: { r: RollResultView; what: string | null; ctx: LogCtx }) {
+  const nat = naturalOf(r);
+  return (
+    <div className={`feed-card roll-card${nat ? ` is-nat${nat}` : ''}`} data-testid="roll-card" data-natural={nat ?? undefined}>
+      <div className="roll-head">
+        <span className="speaker">{whoRolled(r, ctx.names, ctx.t)}</span>
+        <span className="roll-what">{what ?? ctx.t('dice.quick')}</span>
+        {r.source === 'physical' && <span className="tag">{ctx.t('dice.physical')}</span>}
+        {r.visibility !== 'public' && <span className="tag">{ctx.t('dice.private')}</span>}
+      </div>
+      <div className="roll-body">
+        <code className="roll-formula">{r.formula}</code> <DiceView audit={r.audit} /> <span className="roll-eq">=</span>{' '}
+        <strong className="roll-total" data-testid="feed-roll-total">
+          {r.total}
+        </strong>{' '}
+        <Outcome result={r} />
+      </div>
+    </div>
+  );
+}
+
+// CheckCard: a check the DM asked for; it resolves in place when the roll
+// comes in (or shows that it was cancelled). The DC shows to the DM only.
+function CheckCard({
+  e,
+  ctx,
+  request,
+  result,
+  cancelled,
+}: {
+  e: EventView;
+  ctx: LogCtx;
+  request: RollRequestView | undefined;
+  result: RollResultView | null;
+  cancelled: boolean;
+}) {
+  const { t, names } = ctx;
+  const p = e.payload as unknown as RollRequestedPayload;
+  const name = names.character(e.subject_character_id, e.subject_seat_id ?? request?.target_seat_id) ?? t('table.speaker.unknown');
+  const status = result ? 'resolved' : cancelled || request?.status === 'cancelled' ? 'cancelled' : 'pending';
+  const nat = result ? naturalOf(result) : null;
+  const mode = p.mode ?? request?.mode;
+  const dc = ctx.isDM ? request?.dc : undefined;
+  return (
+    <div
+      className={`feed-card check-card status-${status}${nat ? ` is-nat${nat}` : ''}`}
+      data-testid="feed-check"
+      data-status={status}
+      data-natural={nat ?? undefined}
+    >
+      <div className="roll-head">
+        <span className="speaker">{name}</span>
+        <span className="roll-what">{requestName(request ?? p, t)}</span>
+        {mode && mode !== 'normal' && <span className="tag">{t(`check.mode.${mode}`)}</span>}
+        {dc !== undefined && dc !== null && <span className="tag dc">{format(t('check.dc'), { dc })}</span>}
+        {status !== 'resolved' && <span className="tag">{t(`check.status.${status}`)}</span>}
+      </div>
+      {result && (
+        <div className="roll-body">
+          <code className="roll-formula">{result.formula}</code> <DiceView audit={result.audit} /> <span className="roll-eq">=</span>{' '}
+          <strong className="roll-total" data-testid="feed-check-total">
+            {result.total}
+          </strong>{' '}
+          <Outcome result={result} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+// TableFeed is the table's one feed, oldest first: chat lines, roll and check
+// cards, and the log of what happened, in the order it happened.
+export function TableFeed({
+  events,
+  names,
+  isDM = false,
+  requests,
+  resultFor,
+  onRequestCheck,
+}: {
+  events: EventView[];
+  names: TableNames;
+  isDM?: boolean;
+  requests?: Map<number, RollRequestView>;
+  // the result of a check request, when known (board, own answer, feed)
+  resultFor?: (requestId: number) => RollResultView | null;
+  onRequestCheck?: RequestCheckShortcut;
+}) {
+  const { t, lang } = useI18n();
+  const ctx: LogCtx = { names, t, isDM, requests: requests ?? new Map() };
+  const asked = new Set<number>();
+  const resolvedBy = new Map<number, RollResultView>();
+  const cancelled = new Set<number>();
+  for (const e of events) {
+    if (e.kind === 'roll.requested') asked.add((e.payload as unknown as RollRequestedPayload).request_id);
+    if (e.kind === 'roll.resolved') {
+      const p = e.payload as unknown as RollResolvedPayload;
+      if (p.result) resolvedBy.set(p.request_id, p.result);
+    }
+    if (e.kind === 'roll.cancelled') {
+      const id = (e.payload as { request_id?: number }).request_id;
+      if (typeof id === 'number') cancelled.add(id);
+    }
+  }
+  const items: { e: EventView; node: ReactNode }[] = [];
+  for (const e of events) {
+    if (isMessage(e)) {
+      items.push({ e, node: <ChatLine key={e.seq} e={e} names={names} t={t} lang={lang} onRequestCheck={onRequestCheck} /> });
+      continue;
+    }
+    let content: ReactNode | null = null;
+    let card = false;
+    if (e.kind === 'roll.requested') {
+      const id = (e.payload as unknown as RollRequestedPayload).request_id;
+      const result = resultFor?.(id) ?? resolvedBy.get(id) ?? ctx.requests.get(id)?.result ?? null;
+      content = <CheckCard e={e} ctx={ctx} request={ctx.requests.get(id)} result={result} cancelled={cancelled.has(id)} />;
+      card = true;
+    } else if (e.kind === 'roll.resolved') {
+      const p = e.payload as unknown as RollResolvedPayload;
+      // its check card above shows the result
+      if (!p.result || asked.has(p.request_id)) continue;
+      const req = ctx.requests.get(p.request_id);
+      content = <RollCard r={p.result} what={req ? requestName(req, t) : t('dice.check')} ctx={ctx} />;
+      card = true;
+    } else if (e.kind === 'roll.quick') {
+      const p = e.payload as unknown as RollQuickPayload;
+      if (!p.result) continue;
+      content = <RollCard r={p.result} what={null} ctx={ctx} />;
+      card = true;
+    } else if (e.kind === 'roll.cancelled') {
+      const id = (e.payload as { request_id?: number }).request_id;
+      // its check card above says so
+      if (typeof id === 'number' && asked.has(id)) continue;
+      content = logContent(e, ctx);
+    } else {
+      content = logContent(e, ctx);
+    }
+    if (content === null || content === undefined) continue;
+    items.push({
+      e,
+      node: (
+        <li key={e.seq} className={`log-line${card ? ' has-card' : ''}`} data-testid="log-line" data-seq={e.seq} data-kind={e.kind}>
+          {!card && <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time>} {content}
+        </li>
+      ),
+    });
+  }
+  const stick = useStickToBottom(items.length);
+  return (
+    <section className="feed table-feed" aria-labelledby="table-chat">
+      <h2 id="table-chat" className="feed-title">
+        {t('table.chat')}
+      </h2>
+      {items.length === 0 && <p className="hint">{t('table.chat.empty')}</p>}
+      <ol className="feed-lines" data-testid="chat" ref={stick.ref} onScroll={stick.onScroll} aria-live="polite">
+        {items.map((x) => x.node)}
       </ol>
     </section>
   );

@@ -1,0 +1,238 @@
+// The table screen people play on, measured in a real browser: at 1366×768
+// the feed (chat, rolls, checks, log) is a full-height column showing at
+// least 12 chat lines; at 390×844 (a phone) no page scrolls sideways, and a
+// player reads the feed, rolls and answers a check. A failing step leaves
+// screenshots in e2e/artifacts/ (kept by CI; AT_E2E_SHOTS=1 always).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromiumOrSkip, skipLine } from './harness.mjs';
+import { button, character, tableJourney } from './table-setup.mjs';
+
+const haveChromium = chromiumOrSkip();
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+const DESKTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+
+describe('table layout at desktop and phone sizes', { skip: !haveChromium && skipLine() }, () => {
+  const { at, url, person, api, setUpTable, pageErrors } = tableJourney({ viewport: DESKTOP });
+  // the pages of the running test, shot when it fails
+  let open = [];
+
+  afterEach(async (t) => {
+    const pages = open;
+    open = [];
+    // AT_E2E_SHOTS=1 keeps them for passing tests too
+    if (!t.passed || process.env.AT_E2E_SHOTS) {
+      mkdirSync(artifacts, { recursive: true });
+      const stem = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      for (const [i, p] of pages.entries()) {
+        await p.screenshot({ path: join(artifacts, `layout-${stem}-${i}.png`), fullPage: true }).catch(() => {});
+      }
+    }
+  });
+
+  const noErrors = () => assert.deepEqual(pageErrors, [], 'no page errors and no CSP violations');
+
+  // visibleChatLines counts the chat lines wholly inside the feed's visible box.
+  const visibleChatLines = (page) =>
+    page.evaluate(() => {
+      const list = document.querySelector('[data-testid="chat"]');
+      if (!list) return -1;
+      const box = list.getBoundingClientRect();
+      return [...list.querySelectorAll('[data-testid="chat-line"]')].filter((l) => {
+        const r = l.getBoundingClientRect();
+        return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      }).length;
+    });
+
+  const widths = (page) =>
+    page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth, path: location.pathname }));
+
+  async function fitsPhone(page, what) {
+    // let late layout (fonts, two frames) settle
+    await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+    const w = await widths(page);
+    assert.ok(w.scroll <= w.inner, `${what} (${w.path}) scrolls sideways at 390 px: scrollWidth ${w.scroll} > ${w.inner}`);
+    return w;
+  }
+
+  test('1366×768: the feed is a full-height column with ≥ 12 visible chat lines; players see no DM controls', async () => {
+    const dana = await person('Dana');
+    const ann = await person('Ann');
+    open = [dana, ann];
+    const { sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
+      room: 'Layout room',
+      campaign: 'Long Night',
+      start: true,
+    });
+    for (let i = 1; i <= 24; i++) {
+      const page = i % 2 ? ann : dana;
+      await api(page, 'POST', `/api/sessions/${sessionId}/messages`, {
+        kind: i % 2 ? 'character_dialogue' : 'narration',
+        text: `Line ${i}: the lanterns flicker.`,
+        idempotency_key: randomUUID(),
+      });
+    }
+    await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'perception', mode: 'normal', flat_adjustment: 0 });
+
+    for (const page of [dana, ann]) {
+      await at(page, `sessions/${sessionId}`);
+      await page.getByTestId('chat-line').filter({ hasText: 'Line 24:' }).waitFor();
+    }
+    const lines = await visibleChatLines(ann);
+    const feedBox = await ann.getByTestId('chat').boundingBox();
+    console.log(`# 1366×768: ${lines} chat lines visible in a ${Math.round(feedBox.height)} px feed`);
+    assert.ok(lines >= 12, `at least 12 chat lines visible at 1366×768, got ${lines}`);
+    // the input sits at the foot of the feed column
+    const input = await ann.getByLabel('Message', { exact: true }).boundingBox();
+    assert.ok(input.y > feedBox.y + feedBox.height - 1, 'the input is below the feed');
+    assert.ok(input.y + input.height <= DESKTOP.height, 'the input is in view');
+    assert.equal((await widths(ann)).scroll <= DESKTOP.width, true);
+
+    // the check is a card in the feed; it resolves in place when Ann rolls
+    const card = ann.getByTestId('feed-check');
+    await card.filter({ hasText: 'Perception' }).waitFor();
+    assert.equal(await card.getAttribute('data-status'), 'pending');
+    await button(ann.getByTestId('prompt-bar'), 'Roll').click();
+    await ann.locator('[data-testid="feed-check"][data-status="resolved"]').waitFor();
+    await dana.locator('[data-testid="feed-check"][data-status="resolved"]').getByTestId('die').first().waitFor();
+    assert.equal(await ann.getByTestId('feed-check').count(), 1, 'one card, resolved in place');
+
+    // a quick roll lands in the feed as a card with its dice
+    await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
+    await ann.getByLabel('Dice formula').fill('4d6dl1');
+    await button(ann, 'Roll dice').click();
+    const roll = ann.getByTestId('roll-card').filter({ hasText: '4d6dl1' });
+    await roll.waitFor();
+    assert.equal(await roll.getByTestId('die').count(), 4);
+    assert.equal(await roll.locator('[data-testid="die"][data-dropped="true"]').count(), 1);
+
+    // the player sees no DM controls, disabled or not
+    for (const name of ['Start session', 'End session', 'Abandon session', 'Request check']) {
+      assert.equal(await ann.getByRole('button', { name, exact: true }).count(), 0, `${name} is not shown to a player`);
+    }
+    await dana.getByRole('button', { name: 'Request check', exact: true }).waitFor();
+
+    // the stage is a collapsible hero
+    const hero = ann.getByTestId('stage-hero');
+    await hero.locator('summary').click();
+    assert.equal(await hero.evaluate((d) => d.open), false);
+    noErrors();
+  });
+
+  test('390×844: every page fits without sideways scrolling; a player reads the feed, rolls and answers a check', async () => {
+    const dana = await person('Dana');
+    const ann = await person('Ann');
+    open = [dana, ann];
+    for (const p of [dana, ann]) await p.setViewportSize(PHONE);
+    const { sessionId, room } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria Of The Very Long Name') }],
+      room: 'A room with a rather long name for a small phone screen',
+      campaign: 'Long Night',
+      start: true,
+    });
+    for (let i = 1; i <= 6; i++) {
+      await api(i % 2 ? ann : dana, 'POST', `/api/sessions/${sessionId}/messages`, {
+        kind: i % 2 ? 'character_dialogue' : 'narration',
+        text: `Phone line ${i}: https://example.com/a/very/long/link/that/should/wrap/somewhere/sensible/${i}`,
+        idempotency_key: randomUUID(),
+      });
+    }
+    const chars = await api(ann, 'GET', '/api/characters');
+    const charId = (chars.characters ?? chars.items ?? chars)[0]?.id;
+    const scenario = await api(ann, 'POST', '/api/scenarios', {
+      title: 'The Old Mill',
+      premise: 'An abandoned mill on a stormy night.',
+      plot_essentials: '',
+      ai_instructions: '',
+      authors_note: '',
+      opening: 'The mill wheel creaks in the dark.',
+      stat_schema: {},
+      cards: [],
+      scripts: { library: '', input: '', context: '', output: '' },
+    });
+    const adventure = await api(ann, 'POST', `/api/scenarios/${scenario.id}/play`, {
+      persona_name: 'Ann',
+      persona_pronouns: 'she/her',
+      persona_desc: '',
+    });
+    const adventureId = adventure.adventure?.id ?? adventure.id;
+
+    const pages = [
+      ['home', ''],
+      ['tables', 'tables'],
+      ['room', `rooms/${room.id}`],
+      ['characters', 'characters'],
+      ['character editor', `characters/${charId}`],
+      ['new character', 'characters/new'],
+      ['solo', 'solo'],
+      ['scenario editor', `solo/scenarios/${scenario.id}`],
+      ['adventure', `solo/adventures/${adventureId}`],
+      ['settings', 'settings'],
+      ['account', 'account'],
+    ];
+    const measured = [];
+    for (const [what, path] of pages) {
+      await at(ann, path);
+      await ann.locator('h1').first().waitFor();
+      measured.push(`${what} ${(await fitsPhone(ann, what)).scroll}`);
+    }
+    await at(dana, `rooms/${room.id}`);
+    await dana.locator('h1').first().waitFor();
+    measured.push(`room as owner ${(await fitsPhone(dana, 'room (owner)')).scroll}`);
+
+    // the session page, as the DM and as the player: the feed first
+    for (const [who, page] of [
+      ['DM', dana],
+      ['player', ann],
+    ]) {
+      await at(page, `sessions/${sessionId}`);
+      await page.getByTestId('chat-line').filter({ hasText: 'Phone line 6:' }).waitFor();
+      measured.push(`session (${who}) ${(await fitsPhone(page, `session as ${who}`)).scroll}`);
+      for (const tab of ['At the table', 'Dice', 'Actions', 'Chat']) {
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        await fitsPhone(page, `session as ${who}, ${tab} tab`);
+      }
+    }
+    console.log(`# 390×844 scrollWidth: ${measured.join(', ')}`);
+    assert.ok(await ann.getByTestId('chat-line').first().isVisible(), 'the player reads the feed');
+
+    // the DM asks for a check: Ann answers it from the feed screen
+    await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
+    const bar = ann.getByTestId('prompt-bar');
+    await bar.getByTestId('my-request').filter({ hasText: 'Stealth' }).waitFor();
+    await button(bar, 'Roll').click();
+    await bar.getByTestId('request-total').waitFor();
+    await ann.locator('[data-testid="feed-check"][data-status="resolved"]').filter({ hasText: 'Stealth' }).waitFor();
+    await fitsPhone(ann, 'session after the check');
+
+    // and rolls dice from the Dice tab; the result shows in the feed
+    await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
+    await ann.getByLabel('Dice formula').fill('1d20+5');
+    await button(ann, 'Roll dice').click();
+    await ann.getByRole('tab', { name: 'Chat', exact: true }).click();
+    const rolled = ann.getByTestId('roll-card').filter({ hasText: /d20 ?\+ ?5/ });
+    await rolled.waitFor();
+    // in view: the feed keeps to its foot, also after being hidden behind another tab
+    await ann.waitForFunction(() => {
+      const list = document.querySelector('[data-testid="chat"]');
+      const cards = list?.querySelectorAll('[data-testid="roll-card"]');
+      const card = cards?.[cards.length - 1];
+      if (!list || !card) return false;
+      const a = list.getBoundingClientRect();
+      const b = card.getBoundingClientRect();
+      return b.bottom <= a.bottom + 1 && b.top >= a.top - 1;
+    });
+    await fitsPhone(ann, 'session after a roll');
+    assert.ok(url('').length > 0);
+    noErrors();
+  });
+});

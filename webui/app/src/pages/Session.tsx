@@ -8,8 +8,10 @@ import { format, type MessageKey } from '../i18n/messages';
 import {
   abandonSession,
   endSession,
+  getPresence,
   getSession,
   lateJoin,
+  type Presence,
   startSession,
   type EventView,
   type PendingActionView,
@@ -34,6 +36,10 @@ import { useSideWidth } from '../table/useSideWidth';
 import { useAction } from '../useAction';
 import { usePageTitle } from '../usePageTitle';
 import { useApi } from '../useApi';
+import { usePolled } from '../usePolled';
+
+// The presence route is read this often while the page is visible.
+export const PRESENCE_POLL_MS = 20_000;
 
 export function SessionPage() {
   const { t } = useI18n();
@@ -162,6 +168,12 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const feed = useEventFeed(sessionId, { events: initial.recent_events ?? [], cursor: initial.cursor ?? 0 }, onNew);
   const names = useMemo(() => tableNames(data), [data]);
   const aiSeen = useMemo(() => aiActivity(feed.events), [feed.events]);
+  const loadPresence = useCallback((signal: AbortSignal) => getPresence(sessionId, signal), [sessionId]);
+  const presence = usePolled(loadPresence, PRESENCE_POLL_MS).data;
+  const onlineSeats = useMemo(
+    () => new Set((presence?.online ?? []).flatMap((x) => (x.seat_id != null ? [x.seat_id] : []))),
+    [presence],
+  );
   const side = useSideWidth();
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
@@ -268,6 +280,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             <dt>{t('session.myRole')}</dt>
             <dd data-testid="my-role">{t(`role.${data.me.role as TableRole}`)}</dd>
           </dl>
+          <PresenceList presence={presence} />
           {feed.status !== 'stopped' && (
             <span className={`feed-status feed-${feed.status}`} data-testid="feed-status" data-status={feed.status} role="status">
               {t(feed.status === 'live' ? 'table.feed.live' : 'table.feed.reconnecting')}
@@ -306,6 +319,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             onCharacterChanged={refresh}
             onControllerChanged={refresh}
             aiSeen={aiSeen}
+            onlineSeats={presence ? onlineSeats : undefined}
             resourcesVersion={resourcesVersion}
           />
 
@@ -368,6 +382,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           requests={requests}
           resultFor={resultForRequest}
           onRequestCheck={isDM && canAct ? (check, seatId) => requestCheck({ seatIds: seatId != null ? [seatId] : null, check }) : undefined}
+          edit={
+            data.me.role === 'spectator' ? undefined : { isDM, mySeatId: data.me.seat_id ?? null, onEvent: (e) => feed.add([e]) }
+          }
         />
 
         <PromptBar ctx={ctx} />
@@ -397,6 +414,27 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         />
       )}
     </div>
+  );
+}
+
+// PresenceList: "N online" and who (humans and AI seats), from the presence route.
+function PresenceList({ presence }: { presence: Presence | null }) {
+  const { t } = useI18n();
+  if (!presence) return null;
+  const online = presence.online;
+  return (
+    <p className="presence" data-testid="presence" role="status">
+      <span className="online-dot" aria-hidden="true" />{' '}
+      <strong data-testid="presence-count">{format(t('table.presence.count'), { n: online.length })}</strong>
+      {online.length > 0 && ': '}
+      {online.map((x, i) => (
+        <span key={`${x.kind}-${x.access_id ?? ''}-${x.seat_id ?? ''}-${i}`} data-testid="presence-name" data-kind={x.kind}>
+          {i > 0 && ', '}
+          {x.name}
+          {x.kind === 'ai' && ` (${t('table.presence.ai')})`}
+        </span>
+      ))}
+    </p>
   );
 }
 

@@ -1,11 +1,18 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../api';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { Markdown } from '../components/Markdown';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import {
   type ActionPayload,
   type CharacterChangedPayload,
+  deleteMessage,
+  editMessage,
   type EventView,
+  MESSAGE_EDIT_WINDOW_MS,
+  type MessageDeletedPayload,
+  type MessageEditedPayload,
   type MessagePayload,
   type ParticipantJoinedPayload,
   type PendingActionStatus,
@@ -24,6 +31,44 @@ import type { TableNames } from './names';
 type T = (key: MessageKey) => string;
 
 export const isMessage = (e: EventView) => e.kind === 'message.posted';
+
+// MessageChange: what later message.edited / message.deleted events did to a message.
+export interface MessageChange {
+  text?: string;
+  editedAt?: string;
+  deleted?: boolean;
+}
+
+// messageChanges folds the edit and delete events of the feed by message id.
+export function messageChanges(events: EventView[]): Map<number, MessageChange> {
+  const out = new Map<number, MessageChange>();
+  for (const e of events) {
+    if (e.kind === 'message.edited') {
+      const p = e.payload as unknown as MessageEditedPayload;
+      out.set(p.message_id, { ...out.get(p.message_id), text: p.text, editedAt: p.edited_at ?? e.created_at });
+    } else if (e.kind === 'message.deleted') {
+      const p = e.payload as unknown as MessageDeletedPayload;
+      out.set(p.message_id, { ...out.get(p.message_id), deleted: true });
+    }
+  }
+  return out;
+}
+
+// MessageEdit: who may change which lines, and where the server's answer goes.
+export interface MessageEditCtx {
+  isDM: boolean;
+  mySeatId: number | null;
+  // the message.edited / message.deleted event of a change that went through
+  onEvent: (e: EventView) => void;
+}
+
+// canChange: the DM any line; the author their own within 10 minutes.
+export function canChange(e: EventView, edit: MessageEditCtx, now: number = Date.now()): boolean {
+  if (edit.isDM) return true;
+  if (edit.mySeatId == null || e.acting_seat_id !== edit.mySeatId || e.execution_mode === 'dm_proxy') return false;
+  const at = new Date(e.created_at).getTime();
+  return !Number.isNaN(at) && now - at < MESSAGE_EDIT_WINDOW_MS;
+}
 
 // RequestCheckShortcut is the DM's "Request this check" on a player's /check line.
 export type RequestCheckShortcut = (check: string, seatId: number | null) => void;
@@ -100,14 +145,21 @@ function ChatLine({
   t,
   lang,
   onRequestCheck,
+  change,
+  edit,
 }: {
   e: EventView;
   names: TableNames;
   t: T;
   lang: string;
   onRequestCheck?: RequestCheckShortcut;
+  change?: MessageChange;
+  edit?: MessageEditCtx;
 }) {
   const p = e.payload as unknown as MessagePayload;
+  const deleted = change?.deleted === true;
+  const text = change?.text ?? p.text;
+  const editable = !deleted && edit !== undefined && canChange(e, edit);
   const unknown = t('table.speaker.unknown');
   const fromDm = e.acting_seat_id != null && e.acting_seat_id === names.dmSeatId;
   let speaker: string;
@@ -142,11 +194,13 @@ function ChatLine({
 
   return (
     <li
-      className={`chat-line kind-${p.kind}${privateLine ? ' is-private' : ''}${e.execution_mode === 'dm_proxy' ? ' is-proxy' : ''}`}
+      className={`chat-line kind-${p.kind}${privateLine ? ' is-private' : ''}${e.execution_mode === 'dm_proxy' ? ' is-proxy' : ''}${deleted ? ' is-deleted' : ''}`}
       data-testid="chat-line"
       data-seq={e.seq}
       data-kind={p.kind}
       data-visibility={e.visibility}
+      data-edited={change?.editedAt && !deleted ? 'true' : undefined}
+      data-deleted={deleted ? 'true' : undefined}
     >
       <div className="chat-head">
         <span className="speaker" data-testid="speaker">
@@ -158,14 +212,27 @@ function ChatLine({
           </span>
         ))}
         <time dateTime={e.created_at}>{timeOf(e.created_at, lang)}</time>
+        {change?.editedAt && !deleted && (
+          <span className="edited-mark hint" data-testid="edited-mark" title={change.editedAt}>
+            ({t('table.msg.edited')})
+          </span>
+        )}
       </div>
-      <Markdown className="chat-text" testId="chat-text" text={p.text} />
+      {deleted ? (
+        <p className="chat-text chat-deleted hint" data-testid="chat-text">
+          {t('table.msg.deleted')}
+        </p>
+      ) : editable && edit ? (
+        <EditableText messageId={p.message_id} text={text} edit={edit} t={t} />
+      ) : (
+        <Markdown className="chat-text" testId="chat-text" text={text} />
+      )}
       {seenBy && (
         <p className="seen-by" data-testid="seen-by">
           {seenBy}
         </p>
       )}
-      {onRequestCheck && p.intent === 'check' && !fromDmVoice(e, names) && (
+      {onRequestCheck && !deleted && p.intent === 'check' && !fromDmVoice(e, names) && (
         <button
           type="button"
           className="link-button request-this"
@@ -175,6 +242,115 @@ function ChatLine({
         </button>
       )}
     </li>
+  );
+}
+
+// EditableText: a line's text with its Edit and Delete controls (shown on
+// hover or focus); Edit turns it into a textarea (Save, Cancel; Escape
+// cancels), Delete asks first. An error shows its text at the line.
+function EditableText({ messageId, text, edit, t }: { messageId: number; text: string; edit: MessageEditCtx; t: T }) {
+  const { errorText } = useI18n();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(text);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const areaId = useId();
+
+  const run = async (fn: () => Promise<{ event: EventView }>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await fn();
+      edit.onEvent(r.event);
+      return true;
+    } catch (err) {
+      setError(err instanceof ApiError ? err.code : '');
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancel = () => {
+    setEditing(false);
+    setError(null);
+    setTimeout(() => editButton.current?.focus(), 0);
+  };
+  const save = async () => {
+    const next = draft.trim();
+    if (next === '' || busy) return;
+    if (next === text) return cancel();
+    if (await run(() => editMessage(messageId, next))) {
+      setEditing(false);
+      setTimeout(() => editButton.current?.focus(), 0);
+    }
+  };
+
+  return (
+    <>
+      {editing ? (
+        <div className="chat-edit" data-testid="chat-edit">
+          <label htmlFor={areaId} className="visually-hidden">
+            {t('table.msg.editLabel')}
+          </label>
+          <textarea
+            id={areaId}
+            value={draft}
+            autoFocus
+            rows={Math.min(6, Math.max(2, draft.split('\n').length))}
+            onChange={(ev) => setDraft(ev.target.value)}
+            onKeyDown={(ev) => {
+              if (ev.key === 'Escape') {
+                ev.preventDefault();
+                ev.stopPropagation();
+                cancel();
+              }
+            }}
+          />
+          <div className="inline-form">
+            <button type="button" className="primary" disabled={busy || draft.trim() === ''} onClick={() => void save()}>
+              {t('common.save')}
+            </button>
+            <button type="button" onClick={cancel}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <Markdown className="chat-text" testId="chat-text" text={text} />
+      )}
+      {!editing && (
+        <div className="chat-tools" role="group" aria-label={t('table.msg.actions')} data-testid="chat-tools">
+          <button
+            ref={editButton}
+            type="button"
+            className="link-button"
+            disabled={busy}
+            onClick={() => {
+              setDraft(text);
+              setError(null);
+              setEditing(true);
+            }}
+          >
+            {t('table.msg.edit')}
+          </button>
+          <ConfirmButton
+            testId="chat-delete"
+            question={t('table.msg.deleteConfirm')}
+            yes={t('table.msg.deleteYes')}
+            disabled={busy}
+            onConfirm={() => run(() => deleteMessage(messageId))}
+          >
+            {t('table.msg.delete')}
+          </ConfirmButton>
+        </div>
+      )}
+      {error !== null && (
+        <p className="chat-error notice-error" role="alert" data-testid="chat-error">
+          {errorText(error)}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -441,6 +617,7 @@ export function TableFeed({
   requests,
   resultFor,
   onRequestCheck,
+  edit,
 }: {
   events: EventView[];
   names: TableNames;
@@ -449,8 +626,11 @@ export function TableFeed({
   // the result of a check request, when known (board, own answer, feed)
   resultFor?: (requestId: number) => RollResultView | null;
   onRequestCheck?: RequestCheckShortcut;
+  // the Edit and Delete controls of chat lines (none when absent)
+  edit?: MessageEditCtx;
 }) {
   const { t, lang } = useI18n();
+  const changes = messageChanges(events);
   const ctx: LogCtx = { names, t, isDM, requests: requests ?? new Map() };
   const asked = new Set<number>();
   const resolvedBy = new Map<number, RollResultView>();
@@ -469,7 +649,22 @@ export function TableFeed({
   const items: { e: EventView; node: ReactNode }[] = [];
   for (const e of events) {
     if (isMessage(e)) {
-      items.push({ e, node: <ChatLine key={e.seq} e={e} names={names} t={t} lang={lang} onRequestCheck={onRequestCheck} /> });
+      const id = (e.payload as unknown as MessagePayload).message_id;
+      items.push({
+        e,
+        node: (
+          <ChatLine
+            key={e.seq}
+            e={e}
+            names={names}
+            t={t}
+            lang={lang}
+            onRequestCheck={onRequestCheck}
+            change={changes.get(id)}
+            edit={edit}
+          />
+        ),
+      });
       continue;
     }
     let content: ReactNode | null = null;

@@ -130,6 +130,7 @@ export function PlayerCards({
   onCharacterChanged,
   onControllerChanged,
   aiSeen,
+  onlineSeats,
   resourcesVersion = 0,
 }: {
   data: SessionResume;
@@ -142,6 +143,8 @@ export function PlayerCards({
   onControllerChanged?: () => void;
   // the newest time each seat acted at the table (AI presence between resume reads)
   aiSeen?: Map<number, string>;
+  // the seats whose controller is online now (the presence route); absent until known
+  onlineSeats?: Set<number>;
   // bumped when a character changed at the table (the own card rereads its resources)
   resourcesVersion?: number;
 }) {
@@ -151,6 +154,12 @@ export function PlayerCards({
   const seatById = new Map(data.seats.map((s) => [s.id, s]));
   const participantSeats = data.participants.map((p) => ({ p, seat: seatById.get(p.seat_id) }));
   const others = data.seats.filter((s) => s.role === 'player' && !bySeat.has(s.id));
+  const online = (seatId: number) =>
+    onlineSeats?.has(seatId) ? (
+      <span className="online-badge" data-testid="online">
+        <span className="online-dot" aria-hidden="true" /> {t('table.presence.online')}
+      </span>
+    ) : null;
   const you = (seatId: number) => (seatId === data.me.seat_id ? <span className="hint"> {t('common.you')}</span> : null);
   const active = data.session.status === 'active';
   const isDM = data.me.role === 'dm';
@@ -172,7 +181,10 @@ export function PlayerCards({
     <section className="player-cards" aria-label={t('table.cards')} data-testid="player-cards">
       {dmSeat && (
         <article className="player-card dm-card" data-testid="dm-card" data-seat={dmSeat.label}>
-          <h3>{t('seatRole.dm')}</h3>
+          <h3>
+            {t('seatRole.dm')}
+            {online(dmSeat.id)}
+          </h3>
           <p className="hint">{dmSeat.label}</p>
           <Controller
             kind={dmSeat.controller_kind}
@@ -195,6 +207,7 @@ export function PlayerCards({
             <h3>
               {name}
               {p.late && <span className="badge">{t('session.late')}</span>}
+              {online(p.seat_id)}
             </h3>
             <p className="hint">
               {seat?.label}
@@ -259,7 +272,10 @@ export function PlayerCards({
       })}
       {others.map((seat) => (
         <article key={seat.id} className="player-card is-away" data-testid="seat-card" data-seat={seat.label}>
-          <h3>{seat.character?.name ?? seat.label}</h3>
+          <h3>
+            {seat.character?.name ?? seat.label}
+            {online(seat.id)}
+          </h3>
           <p className="hint">
             {seat.label} · {t('table.card.notAtTable')}
           </p>

@@ -312,3 +312,33 @@ export const closeActionWindow = (windowId: number) =>
   apiSend<ActionWindowView>('POST', `/api/action-windows/${windowId}/close`);
 export const changeCharacterState = (id: number, input: CharacterStateInput) =>
   apiSend<CharacterStateView>('POST', `/api/sessions/${id}/character-state`, input);
+
+// ---- message edit and delete, presence ---------------------------------------
+
+export type MessageView = Schemas['MessageView'];
+export type Presence = Schemas['Presence'];
+export type PresenceEntry = Schemas['PresenceEntry'];
+// message.edited: the new text (inline rolls are never re-rolled).
+export interface MessageEditedPayload {
+  version: number;
+  message_id: number;
+  text: string;
+  edited_at: string;
+  edited_by_seat_id: number | null;
+  roll_result_ids?: number[];
+}
+// message.deleted: the message's text is blanked; a tombstone stays.
+export interface MessageDeletedPayload {
+  version: number;
+  message_id: number;
+  deleted_at: string;
+  deleted_by_seat_id: number | null;
+}
+// The author may change a message within this time; the DM at any time.
+export const MESSAGE_EDIT_WINDOW_MS = 10 * 60 * 1000;
+
+export const editMessage = (messageId: number, text: string) =>
+  apiSend<MessageView>('PATCH', `/api/messages/${messageId}`, { text });
+export const deleteMessage = (messageId: number) => apiSend<MessageView>('DELETE', `/api/messages/${messageId}`);
+export const getPresence = (id: number, signal?: AbortSignal) =>
+  apiGet<Presence>(`/api/sessions/${id}/presence`, signal);

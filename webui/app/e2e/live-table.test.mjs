@@ -91,6 +91,26 @@ describe('live table journey', { skip: !haveChromium && skipLine() }, () => {
     const danaEvents = await api(dana, 'GET', `/api/sessions/${sessionId}/events?after=0`);
     assert.ok(JSON.stringify(danaEvents).includes('idol is a fake'), 'the DM’s events have the whisper');
 
+    // --- Ann edits her own line (Edit on hover or focus): Dana's page shows the new text, marked edited
+    await say(ann, 'The dorr is locked.', 'Say');
+    await chatLine(dana, 'The dorr is locked.').waitFor();
+    const typo = chatLine(ann, 'The dorr is locked.');
+    await typo.hover();
+    await typo.getByRole('button', { name: 'Edit', exact: true }).click();
+    await ann.getByLabel('Edit your message').fill('The door is locked.');
+    await ann.getByTestId('chat-edit').getByRole('button', { name: 'Save', exact: true }).click();
+    for (const page of [ann, dana, bob]) {
+      await chatLine(page, 'The door is locked.').getByTestId('edited-mark').waitFor();
+    }
+    assert.equal(await chatLine(dana, 'The dorr is locked.').count(), 0, 'the old text is gone from the DM’s page');
+    // Bob gets no Edit on Ann's line; the DM gets one on every line
+    assert.equal(await chatLine(bob, 'The door is locked.').getByRole('button', { name: 'Edit', exact: true }).count(), 0);
+    assert.equal(await chatLine(dana, 'The door is locked.').getByRole('button', { name: 'Edit', exact: true }).count(), 1);
+    // presence: the three humans are online (the page reads it every 20 s)
+    const online = await api(dana, 'GET', `/api/sessions/${sessionId}/presence`);
+    assert.deepEqual(online.online.map((x) => x.name).sort(), ['Ann', 'Bob', 'Dana']);
+    await dana.getByTestId('presence-count').waitFor();
+
     // --- the DM sets the stage text and shows an image: both players see them
     await button(dana, 'Edit stage text').click();
     await dana.getByLabel('Stage text').fill('The cavern glitters with crystals.');

@@ -3,13 +3,13 @@ package accounts_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay"
 	"github.com/adventure-table/adventure-table/gameplay/accounts"
+	"github.com/adventure-table/adventure-table/gameplay/clocktest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
@@ -25,35 +25,17 @@ const (
 	password = "a long enough password"
 )
 
-// clock is a settable time source.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 type fixture struct {
 	store *models.Store
 	svc   *gameplay.Services
 	acc   *accounts.Service
-	clock *clock
+	clock *clocktest.Clock
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	store := modelstest.MustOpen(t)
-	c := &clock{now: time.Now()}
+	c := clocktest.At(time.Now())
 	svc := gameplay.New(store, gameplay.Options{Now: c.Now, Secret: []byte(strings.Repeat("k", 40))})
 	return fixture{store: store, svc: svc, acc: svc.Accounts, clock: c}
 }

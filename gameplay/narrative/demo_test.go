@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/clocktest"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
@@ -25,24 +26,6 @@ import (
 // demoKey is the server's key for the demo narrator; no test output,
 // response, log or error may ever hold it.
 const demoKey = "sk-demo-SERVER-FUNDED-4242424242"
-
-// clock is a settable clock for the service (the demo budget's day).
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
 
 // recordingProvider passes calls to the real client and records the
 // settings of every call, the key included, so a test can prove where
@@ -98,7 +81,7 @@ func (p *recordingProvider) Calls() []recordedCall {
 type demoSolo struct {
 	*solo
 	demo, own *llmtest.Fake
-	clock     *clock
+	clock     *clocktest.Clock
 	provider  *recordingProvider
 	logs      *bytes.Buffer
 }
@@ -118,7 +101,7 @@ func newDemoSolo(t *testing.T, daily int64) *demoSolo {
 	sandbox, err := scripting.New(scripting.Options{Timeout: 5 * time.Second, MemoryLimit: 32 << 20})
 	must(t, err)
 	t.Cleanup(func() { _ = sandbox.Close() })
-	d := &demoSolo{demo: llmtest.New(t), own: llmtest.New(t), clock: &clock{now: time.Date(2030, 1, 2, 23, 0, 0, 0, time.UTC)},
+	d := &demoSolo{demo: llmtest.New(t), own: llmtest.New(t), clock: clocktest.At(time.Date(2030, 1, 2, 23, 0, 0, 0, time.UTC)),
 		provider: &recordingProvider{inner: llm.NewOpenAI(nil)}, logs: &bytes.Buffer{}}
 	// Background calls (on whichever endpoint) get a memory; narrations
 	// not scripted with Push get a plain reply.

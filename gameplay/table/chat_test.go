@@ -3,41 +3,22 @@ package table_test
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/clocktest"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 	"github.com/adventure-table/adventure-table/models/apperr"
 	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
-// fakeClock is the service clock of the edit-window and presence tests:
-// time moves when the test says so, never by sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // newClockedLiveTable is newLiveTable on a service whose clock the test
 // moves.
-func newClockedLiveTable(t *testing.T) (liveTable, *fakeClock) {
+func newClockedLiveTable(t *testing.T) (liveTable, *clocktest.Clock) {
 	t.Helper()
-	clk := &fakeClock{t: time.Now().UTC()}
-	svc := table.New(modelstest.MustOpen(t), clk.now)
+	clk := clocktest.At(time.Now().UTC())
+	svc := table.New(modelstest.MustOpen(t), clk.Now)
 	f := tabletest.New(t, svc)
 	_, err := svc.StartSession(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
@@ -291,7 +272,7 @@ func TestEditAndDelete(t *testing.T) {
 	wantCode(t, err, apperr.NotFound)
 
 	// Ten minutes later the author may not; the DM still may.
-	clk.add(table.EditWindow + time.Second)
+	clk.Add(table.EditWindow + time.Second)
 	_, err = svc.EditMessage(ctx, lt.Seated, p.MessageID, table.MessageEdit{Text: "too late"})
 	wantCode(t, err, apperr.MessageNotEditable)
 	wantDetail(t, err, "reason", "too_old")
@@ -388,7 +369,7 @@ func TestPresence(t *testing.T) {
 	// The long poll writes the last seen time at most every 20 s: a second
 	// read soon after changes nothing.
 	seen := got["Seated"].LastSeen
-	clk.add(5 * time.Second)
+	clk.Add(5 * time.Second)
 	_, err = svc.ListEvents(ctx, lt.Seated, lt.LobbyID, 0, 10)
 	tabletest.Must(t, err)
 	pr, _ = svc.SessionPresence(ctx, lt.Seated, lt.LobbyID)
@@ -398,7 +379,7 @@ func TestPresence(t *testing.T) {
 		}
 	}
 	// Past the TTL only whoever polled again is online.
-	clk.add(table.PresenceTTL)
+	clk.Add(table.PresenceTTL)
 	_, err = svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 10)
 	tabletest.Must(t, err)
 	pr, _ = svc.SessionPresence(ctx, lt.Seated, lt.LobbyID)

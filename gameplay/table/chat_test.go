@@ -18,17 +18,7 @@ import (
 func newClockedLiveTable(t *testing.T) (liveTable, *clocktest.Clock) {
 	t.Helper()
 	clk := clocktest.At(time.Now().UTC())
-	svc := table.New(modelstest.MustOpen(t), clk.Now)
-	f := tabletest.New(t, svc)
-	_, err := svc.StartSession(ctx, f.Owner, f.LobbyID)
-	tabletest.Must(t, err)
-	_, err = svc.AssignSeat(ctx, f.Owner, f.FreeSeatID, f.UnseatedAccess)
-	tabletest.Must(t, err)
-	_, err = svc.SetSeatCharacter(ctx, f.Unseated, f.FreeSeatID, &f.UnseatedCharacterID)
-	tabletest.Must(t, err)
-	_, err = svc.LateJoin(ctx, f.Owner, f.LobbyID, f.FreeSeatID)
-	tabletest.Must(t, err)
-	return liveTable{Fixture: f, svc: svc}, clk
+	return liveTableOn(t, table.New(modelstest.MustOpen(t), clk.Now)), clk
 }
 
 func (lt liveTable) input(t *testing.T, c table.Caller, line string) table.PostedMessage {

@@ -34,6 +34,12 @@ type liveTable struct {
 func newLiveTable(t *testing.T) (liveTable, *models.Store) {
 	t.Helper()
 	svc, store := newService(t)
+	return liveTableOn(t, svc), store
+}
+
+// liveTableOn starts the live table's session on svc.
+func liveTableOn(t *testing.T, svc *table.Service) liveTable {
+	t.Helper()
 	f := tabletest.New(t, svc)
 	_, err := svc.StartSession(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
@@ -43,7 +49,7 @@ func newLiveTable(t *testing.T) (liveTable, *models.Store) {
 	tabletest.Must(t, err)
 	_, err = svc.LateJoin(ctx, f.Owner, f.LobbyID, f.FreeSeatID)
 	tabletest.Must(t, err)
-	return liveTable{Fixture: f, svc: svc}, store
+	return liveTable{Fixture: f, svc: svc}
 }
 
 func (lt liveTable) post(t *testing.T, c table.Caller, in table.MessageInput) table.PostedMessage {

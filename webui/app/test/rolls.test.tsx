@@ -26,24 +26,21 @@ const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): Sessi
   baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
 
 // advantage: 7 dropped, 18 kept
-const ADV_AUDIT: DiceAudit = {
-  formula: '2d20kh1',
-  normalized: '2d20kh1',
-  groups: [
-    {
-      notation: '2d20kh1',
-      sides: 20,
-      dice: [
-        { value: 7, kept: false, dropped: true },
-        { value: 18, kept: true, dropped: false },
-      ],
-      subtotal: 18,
-    },
-  ],
-  total: 18,
-  min: 1,
-  max: 20,
-};
+const ADV_AUDIT = advantageAudit(7, 18);
+
+// advantageAudit is a 2d20kh1 roll's audit; the higher die is kept.
+function advantageAudit(a: number, b: number): DiceAudit {
+  const kept = Math.max(a, b);
+  const die = (value: number, keep: boolean) => ({ value, kept: keep, dropped: !keep });
+  return {
+    formula: '2d20kh1',
+    normalized: '2d20kh1',
+    groups: [{ notation: '2d20kh1', sides: 20, dice: [die(a, a >= b), die(b, a < b)], subtotal: kept }],
+    total: kept,
+    min: 1,
+    max: 20,
+  };
+}
 
 function result(over: Partial<RollResultView> = {}): RollResultView {
   return {
@@ -718,24 +715,7 @@ describe('zh-TW', () => {
 
 // ---- the table feed: roll and check cards, in place --------------------------
 
-const NAT20_AUDIT: DiceAudit = {
-  formula: '2d20kh1',
-  normalized: '2d20kh1',
-  groups: [
-    {
-      notation: '2d20kh1',
-      sides: 20,
-      dice: [
-        { value: 20, kept: true, dropped: false },
-        { value: 1, kept: false, dropped: true },
-      ],
-      subtotal: 20,
-    },
-  ],
-  total: 20,
-  min: 1,
-  max: 20,
-};
+const NAT20_AUDIT = advantageAudit(20, 1);
 
 const requested = (seq: number, over: Record<string, unknown> = {}) =>
   ev(seq, 'roll.requested', {

@@ -62,12 +62,34 @@ export interface MessageEditCtx {
   onEvent: (e: EventView) => void;
 }
 
+// changeUntil: until when the reader may change a line — Infinity for the
+// DM (any line, any time), the end of the edit window for the author's own
+// line, null for someone else's line.
+export function changeUntil(e: EventView, edit: MessageEditCtx): number | null {
+  if (edit.isDM) return Infinity;
+  if (edit.mySeatId == null || e.acting_seat_id !== edit.mySeatId || e.execution_mode === 'dm_proxy') return null;
+  const at = new Date(e.created_at).getTime();
+  return Number.isNaN(at) ? null : at + MESSAGE_EDIT_WINDOW_MS;
+}
+
 // canChange: the DM any line; the author their own within 10 minutes.
 export function canChange(e: EventView, edit: MessageEditCtx, now: number = Date.now()): boolean {
-  if (edit.isDM) return true;
-  if (edit.mySeatId == null || e.acting_seat_id !== edit.mySeatId || e.execution_mode === 'dm_proxy') return false;
-  const at = new Date(e.created_at).getTime();
-  return !Number.isNaN(at) && now - at < MESSAGE_EDIT_WINDOW_MS;
+  const until = changeUntil(e, edit);
+  return until !== null && now < until;
+}
+
+// useRerenderAt renders the component again once the clock passes `at`
+// (nothing to do for a past, infinite or absent time); the timer is cleared
+// on unmount.
+function useRerenderAt(at: number | null) {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (at === null || !Number.isFinite(at)) return;
+    const wait = at - Date.now();
+    if (wait < 0) return;
+    const id = setTimeout(() => setTick((n) => n + 1), wait + 1);
+    return () => clearTimeout(id);
+  }, [at]);
 }
 
 // RequestCheckShortcut is the DM's "Request this check" on a player's /check line.
@@ -159,7 +181,10 @@ function ChatLine({
   const p = e.payload as unknown as MessagePayload;
   const deleted = change?.deleted === true;
   const text = change?.text ?? p.text;
-  const editable = !deleted && edit !== undefined && canChange(e, edit);
+  const until = edit !== undefined && !deleted ? changeUntil(e, edit) : null;
+  // the author's Edit and Delete go when the window closes, without waiting for an event
+  useRerenderAt(until);
+  const editable = edit !== undefined && !deleted && canChange(e, edit);
   const unknown = t('table.speaker.unknown');
   const fromDm = e.acting_seat_id != null && e.acting_seat_id === names.dmSeatId;
   let speaker: string;
@@ -222,8 +247,9 @@ function ChatLine({
         <p className="chat-text chat-deleted hint" data-testid="chat-text">
           {t('table.msg.deleted')}
         </p>
-      ) : editable && edit ? (
-        <EditableText messageId={p.message_id} text={text} edit={edit} t={t} />
+      ) : until !== null && edit ? (
+        // an edit under way when the window closes stays open (the server then says why it can't be saved)
+        <EditableText messageId={p.message_id} text={text} edit={edit} open={editable} t={t} />
       ) : (
         <Markdown className="chat-text" testId="chat-text" text={text} />
       )}
@@ -248,7 +274,20 @@ function ChatLine({
 // EditableText: a line's text with its Edit and Delete controls (shown on
 // hover or focus); Edit turns it into a textarea (Save, Cancel; Escape
 // cancels), Delete asks first. An error shows its text at the line.
-function EditableText({ messageId, text, edit, t }: { messageId: number; text: string; edit: MessageEditCtx; t: T }) {
+function EditableText({
+  messageId,
+  text,
+  edit,
+  open,
+  t,
+}: {
+  messageId: number;
+  text: string;
+  edit: MessageEditCtx;
+  // the line may still be changed (false once the author's window closed)
+  open: boolean;
+  t: T;
+}) {
   const { errorText } = useI18n();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(text);
@@ -319,7 +358,7 @@ function EditableText({ messageId, text, edit, t }: { messageId: number; text: s
       ) : (
         <Markdown className="chat-text" testId="chat-text" text={text} />
       )}
-      {!editing && (
+      {!editing && open && (
         <div className="chat-tools" role="group" aria-label={t('table.msg.actions')} data-testid="chat-tools">
           <button
             ref={editButton}

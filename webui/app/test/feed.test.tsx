@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import { MESSAGE_EDIT_WINDOW_MS, type EventView } from '../src/table/api';
+import { MESSAGE_EDIT_WINDOW_MS, type DiceAudit, type EventView, type RollResultView } from '../src/table/api';
 import { TableFeed, type MessageEditCtx } from '../src/table/Feed';
 import { tableNames } from '../src/table/names';
-import { msg, resume } from './fixtures';
+import { ev, msg, resume, T0 } from './fixtures';
 
 const names = tableNames(resume('player'));
 const wrap = (node: ReactNode) => <I18nProvider>{node}</I18nProvider>;
@@ -66,5 +66,91 @@ describe('edit window', () => {
     expect(vi.getTimerCount()).toBeGreaterThan(0);
     view.unmount();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+// d20: one d20 showing `face`, plus `mod`, written as `formula`.
+function d20(id: number, face: number, mod: number, formula = `1d20+${mod}`): RollResultView {
+  const audit: DiceAudit = {
+    formula,
+    normalized: `d20 + ${mod}`,
+    groups: [{ notation: 'd20', sides: 20, dice: [{ value: face, kept: true, dropped: false }], subtotal: face }],
+    total: face + mod,
+    min: 1 + mod,
+    max: 20 + mod,
+  };
+  return {
+    id,
+    roll_request_id: null,
+    acting_seat_id: 9,
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    execution_mode: 'self',
+    source: 'quick',
+    formula: `d20 + ${mod}`,
+    audit,
+    raw_dice: [face],
+    kept_dice: [face],
+    base_modifier: mod,
+    flat_adjustment: 0,
+    total: face + mod,
+    visibility: 'public',
+    created_at: T0,
+  };
+}
+
+const chips = (root: HTMLElement) =>
+  within(root)
+    .queryAllByTestId('inline-roll')
+    .map((c) => [c.getAttribute('data-index'), c.textContent, c.getAttribute('data-natural')]);
+
+describe('inline rolls', () => {
+  it('the i-th [[…]] marker is a chip for rolls[i], in Markdown and in code; every roll is a card under the line', () => {
+    const rolls = [d20(70, 20, 2), d20(71, 1, 0, '1d20'), d20(72, 9, 5)];
+    const text = 'I **swing [[1d20+2]]** and `[[1d20]]` then [[ 1d20+5 ]] — [[2d6]] stays text';
+    render(wrap(<TableFeed events={[msg(2, text, { rolls })]} names={names} />));
+    const line = screen.getByTestId('chat-line');
+    const shown = within(line).getByTestId('chat-text');
+    expect(chips(shown)).toEqual([
+      ['0', 'd20 + 2 → 22', '20'],
+      ['1', 'd20 + 0 → 1', '1'],
+      ['2', 'd20 + 5 → 14', null],
+    ]);
+    // Markdown still applies around the chips: the first is in bold, the second in code
+    expect(shown.querySelector('strong')!.contains(within(shown).getAllByTestId('inline-roll')[0]!)).toBe(true);
+    expect(shown.querySelector('code:not(.roll-formula)')!.contains(within(shown).getAllByTestId('inline-roll')[1]!)).toBe(true);
+    expect(shown.textContent).toContain('[[2d6]] stays text');
+    expect(shown.textContent).not.toContain('[[1d20+2]]');
+    expect(within(shown).getAllByTestId('inline-roll')[0]!.className).toContain('is-nat20');
+    // one card per roll, in order, inside the chat line
+    const cards = within(line).getAllByTestId('roll-card');
+    expect(cards.map((c) => within(c).getByTestId('feed-roll-total').textContent)).toEqual(['22', '1', '14']);
+    expect(cards.map((c) => c.getAttribute('data-natural'))).toEqual(['20', '1', null]);
+  });
+
+  it('typed token characters draw no chip; a line without rolls shows its markers as text', () => {
+    render(wrap(<TableFeed events={[msg(2, 'odd \uE0000\uE001 [[1d20]]', { rolls: [d20(70, 4, 0, '1d20')] }), msg(3, 'plain [[1d4]]')]} names={names} />));
+    const [first, second] = screen.getAllByTestId('chat-line');
+    expect(chips(first!)).toEqual([['0', 'd20 + 0 → 4', null]]);
+    expect(chips(second!)).toEqual([]);
+    expect(within(second!).getByTestId('chat-text').textContent).toBe('plain [[1d4]]');
+    expect(within(second!).queryAllByTestId('roll-card')).toHaveLength(0);
+  });
+
+  it('an edit rolls nothing again: kept markers keep their rolls, added or changed ones stay text, the cards stay', () => {
+    const rolls = [d20(70, 12, 2), d20(71, 3, 0, '1d20')];
+    const events = [
+      msg(2, 'Hit [[1d20+2]] then [[1d20]]', { rolls }),
+      ev(3, 'message.edited', {
+        acting_seat_id: 9,
+        payload: { version: 1, message_id: 2, text: 'Hit [[1d20+2]] then [[1d8]] and [[1d20]]', edited_at: T0, edited_by_seat_id: 9, roll_result_ids: [70, 71] },
+      }),
+    ];
+    render(wrap(<TableFeed events={events} names={names} />));
+    const line = screen.getByTestId('chat-line');
+    expect(line.getAttribute('data-edited')).toBe('true');
+    expect(chips(line.querySelector('[data-testid="chat-text"]')!)).toEqual([['0', 'd20 + 2 → 14', null]]);
+    expect(within(line).getByTestId('chat-text').textContent).toContain('[[1d8]] and [[1d20]]');
+    expect(within(line).getAllByTestId('roll-card')).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import ReactMarkdown, { type Components, type UrlTransform } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import './Markdown.css';
@@ -53,24 +53,78 @@ function ImageAlt({ alt }: ComponentProps<'img'>) {
 const components: Components = { a: Link, img: ImageAlt };
 const plugins = [remarkBreaks];
 
+// An inline token stands in a text for something its caller draws there
+// (a chat line's roll chip): two private-use characters around an index.
+// Wherever Markdown puts the token (a paragraph, emphasis, code, a link's
+// words) it becomes inline(index); the rest of the text is Markdown as ever.
+const TOKEN_START = '\uE000';
+const TOKEN_END = '\uE001';
+const TOKEN = /\uE000(\d+)\uE001/g;
+export const inlineToken = (index: number) => `${TOKEN_START}${index}${TOKEN_END}`;
+// stripTokens drops token characters someone typed, so only the caller's count.
+export const stripTokens = (text: string) => text.replace(/[\uE000\uE001]/g, '');
+
+interface HastNode {
+  type: string;
+  value?: string;
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+// splitTokens turns each token in a text node into <span data-inline-token="i">.
+function splitTokens(node: HastNode) {
+  if (!node.children) return;
+  const out: HastNode[] = [];
+  for (const child of node.children) {
+    if (child.type !== 'text' || !child.value?.includes(TOKEN_START)) {
+      splitTokens(child);
+      out.push(child);
+      continue;
+    }
+    let last = 0;
+    for (const m of child.value.matchAll(TOKEN)) {
+      if (m.index > last) out.push({ type: 'text', value: child.value.slice(last, m.index) });
+      out.push({ type: 'element', tagName: 'span', properties: { dataInlineToken: m[1] }, children: [] });
+      last = m.index + m[0].length;
+    }
+    if (last < child.value.length) out.push({ type: 'text', value: child.value.slice(last) });
+  }
+  node.children = out;
+}
+const rehypeTokens = () => splitTokens;
+const tokenPlugins = [rehypeTokens];
+const ALLOWED_WITH_TOKENS = [...ALLOWED, 'span'];
+
 export function Markdown({
   text,
   className,
   testId,
+  inline,
 }: {
   text: string;
   className?: string;
   testId?: string;
+  // draws the inlineToken(i) of the text (none: the text has no tokens)
+  inline?: (index: number) => ReactNode;
 }) {
+  const withTokens: Components | undefined = inline && {
+    ...components,
+    span: (props: ComponentProps<'span'> & { 'data-inline-token'?: string }) => {
+      const token = props['data-inline-token'];
+      return token === undefined ? <span className={props.className}>{props.children}</span> : inline(Number(token));
+    },
+  };
   return (
     <div className={className ? `md ${className}` : 'md'} data-testid={testId}>
       <ReactMarkdown
         remarkPlugins={plugins}
-        allowedElements={ALLOWED}
+        rehypePlugins={inline ? tokenPlugins : undefined}
+        allowedElements={inline ? ALLOWED_WITH_TOKENS : ALLOWED}
         unwrapDisallowed
         skipHtml={false}
         urlTransform={safeUrl}
-        components={components}
+        components={withTokens ?? components}
       >
         {text}
       </ReactMarkdown>

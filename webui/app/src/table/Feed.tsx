@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
-import { Markdown } from '../components/Markdown';
+import { inlineToken, Markdown, stripTokens } from '../components/Markdown';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import {
@@ -92,6 +92,45 @@ function useRerenderAt(at: number | null) {
   }, [at]);
 }
 
+// ChatPayload: a message.posted payload with the results of its inline rolls.
+type ChatPayload = MessagePayload & { rolls?: RollResultView[] };
+
+// INLINE_ROLL is the server's inline roll marker (gameplay/table/chat.go):
+// its i-th match in a message's text was rolled as the payload's rolls[i].
+const INLINE_ROLL = /\[\[([^[\]]*)\]\]/g;
+
+// rollTokens: a message's text with each [[…]] marker that has its roll
+// replaced by inlineToken(i), i being the marker's place among all markers
+// (Markdown draws the token as a chip wherever it ends up). An edit never
+// rolls again (the message keeps the rolls it was posted with): in edited
+// text the i-th marker is rolls[i] only while it still says the dice that
+// were rolled; a marker the edit added or changed stays text.
+export function rollTokens(text: string, rolls: RollResultView[], edited: boolean): string {
+  let i = 0;
+  return stripTokens(text).replace(INLINE_ROLL, (marker, dice: string) => {
+    const n = i++;
+    const r = rolls[n];
+    if (!r || (edited && r.audit?.formula?.trim() !== dice.trim())) return marker;
+    return inlineToken(n);
+  });
+}
+
+// InlineRoll: an inline roll's chip in its chat line — formula → total.
+function InlineRoll({ r, index }: { r: RollResultView; index: number }) {
+  const nat = naturalOf(r);
+  return (
+    <span
+      className={`inline-roll${nat ? ` is-nat${nat}` : ''}`}
+      data-testid="inline-roll"
+      data-index={index}
+      data-natural={nat ?? undefined}
+    >
+      <code className="roll-formula">{r.formula}</code> <span aria-hidden="true">→</span>{' '}
+      <strong className="roll-total">{r.total}</strong>
+    </span>
+  );
+}
+
 // RequestCheckShortcut is the DM's "Request this check" on a player's /check line.
 export type RequestCheckShortcut = (check: string, seatId: number | null) => void;
 
@@ -178,9 +217,14 @@ function ChatLine({
   change?: MessageChange;
   edit?: MessageEditCtx;
 }) {
-  const p = e.payload as unknown as MessagePayload;
+  const p = e.payload as unknown as ChatPayload;
   const deleted = change?.deleted === true;
+  const rolls = p.rolls ?? [];
   const text = change?.text ?? p.text;
+  // the text as shown: inline rolls as chips
+  const shown = rolls.length > 0 ? rollTokens(text, rolls, change?.text !== undefined) : text;
+  const chip = rolls.length > 0 ? (i: number) => <InlineRoll r={rolls[i]!} index={i} /> : undefined;
+  const rollCtx: LogCtx = { names, t, isDM: edit?.isDM ?? false, requests: new Map() };
   const until = edit !== undefined && !deleted ? changeUntil(e, edit) : null;
   // the author's Edit and Delete go when the window closes, without waiting for an event
   useRerenderAt(until);
@@ -249,9 +293,16 @@ function ChatLine({
         </p>
       ) : until !== null && edit ? (
         // an edit under way when the window closes stays open (the server then says why it can't be saved)
-        <EditableText messageId={p.message_id} text={text} edit={edit} open={editable} t={t} />
+        <EditableText messageId={p.message_id} text={text} shown={shown} inline={chip} edit={edit} open={editable} t={t} />
       ) : (
-        <Markdown className="chat-text" testId="chat-text" text={text} />
+        <Markdown className="chat-text" testId="chat-text" text={shown} inline={chip} />
+      )}
+      {rolls.length > 0 && (
+        <div className="inline-rolls">
+          {rolls.map((r, i) => (
+            <RollCard key={r.id ?? i} r={r} what={null} ctx={rollCtx} />
+          ))}
+        </div>
       )}
       {seenBy && (
         <p className="seen-by" data-testid="seen-by">
@@ -277,12 +328,17 @@ function ChatLine({
 function EditableText({
   messageId,
   text,
+  shown,
+  inline,
   edit,
   open,
   t,
 }: {
   messageId: number;
+  // the line's text, and as shown (inline roll tokens drawn by inline)
   text: string;
+  shown: string;
+  inline?: (index: number) => ReactNode;
   edit: MessageEditCtx;
   // the line may still be changed (false once the author's window closed)
   open: boolean;
@@ -356,7 +412,7 @@ function EditableText({
           </div>
         </div>
       ) : (
-        <Markdown className="chat-text" testId="chat-text" text={text} />
+        <Markdown className="chat-text" testId="chat-text" text={shown} inline={inline} />
       )}
       {!editing && open && (
         <div className="chat-tools" role="group" aria-label={t('table.msg.actions')} data-testid="chat-tools">

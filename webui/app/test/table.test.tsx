@@ -550,8 +550,9 @@ describe('character editor', () => {
 
 // ---- session --------------------------------------------------------------
 
+// the session page is large and role queries are slow: the longer tests get more time
 describe('session page', () => {
-  it('enables Start only when can.start, and shows the new status', async () => {
+  it('shows only the controls that apply: Start and Abandon in the lobby; End, Abandon and late join once active', { timeout: 20_000 }, async () => {
     stubServer({
       'GET /api/sessions/12': () => json(200, resume({ start: true, abandon: true })),
       'POST /api/sessions/12/start': () => json(200, resume({ end: true, abandon: true, late_join: true }, 'active')),
@@ -561,11 +562,14 @@ describe('session page', () => {
     expect(status.textContent).toBe(en['sessionStatus.lobby']);
     expect(screen.getByTestId('my-role').textContent).toBe(en['role.dm']);
     const start = screen.getByRole('button', { name: en['session.start'] }) as HTMLButtonElement;
-    const end = screen.getByRole('button', { name: en['session.end'] }) as HTMLButtonElement;
     expect(start.disabled).toBe(false);
-    expect(end.disabled).toBe(true);
-    expect((screen.getByRole('button', { name: en['session.abandon'] }) as HTMLButtonElement).disabled).toBe(false);
-    expect((screen.getByRole('button', { name: en['session.lateJoin'] }) as HTMLButtonElement).disabled).toBe(true);
+    expect(start.getAttribute('data-testid')).toBe('session-start');
+    expect((screen.getByTestId('session-abandon') as HTMLButtonElement).disabled).toBe(false);
+    // End and late join do not apply in the lobby: not shown, not even disabled
+    expect(screen.queryByRole('button', { name: en['session.end'] })).toBeNull();
+    expect(screen.queryByTestId('session-end')).toBeNull();
+    expect(screen.queryByRole('button', { name: en['session.lateJoin'] })).toBeNull();
+    expect(screen.queryByLabelText(en['session.lateJoin.seat'])).toBeNull();
     // participants with their character summary
     const bob = screen.getAllByTestId('participant')[0]!;
     expect(bob.textContent).toContain('Bob');
@@ -576,21 +580,55 @@ describe('session page', () => {
     await act(async () => fireEvent.click(start));
     expect(callsTo('POST', '/api/sessions/12/start')).toHaveLength(1);
     expect(screen.getByTestId('session-status').textContent).toBe(en['sessionStatus.active']);
-    expect((screen.getByRole('button', { name: en['session.start'] }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: en['session.end'] }) as HTMLButtonElement).disabled).toBe(false);
+    // Start is gone once started; End, Abandon and late join are there
+    expect(screen.queryByRole('button', { name: en['session.start'] })).toBeNull();
+    expect(screen.queryByTestId('session-start')).toBeNull();
+    expect((screen.getByTestId('session-end') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole('button', { name: en['session.end'] })).toBeTruthy();
+    expect(screen.getByTestId('session-abandon')).toBeTruthy();
+    expect(screen.getByLabelText(en['session.lateJoin.seat'])).toBeTruthy();
+    expect(screen.getByRole('button', { name: en['session.lateJoin'] })).toBeTruthy();
   });
 
-  it('shows a player without rights none of the DM controls (no disabled DM buttons)', async () => {
-    const r = resume({});
+  it('shows the DM no controls bar when nothing applies (an ended session), and no late join without a free seat', { timeout: 20_000 }, async () => {
+    stubServer({ 'GET /api/sessions/12': () => json(200, resume({}, 'ended')) });
+    const { unmount } = renderApp('/sessions/12');
+    await screen.findByTestId('session-status');
+    expect(screen.getByTestId('my-role').textContent).toBe(en['role.dm']);
+    expect(screen.queryByRole('region', { name: en['session.controls'] })).toBeNull();
+    for (const key of ['session.start', 'session.end', 'session.abandon', 'session.lateJoin'] as const) {
+      expect(screen.queryByRole('button', { name: en[key] }), key).toBeNull();
+    }
+    unmount();
+
+    // active, every player seat already taking part: End and Abandon only
+    const full = resume({ end: true, abandon: true, late_join: true }, 'active');
+    full.participants.push({ ...full.participants[0]!, id: 3, seat_id: 10, controller_kind: 'ai', controller_display_name: null });
+    stubServer({ 'GET /api/sessions/12': () => json(200, full) });
+    renderApp('/sessions/12');
+    await screen.findByTestId('session-status');
+    expect(screen.getByRole('region', { name: en['session.controls'] })).toBeTruthy();
+    expect(screen.getByTestId('session-end')).toBeTruthy();
+    expect(screen.getByTestId('session-abandon')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: en['session.start'] })).toBeNull();
+    expect(screen.queryByLabelText(en['session.lateJoin.seat'])).toBeNull();
+    expect(screen.queryByRole('button', { name: en['session.lateJoin'] })).toBeNull();
+  });
+
+  it('shows a player without rights none of the DM controls (no disabled DM buttons)', { timeout: 20_000 }, async () => {
+    const r = resume({}, 'active');
     r.me = { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [] };
     stubServer({ 'GET /api/sessions/12': () => json(200, r) });
     renderApp('/sessions/12');
     await screen.findByTestId('session-status');
     expect(screen.getByTestId('my-role').textContent).toBe(en['role.player']);
-    for (const key of ['session.start', 'session.end', 'session.abandon', 'session.lateJoin', 'check.request'] as const) {
+    for (const key of ['session.start', 'session.end', 'session.abandon', 'session.lateJoin', 'check.request', 'table.stage.edit'] as const) {
       expect(screen.queryByRole('button', { name: en[key] }), key).toBeNull();
     }
+    expect(screen.queryByRole('button', { name: en['table.actAs'].replace('{name}', 'Mira') })).toBeNull();
     expect(screen.queryByLabelText(en['session.lateJoin.seat'])).toBeNull();
+    expect(screen.queryByRole('region', { name: en['session.controls'] })).toBeNull();
+    for (const id of ['session-start', 'session-end', 'session-abandon']) expect(screen.queryByTestId(id), id).toBeNull();
   });
 
   it('late join offers only seats not yet participating; errors are translated', async () => {

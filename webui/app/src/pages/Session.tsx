@@ -295,9 +295,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         {phoneTabs}
 
         <div className="table-scene" role="tabpanel" id={`${tabsId}-panel-scene`} aria-labelledby={`${tabsId}-tab-scene`}>
-          {(isDM || data.can.start || data.can.end || data.can.abandon || data.can.late_join) && (
-            <SessionControls data={data} onSession={applyResume} />
-          )}
+          {hasSessionControls(data) && <SessionControls data={data} onSession={applyResume} />}
 
           <details
             className="stage-hero"
@@ -438,15 +436,30 @@ function PresenceList({ presence }: { presence: Presence | null }) {
   );
 }
 
+// freeSeats: the player seats not yet taking part (the DM seat runs the session).
+function freeSeats(data: SessionResume) {
+  const participating = new Set(data.participants.map((p) => p.seat_id));
+  return data.seats.filter((seat) => seat.role === 'player' && !participating.has(seat.id));
+}
+
+// lateJoinApplies: the reader may let a seat join late and a seat is free to.
+const lateJoinApplies = (data: SessionResume) => data.can.late_join && freeSeats(data).length > 0;
+
+// hasSessionControls: any of the session controls applies to the reader now
+// (the server's can.*); none: no controls bar at all.
+const hasSessionControls = (data: SessionResume) => data.can.start || data.can.end || data.can.abandon || lateJoinApplies(data);
+
+// SessionControls shows only the controls that apply now (the server's
+// can.*): Start in the lobby, End and late join while active, Abandon until
+// it is over; never a disabled control the reader can't use.
 function SessionControls({ data, onSession }: { data: SessionResume; onSession: (s: SessionResume) => void }) {
   const { t } = useI18n();
   const action = useAction();
   const [lateSeat, setLateSeat] = useState('');
   const lateId = useId();
   const s = data.session;
-  const participating = new Set(data.participants.map((p) => p.seat_id));
-  // Only player seats take part; the DM seat runs the session.
-  const freeSeats = data.seats.filter((seat) => seat.role === 'player' && !participating.has(seat.id));
+  const free = freeSeats(data);
+  const stopping = data.can.end || data.can.abandon;
 
   const doIt = async (fn: () => Promise<SessionResume>) => {
     const next = await action.run(fn);
@@ -460,46 +473,56 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
         {t('session.controls')}
       </h2>
       <div className="inline-form">
-        <button type="button" disabled={!data.can.start || action.busy} onClick={() => doIt(() => startSession(s.id))}>
-          {t('session.start')}
-        </button>
-        <ConfirmButton
-          testId="session-end"
-          question={t('session.end.confirm')}
-          yes={t('session.end.yes')}
-          disabled={!data.can.end || action.busy}
-          onConfirm={() => doIt(() => endSession(s.id))}
-        >
-          {t('session.end')}
-        </ConfirmButton>
-        <ConfirmButton
-          testId="session-abandon"
-          question={t('session.abandon.confirm')}
-          yes={t('session.abandon.yes')}
-          disabled={!data.can.abandon || action.busy}
-          onConfirm={() => doIt(() => abandonSession(s.id))}
-        >
-          {t('session.abandon')}
-        </ConfirmButton>
-        <span className="control-sep" />
-        <label htmlFor={lateId}>{t('session.lateJoin.seat')}</label>
-        <select id={lateId} value={lateSeat} disabled={!data.can.late_join} onChange={(e) => setLateSeat(e.target.value)}>
-          <option value="">{t('session.lateJoin.choose')}</option>
-          {freeSeats.map((seat) => (
-            <option key={seat.id} value={String(seat.id)}>
-              {seat.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          disabled={!data.can.late_join || action.busy || lateSeat === '' || !freeSeats.some((x) => String(x.id) === lateSeat)}
-          onClick={async () => {
-            if (await doIt(() => lateJoin(s.id, Number(lateSeat)))) setLateSeat('');
-          }}
-        >
-          {t('session.lateJoin')}
-        </button>
+        {data.can.start && (
+          <button type="button" data-testid="session-start" disabled={action.busy} onClick={() => doIt(() => startSession(s.id))}>
+            {t('session.start')}
+          </button>
+        )}
+        {data.can.end && (
+          <ConfirmButton
+            testId="session-end"
+            question={t('session.end.confirm')}
+            yes={t('session.end.yes')}
+            disabled={action.busy}
+            onConfirm={() => doIt(() => endSession(s.id))}
+          >
+            {t('session.end')}
+          </ConfirmButton>
+        )}
+        {data.can.abandon && (
+          <ConfirmButton
+            testId="session-abandon"
+            question={t('session.abandon.confirm')}
+            yes={t('session.abandon.yes')}
+            disabled={action.busy}
+            onConfirm={() => doIt(() => abandonSession(s.id))}
+          >
+            {t('session.abandon')}
+          </ConfirmButton>
+        )}
+        {lateJoinApplies(data) && (
+          <>
+            {(data.can.start || stopping) && <span className="control-sep" />}
+            <label htmlFor={lateId}>{t('session.lateJoin.seat')}</label>
+            <select id={lateId} value={lateSeat} onChange={(e) => setLateSeat(e.target.value)}>
+              <option value="">{t('session.lateJoin.choose')}</option>
+              {free.map((seat) => (
+                <option key={seat.id} value={String(seat.id)}>
+                  {seat.label}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              disabled={action.busy || lateSeat === '' || !free.some((x) => String(x.id) === lateSeat)}
+              onClick={async () => {
+                if (await doIt(() => lateJoin(s.id, Number(lateSeat)))) setLateSeat('');
+              }}
+            >
+              {t('session.lateJoin')}
+            </button>
+          </>
+        )}
       </div>
       {action.error !== null && <ErrorNotice code={action.error} />}
     </section>

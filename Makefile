@@ -10,6 +10,7 @@ GOFLAGS_TEST ?= -race -count=1
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
 .PHONY: api-types
+.PHONY: load load-smoke
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -34,7 +35,7 @@ migrate: ## Bring the database schema up to date
 certs: ## Create development TLS certificates in ./data/tls
 	go run ./cmd/adventure-table certs
 
-test: lint test-go test-postgres test-web test-e2e test-mcp ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients
+test: lint test-go test-postgres test-web test-e2e test-mcp load-smoke ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients, load smoke
 	@echo "== all test suites passed =="
 
 test-go: ## Go tests on SQLite (no npm needed)
@@ -63,6 +64,21 @@ test-e2e: build ## Browser end-to-end tests against the real binary (Chromium)
 test-mcp: build ## External MCP clients over HTTPS: conformance (2026-07-28 and 2025-11-25), inspector --strict, the four-seat scene (TS SDK v2 and v1)
 	@echo "== External MCP clients =="
 	.ci/mcp-external
+
+LOAD_FLAGS ?=
+load-smoke: build ## Load smoke: 200 HTTP long polls + 50 MCP waiters on the real binary (SQLite, and PostgreSQL when AT_TEST_POSTGRES_DSN is set); fails on a missed or leaked event
+	@echo "== Load smoke on SQLite =="
+	go run ./cmd/atload -smoke -bin $(BIN) $(LOAD_FLAGS)
+	@if [ -n "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
+	  echo "== Load smoke on PostgreSQL =="; \
+	  go run ./cmd/atload -smoke -bin $(BIN) -pg "$$AT_TEST_POSTGRES_DSN" $(LOAD_FLAGS); \
+	else echo "SKIPPED: load smoke on PostgreSQL — AT_TEST_POSTGRES_DSN is not set"; fi
+
+load: build ## Full load run (1000 HTTP + 100 MCP waiters; LOAD_FLAGS="-http 10000 -json" etc.) on SQLite, and PostgreSQL when AT_TEST_POSTGRES_DSN is set
+	go run ./cmd/atload -bin $(BIN) $(LOAD_FLAGS)
+	@if [ -n "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
+	  go run ./cmd/atload -bin $(BIN) -pg "$$AT_TEST_POSTGRES_DSN" $(LOAD_FLAGS); \
+	fi
 
 lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi

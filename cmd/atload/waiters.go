@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// waiter is one client that follows a session's events from its cursor,
+// one long poll after another, as the web app (HTTP) or an agent (MCP
+// wait_for_event) does.
+type waiter struct {
+	kind    string // "http" or "mcp"
+	table   int    // index into the waited tables
+	who     int    // identity (http) or AI seat (mcp) within the table
+	cursor  int64
+	started atomic.Bool // the first poll is out
+
+	mu       sync.Mutex
+	posts    map[int]time.Time // post -> received
+	whispers map[int]bool
+	lat      []time.Duration // received - sent, per post
+	polls    int
+	dups     int
+	foreign  []string // events it must not have seen
+	errs     int
+	firstErr error
+}
+
+func (w *waiter) fail(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.errs++
+	if w.firstErr == nil {
+		w.firstErr = err
+	}
+}
+
+// observe records the texts of one page of events received at recv.
+func (w *waiter) observe(texts []string, recv time.Time, posts *postLog) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.polls++
+	for _, text := range texts {
+		m, ok := parseMarker(text)
+		if !ok {
+			continue
+		}
+		switch m.kind {
+		case 'p':
+			if tbl, ok := posts.tableOf(m.n); !ok || tbl != w.table {
+				w.foreign = append(w.foreign, fmt.Sprintf("post %d of table %d", m.n, tbl))
+				continue
+			}
+			if _, seen := w.posts[m.n]; seen {
+				w.dups++
+				continue
+			}
+			w.posts[m.n] = recv
+			w.lat = append(w.lat, recv.Sub(m.sent))
+		case 'w':
+			if !posts.whisperFor(m.n, w) {
+				w.foreign = append(w.foreign, fmt.Sprintf("whisper %d", m.n))
+				continue
+			}
+			if w.whispers[m.n] {
+				w.dups++
+				continue
+			}
+			w.whispers[m.n] = true
+		}
+	}
+}
+
+// pollTimeout is how long one long poll may wait, in seconds.
+type pollConfig struct {
+	base     string
+	timeoutS int
+}
+
+// runHTTP long-polls GET /api/sessions/{id}/events/wait until ctx ends.
+func (w *waiter) runHTTP(ctx context.Context, pc pollConfig, client *http.Client, cookie string, sessionID int64, posts *postLog) {
+	a := &api{base: pc.base, client: client, cookie: cookie}
+	for ctx.Err() == nil {
+		var page struct {
+			Events []struct {
+				Payload struct {
+					Text string `json:"text"`
+				} `json:"payload"`
+			} `json:"events"`
+			Cursor int64 `json:"cursor"`
+		}
+		path := fmt.Sprintf("/api/sessions/%d/events/wait?after=%d&timeout=%d", sessionID, w.cursor, pc.timeoutS)
+		w.started.Store(true)
+		err := a.do(ctx, "GET", path, nil, &page)
+		recv := time.Now()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			w.fail(err)
+			time.Sleep(200 * time.Millisecond) // never spin on a failing server
+			continue
+		}
+		texts := make([]string, len(page.Events))
+		for i, e := range page.Events {
+			texts[i] = e.Payload.Text
+		}
+		w.observe(texts, recv, posts)
+		w.cursor = page.Cursor
+	}
+}
+
+// runMCP calls wait_for_event in a loop until ctx ends.
+func (w *waiter) runMCP(ctx context.Context, pc pollConfig, mc *mcpClient, posts *postLog) {
+	for i := int64(1); ctx.Err() == nil; i++ {
+		var page struct {
+			Events []struct {
+				Text string `json:"text"`
+			} `json:"events"`
+			Cursor int64 `json:"cursor"`
+		}
+		w.started.Store(true)
+		err := mc.call(ctx, i, "wait_for_event", map[string]any{"after": w.cursor, "timeout_seconds": pc.timeoutS}, &page)
+		recv := time.Now()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			w.fail(err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		texts := make([]string, len(page.Events))
+		for i, e := range page.Events {
+			texts[i] = e.Text
+		}
+		w.observe(texts, recv, posts)
+		w.cursor = page.Cursor
+	}
+}
+
+// postLog is what the writer posted, read by the waiters.
+type postLog struct {
+	mu       sync.RWMutex
+	table    []int // post -> table index
+	sent     []time.Time
+	returned []time.Time
+	whispers []whisper
+}
+
+// whisper is a private message to one seat: only the waiters of that
+// seat (and the DM, who does not wait here) may see it.
+type whisper struct {
+	table int
+	kind  string // the waiters that may see it: "http" or "mcp"
+	who   int
+}
+
+func (p *postLog) add(table int, sent time.Time) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.table = append(p.table, table)
+	p.sent = append(p.sent, sent)
+	p.returned = append(p.returned, time.Time{})
+	return len(p.table) - 1
+}
+
+func (p *postLog) done(n int, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.returned[n] = at
+}
+
+func (p *postLog) addWhisper(w whisper) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.whispers = append(p.whispers, w)
+	return len(p.whispers) - 1
+}
+
+func (p *postLog) tableOf(n int) (int, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if n < 0 || n >= len(p.table) {
+		return -1, false
+	}
+	return p.table[n], true
+}
+
+func (p *postLog) whisperFor(n int, w *waiter) bool {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if n < 0 || n >= len(p.whispers) {
+		return false
+	}
+	x := p.whispers[n]
+	return x.table == w.table && x.kind == w.kind && x.who == w.who
+}
+
+// prober sends unrelated requests (who am I, a session read) back to back
+// at a steady pace and records their latency.
+type prober struct {
+	a         *api
+	sessionID int64
+	every     time.Duration
+}
+
+// run probes until ctx ends and returns the latencies and error count.
+func (p *prober) run(ctx context.Context) (lat []time.Duration, errs int, firstErr error) {
+	tick := time.NewTicker(p.every)
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return lat, errs, firstErr
+		case <-tick.C:
+		}
+		path := "/api/me"
+		if i%2 == 1 {
+			path = fmt.Sprintf("/api/sessions/%d", p.sessionID)
+		}
+		t0 := time.Now()
+		err := p.a.do(context.WithoutCancel(ctx), "GET", path, nil, nil)
+		if err != nil {
+			errs++
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		lat = append(lat, time.Since(t0))
+	}
+}
+
+// probeFor runs a prober for d.
+func (p *prober) probeFor(ctx context.Context, d time.Duration) (dist, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	lat, errs, err := p.run(ctx)
+	return summarize(lat), errs, err
+}

@@ -34,8 +34,15 @@ export interface PendingWait {
 export let calls: Call[] = [];
 export let waits: PendingWait[] = [];
 
-// stubServer answers fetch from routes ("METHOD /path"); GET /api/me is Ann
-// unless routes say otherwise; every long-poll waits for the test.
+// What GETs answer unless routes say otherwise: /api/me is Ann; the roll
+// history is empty.
+const DEFAULT_GETS: [RegExp, Handler][] = [
+  [/^\/api\/me$/, () => json(200, { id: 1, display_name: 'Ann' })],
+  [/^\/api\/sessions\/\d+\/roll-results$/, () => json(200, { results: [], before: 0, has_more: false })],
+];
+
+// stubServer answers fetch from routes ("METHOD /path"), else DEFAULT_GETS;
+// every long-poll waits for the test.
 export function stubServer(routes: Record<string, Handler>) {
   calls = [];
   waits = [];
@@ -57,7 +64,7 @@ export function stubServer(routes: Record<string, Handler>) {
         init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
     }
-    const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === '/api/me' ? () => json(200, { id: 1, display_name: 'Ann' }) : undefined);
+    const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' ? DEFAULT_GETS.find(([re]) => re.test(url.pathname))?.[1] : undefined);
     return route ? route(body, call) : apiError(404, 'route_not_found');
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -4,8 +4,9 @@ import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import type { RollBoard, RollRequestView, RollResultView } from './api';
 import { RequestCard } from './Checks';
-import { QuickRoll, RollHistory } from './Dice';
+import { QuickRoll } from './Dice';
 import type { TableNames } from './names';
+import { RollHistory } from './RollHistory';
 
 // What the dice, checks and actions panels share.
 export interface BoardCtx {
@@ -57,7 +58,7 @@ export function DicePanel({
           ctx.reloadBoard();
         }}
       />
-      <RollHistory results={results} names={ctx.names} requests={requests} />
+      <RollHistory sessionId={ctx.sessionId} live={results} names={ctx.names} requests={requests} />
     </div>
   );
 }

@@ -3,9 +3,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
-import { quickRoll, type DiceAudit, type DieView, type RollRequestView, type RollResultView } from './api';
+import { quickRoll, type DiceAudit, type DieView, type RollResultView } from './api';
 import { newKey } from './InputBar';
-import { requestName } from './labels';
 import type { TableNames } from './names';
 
 type T = (key: MessageKey) => string;
@@ -104,47 +103,6 @@ export function whoRolled(r: RollResultView, names: TableNames, t: T): string {
   return names.character(r.subject_character_id, r.subject_seat_id ?? r.acting_seat_id) ?? unknown;
 }
 
-// RollResultLine: who, what, the formula, the dice and the total.
-export function RollResultLine({
-  r,
-  names,
-  request,
-}: {
-  r: RollResultView;
-  names: TableNames;
-  request: RollRequestView | undefined;
-}) {
-  const { t } = useI18n();
-  const what = request ? requestName(request, t) : r.source === 'quick' ? t('dice.quick') : t('dice.check');
-  return (
-    <li
-      className={`roll-line${r.execution_mode === 'dm_proxy' ? ' is-proxy' : ''}`}
-      data-testid="roll-result"
-      data-source={r.source}
-      data-mode={r.execution_mode}
-    >
-      <div className="roll-head">
-        <span className="speaker" data-testid="roll-who">
-          {whoRolled(r, names, t)}
-        </span>
-        <span className="roll-what">{what}</span>
-        {r.source === 'physical' && <span className="tag">{t('dice.physical')}</span>}
-        {r.visibility !== 'public' && <span className="tag">{t('dice.private')}</span>}
-      </div>
-      <div className="roll-body">
-        <code className="roll-formula" data-testid="roll-formula">
-          {r.formula}
-        </code>{' '}
-        <DiceView audit={r.audit} /> <span className="roll-eq">=</span>{' '}
-        <strong className="roll-total" data-testid="roll-total">
-          {r.total}
-        </strong>{' '}
-        <Outcome result={r} />
-      </div>
-    </li>
-  );
-}
-
 const NOTATION: { ex: string; key: MessageKey }[] = [
   { ex: '2d6', key: 'dice.help.ndm' },
   { ex: 'd%', key: 'dice.help.percent' },
@@ -239,31 +197,6 @@ export function QuickRoll({
           ))}
         </ul>
       </details>
-    </section>
-  );
-}
-
-// RollHistory lists the results the reader may see, newest first.
-export function RollHistory({
-  results,
-  names,
-  requests,
-}: {
-  results: RollResultView[];
-  names: TableNames;
-  requests: Map<number, RollRequestView>;
-}) {
-  const { t } = useI18n();
-  const shown = results.slice(0, 60);
-  return (
-    <section className="roll-history" aria-labelledby="roll-history-title">
-      <h3 id="roll-history-title">{t('dice.history')}</h3>
-      {shown.length === 0 && <p className="hint">{t('dice.history.empty')}</p>}
-      <ol className="roll-lines" data-testid="roll-history">
-        {shown.map((r) => (
-          <RollResultLine key={r.id} r={r} names={names} request={r.roll_request_id != null ? requests.get(r.roll_request_id) : undefined} />
-        ))}
-      </ol>
     </section>
   );
 }

@@ -292,6 +292,17 @@ export interface WindowPayload {
 export type CharacterChangedPayload = Omit<CharacterStateView, 'character'> & { version: number };
 
 export const getRolls = (id: number, signal?: AbortSignal) => apiGet<RollBoard>(`/api/sessions/${id}/rolls`, signal);
+// The roll history, newest first: a page of at most limit results read
+// before the result id `before` (0 or absent: from the newest); the answer's
+// before is the cursor of the next, older page.
+export type RollHistoryPage = Schemas['RollHistory'];
+export const getRollResults = (id: number, page: { before?: number; limit?: number } = {}, signal?: AbortSignal) => {
+  const q = new URLSearchParams();
+  if (page.before) q.set('before', String(page.before));
+  if (page.limit) q.set('limit', String(page.limit));
+  const qs = q.toString();
+  return apiGet<RollHistoryPage>(`/api/sessions/${id}/roll-results${qs === '' ? '' : `?${qs}`}`, signal);
+};
 export const requestChecks = (id: number, input: CheckInput) =>
   apiSend<Schemas['CheckRequests']>('POST', `/api/sessions/${id}/checks`, input);
 export const rollRequest = (requestId: number, idempotency_key: string) =>

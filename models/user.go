@@ -2,6 +2,8 @@ package models
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"time"
 )
 
@@ -21,6 +23,21 @@ type User struct {
 	// every session of the user (logout everywhere, a password change).
 	SessionVersion int        `gorm:"not null;default:0"`
 	RegisteredAt   *time.Time `gorm:""`
+}
+
+// GuestName is the display name the server gives a new guest: "Guest"
+// and n as four digits ("Guest 0421").
+func GuestName(n int) string { return fmt.Sprintf("Guest %04d", n%10000) }
+
+var guestName = regexp.MustCompile(`^Guest ([0-9]{4})$`)
+
+// GuestNumber is the four digits of a name GuestName made; ok is false for
+// a name the person chose.
+func GuestNumber(name string) (number string, ok bool) {
+	if m := guestName.FindStringSubmatch(name); m != nil {
+		return m[1], true
+	}
+	return "", false
 }
 
 // CreateUser inserts u and fills its ID.

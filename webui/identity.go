@@ -126,7 +126,7 @@ func (s *Server) identify(c *gin.Context) {
 			respondError(c, err)
 			return
 		}
-		sess = accounts.Session{Account: accounts.AccountView{ID: g.ID, DisplayName: g.DisplayName}}
+		sess = accounts.Session{Account: accounts.AccountView{ID: g.ID, DisplayName: g.DisplayName, NameCode: g.NameCode, NameParams: g.NameParams}}
 		s.setSession(c, g.ID, sess.Version)
 	}
 	c.Set(callerKey, table.Human(sess.Account.ID))

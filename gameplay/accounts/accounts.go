@@ -37,10 +37,14 @@ const maxEmailChars = 254
 // AccountView is the caller as the API shows them: the fields of a user
 // (table.UserView) plus whether they have an account, and its email.
 type AccountView struct {
-	ID          int64   `json:"id"`
-	DisplayName string  `json:"display_name"`
-	Email       *string `json:"email" jsonschema:"the account's email (lower-cased); null for a guest"`
-	Registered  bool    `json:"registered" jsonschema:"true once the guest registered an email and password"`
+	ID          int64  `json:"id"`
+	DisplayName string `json:"display_name" jsonschema:"the stored name; English for a name the server gave (see name_code)"`
+	// NameCode is set while the person keeps the name the server gave a
+	// guest, so the web app writes it in the reader's language.
+	NameCode   string            `json:"name_code,omitempty" jsonschema:"user.guest (params.number) while display_name is the server-made guest name; absent once renamed"`
+	NameParams map[string]string `json:"name_params,omitempty" jsonschema:"the parameters of name_code: number, the guest's four digits"`
+	Email      *string           `json:"email" jsonschema:"the account's email (lower-cased); null for a guest"`
+	Registered bool              `json:"registered" jsonschema:"true once the guest registered an email and password"`
 }
 
 // Session is an account view with the session version the browser cookie
@@ -78,7 +82,12 @@ func New(store *models.Store, opts Options) *Service {
 }
 
 func sessionOf(u *models.User) Session {
-	return Session{Account: AccountView{ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, Registered: u.Email != nil}, Version: u.SessionVersion}
+	v := AccountView{ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, Registered: u.Email != nil}
+	if n, ok := models.GuestNumber(u.DisplayName); ok {
+		// The same code as table.UserView's (gameplay/table/views.go).
+		v.NameCode, v.NameParams = "user.guest", map[string]string{"number": n}
+	}
+	return Session{Account: v, Version: u.SessionVersion}
 }
 
 // Resume returns the user a verified browser cookie names, if that session

@@ -414,3 +414,25 @@ func TestDeleteAccountThatOwnsARoom(t *testing.T) {
 		}
 	}
 }
+
+// The caller's account carries the guest name's code while the name is
+// the server's (so the web app writes it in the reader's language), and
+// none once the person chose one.
+func TestAccountGuestNameCode(t *testing.T) {
+	f := newFixture(t)
+	g, _, err := f.svc.Table.EnsureGuest(ctx, 0)
+	must(t, err)
+	s, ok, err := f.acc.Resume(ctx, auth.BrowserSession{UserID: g.ID})
+	must(t, err)
+	number := strings.TrimPrefix(g.DisplayName, "Guest ")
+	if !ok || s.Account.NameCode != "user.guest" || s.Account.NameParams["number"] != number || len(s.Account.NameParams) != 1 {
+		t.Fatalf("guest account %+v (ok %v), want user.guest number %s", s.Account, ok, number)
+	}
+	_, err = f.svc.Table.RenameMe(ctx, table.Human(g.ID), "Ann")
+	must(t, err)
+	s, _, err = f.acc.Resume(ctx, auth.BrowserSession{UserID: g.ID})
+	must(t, err)
+	if s.Account.NameCode != "" || s.Account.NameParams != nil {
+		t.Fatalf("renamed account %+v, want no name code", s.Account)
+	}
+}

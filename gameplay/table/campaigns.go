@@ -25,7 +25,7 @@ func (s *Service) CreateCampaign(ctx context.Context, c Caller, roomID int64, na
 			return Actor{}, err
 		}
 		camp := &models.Campaign{RoomID: roomID, Name: name, Status: models.CampaignActive, CreatedAt: s.now()}
-		dm := &models.CampaignSeat{Role: models.SeatDM, Label: "DM", ControllerKind: models.ControllerNone, CreatedAt: s.now()}
+		dm := &models.CampaignSeat{Role: models.SeatDM, Label: defaultDMLabel, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
 		if err := tx.CreateCampaign(ctx, camp, dm); err != nil {
 			return Actor{}, err
 		}

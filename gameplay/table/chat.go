@@ -336,12 +336,16 @@ const (
 
 // PresenceEntry is someone online in a session.
 type PresenceEntry struct {
-	Kind     string    `json:"kind" jsonschema:"human or ai"`
-	AccessID *int64    `json:"access_id,omitempty" jsonschema:"a human's room access session"`
-	SeatID   *int64    `json:"seat_id,omitempty" jsonschema:"the seat they control in the session's campaign, if any"`
-	Name     string    `json:"name" jsonschema:"display name, or the seat's character or label for an AI"`
-	Role     string    `json:"role" jsonschema:"dm, player or spectator"`
-	LastSeen time.Time `json:"last_seen"`
+	Kind     string `json:"kind" jsonschema:"human or ai"`
+	AccessID *int64 `json:"access_id,omitempty" jsonschema:"a human's room access session"`
+	SeatID   *int64 `json:"seat_id,omitempty" jsonschema:"the seat they control in the session's campaign, if any"`
+	Name     string `json:"name" jsonschema:"display name, or the seat's character or label for an AI"`
+	// NameCode is set while name is one the server made: a guest's
+	// default name or the DM seat's default label.
+	NameCode   string            `json:"name_code,omitempty" jsonschema:"user.guest (params.number) or seat.dm while name is the server's default"`
+	NameParams map[string]string `json:"name_params,omitempty" jsonschema:"the parameters of name_code: number, the guest's four digits"`
+	Role       string            `json:"role" jsonschema:"dm, player or spectator"`
+	LastSeen   time.Time         `json:"last_seen"`
 }
 
 // Presence is who is online in a session.
@@ -445,7 +449,9 @@ func (s *Service) SessionPresence(ctx context.Context, c Caller, sessionID int64
 		}
 		id := m.ID
 		seat, role := seatOf(ActorHuman, m.ID, 0)
-		out.Online = append(out.Online, PresenceEntry{Kind: ActorHuman, AccessID: &id, SeatID: seat, Name: m.DisplayName, Role: role, LastSeen: *m.LastSeenAt})
+		code, params := GuestNameCode(m.DisplayName)
+		out.Online = append(out.Online, PresenceEntry{Kind: ActorHuman, AccessID: &id, SeatID: seat, Name: m.DisplayName, NameCode: code, NameParams: params,
+			Role: role, LastSeen: *m.LastSeenAt})
 	}
 	for _, seat := range sc.seats {
 		if seat.ControllerKind != models.ControllerAI || seat.AIControllerGrantID == nil {
@@ -456,17 +462,17 @@ func (s *Service) SessionPresence(ctx context.Context, c Caller, sessionID int64
 			continue
 		}
 		id := seat.ID
-		name := seat.Label
+		name, code := seat.Label, seatLabelCode(seat.Role, seat.Label)
 		if seat.CharacterID != nil {
 			if ch, ok := chars[*seat.CharacterID]; ok {
-				name = ch.Name
+				name, code = ch.Name, ""
 			}
 		}
 		role := RolePlayer
 		if seat.Role == models.SeatDM {
 			role = RoleDM
 		}
-		out.Online = append(out.Online, PresenceEntry{Kind: ActorAI, SeatID: &id, Name: name, Role: role, LastSeen: *g.LastSeenAt})
+		out.Online = append(out.Online, PresenceEntry{Kind: ActorAI, SeatID: &id, Name: name, NameCode: code, Role: role, LastSeen: *g.LastSeenAt})
 	}
 	return out, nil
 }

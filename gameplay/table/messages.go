@@ -25,6 +25,10 @@ type MessageInput struct {
 	ToSeatID       *int64 `json:"to_seat_id,omitempty" jsonschema:"DM only: the seat a whisper goes to"`
 	Speaker        string `json:"speaker,omitempty" jsonschema:"DM narration only: the NPC who speaks, 1 to 60 characters"`
 	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"repeat-safe key: the same key returns the first result"`
+	// textCode and textParams name a line the server wrote (the DM's
+	// /check announcement), so readers see it in their language.
+	textCode   string
+	textParams map[string]string
 }
 
 // MaxSpeakerLength bounds an NPC speaker's name, in characters.
@@ -328,6 +332,9 @@ func messagePayload(id int64, p posting, in MessageInput, rolls []RollResultView
 	if len(rolls) > 0 {
 		out["rolls"] = rolls
 	}
+	if in.textCode != "" {
+		out["text_code"], out["text_params"] = in.textCode, in.textParams
+	}
 	if in.Speaker != "" {
 		out["speaker"] = in.Speaker
 	}
@@ -341,6 +348,13 @@ func nonNilIDs(ids []int64) []int64 {
 	return ids
 }
 
+// checkAnnouncement is the narration line of the DM's /check: English
+// text, and its code for the readers' language.
+func checkAnnouncement(check, key string) MessageInput {
+	return MessageInput{Kind: models.MessageNarration, Text: "Everyone: roll " + check + ".", IdempotencyKey: key,
+		textCode: codeCheckEveryone, textParams: map[string]string{"check": check}}
+}
+
 // dmSlashCheck turns the DM's "/check perception 15" into a check request
 // for every participant (DC hidden, outcome not revealed) and announces it
 // in the chat.
@@ -348,7 +362,7 @@ func (s *Service) dmSlashCheck(ctx context.Context, c Caller, sessionID int64, c
 	if key != "" {
 		if _, err := s.store.FindEventByIdempotencyKey(ctx, sessionID, key); err == nil {
 			// A retry: the checks exist already; PostMessage replays the answer.
-			return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: models.MessageNarration, Text: "Everyone: roll " + cmd.Check + ".", IdempotencyKey: key})
+			return s.PostMessage(ctx, c, sessionID, checkAnnouncement(cmd.Check, key))
 		}
 	}
 	in := CheckRequestInput{Label: cmd.Check}
@@ -363,5 +377,5 @@ func (s *Service) dmSlashCheck(ctx context.Context, c Caller, sessionID int64, c
 	if _, err := s.RequestCheck(ctx, c, sessionID, in); err != nil {
 		return PostedMessage{}, err
 	}
-	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: models.MessageNarration, Text: "Everyone: roll " + cmd.Check + ".", IdempotencyKey: key})
+	return s.PostMessage(ctx, c, sessionID, checkAnnouncement(cmd.Check, key))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +25,7 @@ func (s *Service) EnsureGuest(ctx context.Context, userID int64) (UserView, bool
 					return UserView{}, false, err
 				}
 			}
-			return UserView{ID: u.ID, DisplayName: u.DisplayName}, false, nil
+			return userView(u.ID, u.DisplayName), false, nil
 		}
 		if apperr.CodeOf(err) != apperr.NotFound {
 			return UserView{}, false, err
@@ -34,11 +33,11 @@ func (s *Service) EnsureGuest(ctx context.Context, userID int64) (UserView, bool
 	}
 	var b [2]byte
 	rand.Read(b[:])
-	u := &models.User{DisplayName: fmt.Sprintf("Guest %04d", (int(b[0])<<8|int(b[1]))%10000), CreatedAt: now, LastSeenAt: &now}
+	u := &models.User{DisplayName: models.GuestName(int(b[0])<<8 | int(b[1])), CreatedAt: now, LastSeenAt: &now}
 	if err := s.store.CreateUser(ctx, u); err != nil {
 		return UserView{}, false, err
 	}
-	return UserView{ID: u.ID, DisplayName: u.DisplayName}, true, nil
+	return userView(u.ID, u.DisplayName), true, nil
 }
 
 // RenameMe changes the caller's display name. Returns display_name_invalid.
@@ -50,7 +49,7 @@ func (s *Service) RenameMe(ctx context.Context, c Caller, displayName string) (U
 	if err := s.store.UpdateUser(ctx, c.UserID, &name, nil); err != nil {
 		return UserView{}, err
 	}
-	return UserView{ID: c.UserID, DisplayName: name}, nil
+	return userView(c.UserID, name), nil
 }
 
 // cleanName trims a human-entered name and checks it is 1–80 characters

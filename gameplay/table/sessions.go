@@ -45,13 +45,16 @@ type ParticipantCharacter struct {
 
 // ParticipantView is a seat taking part in the session.
 type ParticipantView struct {
-	ID                    int64                 `json:"id"`
-	SeatID                int64                 `json:"seat_id"`
-	JoinedAt              time.Time             `json:"joined_at"`
-	Late                  bool                  `json:"late"`
-	ControllerKind        string                `json:"controller_kind"`
-	ControllerDisplayName *string               `json:"controller_display_name"`
-	Character             *ParticipantCharacter `json:"character"`
+	ID                    int64     `json:"id"`
+	SeatID                int64     `json:"seat_id"`
+	JoinedAt              time.Time `json:"joined_at"`
+	Late                  bool      `json:"late"`
+	ControllerKind        string    `json:"controller_kind"`
+	ControllerDisplayName *string   `json:"controller_display_name"`
+	// ControllerNameCode is the controller's name code (see UserView).
+	ControllerNameCode   string                `json:"controller_name_code,omitempty" jsonschema:"user.guest (controller_name_params.number) while controller_display_name is the server-made guest name"`
+	ControllerNameParams map[string]string     `json:"controller_name_params,omitempty" jsonschema:"the parameters of controller_name_code: number, the guest's four digits"`
+	Character            *ParticipantCharacter `json:"character"`
 }
 
 // MeView is the caller's place in the session.
@@ -279,6 +282,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 		if p.ControllerAccessSessionIDAtJoin != nil {
 			if n, ok := names[*p.ControllerAccessSessionIDAtJoin]; ok {
 				pv.ControllerDisplayName = &n
+				pv.ControllerNameCode, pv.ControllerNameParams = GuestNameCode(n)
 			}
 		}
 		if p.CharacterID != nil {

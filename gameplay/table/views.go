@@ -10,7 +10,44 @@ import (
 // UserView is a person as the API shows them.
 type UserView struct {
 	ID          int64  `json:"id"`
-	DisplayName string `json:"display_name"`
+	DisplayName string `json:"display_name" jsonschema:"the stored name; English for a name the server gave (see name_code)"`
+	// NameCode is set while the person keeps the name the server gave a
+	// guest, so the web app writes it in the reader's language.
+	NameCode   string            `json:"name_code,omitempty" jsonschema:"user.guest (params.number) while display_name is the server-made guest name; absent once renamed"`
+	NameParams map[string]string `json:"name_params,omitempty" jsonschema:"the parameters of name_code: number, the guest's four digits"`
+}
+
+// Codes of the text the server writes for people (the web app translates
+// each; the English text stays as the fallback).
+const (
+	codeGuestName     = "user.guest"
+	codeSeatDM        = "seat.dm"
+	codeCheckEveryone = "check.everyone"
+)
+
+// defaultDMLabel is the label a campaign's DM seat is created with.
+const defaultDMLabel = "DM"
+
+// GuestNameCode is the code and parameters of a display name the server
+// gave a guest ("Guest 0421"), or "" and nil for a name the person chose.
+func GuestNameCode(name string) (string, map[string]string) {
+	if n, ok := models.GuestNumber(name); ok {
+		return codeGuestName, map[string]string{"number": n}
+	}
+	return "", nil
+}
+
+func userView(id int64, name string) UserView {
+	code, params := GuestNameCode(name)
+	return UserView{ID: id, DisplayName: name, NameCode: code, NameParams: params}
+}
+
+// seatLabelCode is seat.dm while a DM seat keeps its default label.
+func seatLabelCode(role, label string) string {
+	if role == models.SeatDM && label == defaultDMLabel {
+		return codeSeatDM
+	}
+	return ""
 }
 
 // AccessView is a room access session.
@@ -22,12 +59,15 @@ type AccessView struct {
 
 // MemberView is a member of a room.
 type MemberView struct {
-	AccessID    int64     `json:"access_id"`
-	UserID      int64     `json:"user_id"`
-	DisplayName string    `json:"display_name"`
-	Authority   string    `json:"authority"`
-	Status      string    `json:"status"`
-	JoinedAt    time.Time `json:"joined_at"`
+	AccessID    int64  `json:"access_id"`
+	UserID      int64  `json:"user_id"`
+	DisplayName string `json:"display_name" jsonschema:"the stored name; English for a name the server gave (see name_code)"`
+	// NameCode: see UserView.
+	NameCode   string            `json:"name_code,omitempty" jsonschema:"user.guest (params.number) while display_name is the server-made guest name; absent once renamed"`
+	NameParams map[string]string `json:"name_params,omitempty" jsonschema:"the parameters of name_code: number, the guest's four digits"`
+	Authority  string            `json:"authority"`
+	Status     string            `json:"status"`
+	JoinedAt   time.Time         `json:"joined_at"`
 }
 
 // CharacterRef names a character.
@@ -39,15 +79,20 @@ type CharacterRef struct {
 
 // SeatView is a seat with its controller.
 type SeatView struct {
-	ID                    int64         `json:"id"`
-	CampaignID            int64         `json:"campaign_id"`
-	Role                  string        `json:"role" jsonschema:"dm or player"`
-	Label                 string        `json:"label"`
-	ControllerKind        string        `json:"controller_kind" jsonschema:"none, human or ai"`
-	ControllerAccessID    *int64        `json:"controller_access_id"`
-	ControllerDisplayName *string       `json:"controller_display_name"`
-	ControllerEpoch       int64         `json:"controller_epoch"`
-	Character             *CharacterRef `json:"character"`
+	ID         int64  `json:"id"`
+	CampaignID int64  `json:"campaign_id"`
+	Role       string `json:"role" jsonschema:"dm or player"`
+	Label      string `json:"label" jsonschema:"the stored label; English for the DM seat's default (see label_code)"`
+	// LabelCode is set while the DM seat keeps the label the server gave it.
+	LabelCode             string  `json:"label_code,omitempty" jsonschema:"seat.dm while the DM seat keeps its default label; absent once relabelled"`
+	ControllerKind        string  `json:"controller_kind" jsonschema:"none, human or ai"`
+	ControllerAccessID    *int64  `json:"controller_access_id"`
+	ControllerDisplayName *string `json:"controller_display_name"`
+	// ControllerNameCode is the controller's name code (see UserView).
+	ControllerNameCode   string            `json:"controller_name_code,omitempty" jsonschema:"user.guest (controller_name_params.number) while controller_display_name is the server-made guest name"`
+	ControllerNameParams map[string]string `json:"controller_name_params,omitempty" jsonschema:"the parameters of controller_name_code: number, the guest's four digits"`
+	ControllerEpoch      int64             `json:"controller_epoch"`
+	Character            *CharacterRef     `json:"character"`
 	// AILastSeenAt is when the AI controlling the seat last called (presence;
 	// being offline never revokes anything).
 	AILastSeenAt *time.Time `json:"ai_last_seen_at"`
@@ -107,11 +152,12 @@ func accessView(a models.RoomAccessSession) AccessView {
 func seatViews(seats []models.CampaignSeat, names map[int64]string, chars map[int64]models.Character, seen map[int64]*time.Time) []SeatView {
 	out := make([]SeatView, 0, len(seats))
 	for _, s := range seats {
-		v := SeatView{ID: s.ID, CampaignID: s.CampaignID, Role: s.Role, Label: s.Label, ControllerKind: s.ControllerKind,
-			ControllerAccessID: s.ControllerAccessSessionID, ControllerEpoch: s.ControllerEpoch}
+		v := SeatView{ID: s.ID, CampaignID: s.CampaignID, Role: s.Role, Label: s.Label, LabelCode: seatLabelCode(s.Role, s.Label),
+			ControllerKind: s.ControllerKind, ControllerAccessID: s.ControllerAccessSessionID, ControllerEpoch: s.ControllerEpoch}
 		if s.ControllerAccessSessionID != nil {
 			if n, ok := names[*s.ControllerAccessSessionID]; ok {
 				v.ControllerDisplayName = &n
+				v.ControllerNameCode, v.ControllerNameParams = GuestNameCode(n)
 			}
 		}
 		if s.CharacterID != nil {
@@ -193,7 +239,8 @@ func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) 
 	names := map[int64]string{}
 	for _, m := range members {
 		names[m.ID] = m.DisplayName
-		v.Members = append(v.Members, MemberView{AccessID: m.ID, UserID: m.UserID, DisplayName: m.DisplayName,
+		code, params := GuestNameCode(m.DisplayName)
+		v.Members = append(v.Members, MemberView{AccessID: m.ID, UserID: m.UserID, DisplayName: m.DisplayName, NameCode: code, NameParams: params,
 			Authority: m.Authority, Status: m.Status, JoinedAt: m.CreatedAt})
 		if m.ID == a.AccessSessionID {
 			v.MyAccess = accessView(m.RoomAccessSession)

@@ -1302,7 +1302,14 @@ export interface components {
         };
         AccountView: {
             id: number;
+            /** @description the stored name; English for a name the server gave (see name_code) */
             display_name: string;
+            /** @description user.guest (params.number) while display_name is the server-made guest name; absent once renamed */
+            name_code?: string;
+            /** @description the parameters of name_code: number, the guest's four digits */
+            name_params?: {
+                [key: string]: string;
+            };
             /** @description the account's email (lower-cased); null for a guest */
             email: null | string;
             /** @description true once the guest registered an email and password */
@@ -1727,6 +1734,12 @@ export interface components {
             success?: boolean;
             /** @description message.posted, message.edited and stage.updated: the text */
             text?: string;
+            /** @description message.posted: check.everyone (text_params.check) for a line the server wrote (the DM's /check); text is its English */
+            text_code?: string;
+            /** @description message.posted: the parameters of text_code */
+            text_params?: {
+                [key: string]: string;
+            };
             /** @description payload format version */
             version: number;
             /** @description window.*: the action window */
@@ -1864,7 +1877,14 @@ export interface components {
         MemberView: {
             access_id: number;
             user_id: number;
+            /** @description the stored name; English for a name the server gave (see name_code) */
             display_name: string;
+            /** @description user.guest (params.number) while display_name is the server-made guest name; absent once renamed */
+            name_code?: string;
+            /** @description the parameters of name_code: number, the guest's four digits */
+            name_params?: {
+                [key: string]: string;
+            };
             authority: string;
             status: string;
             joined_at: string;
@@ -2001,6 +2021,12 @@ export interface components {
             late: boolean;
             controller_kind: string;
             controller_display_name: null | string;
+            /** @description user.guest (controller_name_params.number) while controller_display_name is the server-made guest name */
+            controller_name_code?: string;
+            /** @description the parameters of controller_name_code: number, the guest's four digits */
+            controller_name_params?: {
+                [key: string]: string;
+            };
             character: components["schemas"]["ParticipantCharacter"] | null;
         };
         PasswordChangeInput: {
@@ -2054,6 +2080,12 @@ export interface components {
             seat_id?: null | number;
             /** @description display name, or the seat's character or label for an AI */
             name: string;
+            /** @description user.guest (params.number) or seat.dm while name is the server's default */
+            name_code?: string;
+            /** @description the parameters of name_code: number, the guest's four digits */
+            name_params?: {
+                [key: string]: string;
+            };
             /** @description dm, player or spectator */
             role: string;
             last_seen: string;
@@ -2268,11 +2300,20 @@ export interface components {
             campaign_id: number;
             /** @description dm or player */
             role: string;
+            /** @description the stored label; English for the DM seat's default (see label_code) */
             label: string;
+            /** @description seat.dm while the DM seat keeps its default label; absent once relabelled */
+            label_code?: string;
             /** @description none, human or ai */
             controller_kind: string;
             controller_access_id: null | number;
             controller_display_name: null | string;
+            /** @description user.guest (controller_name_params.number) while controller_display_name is the server-made guest name */
+            controller_name_code?: string;
+            /** @description the parameters of controller_name_code: number, the guest's four digits */
+            controller_name_params?: {
+                [key: string]: string;
+            };
             controller_epoch: number;
             character: components["schemas"]["CharacterRef"] | null;
             ai_last_seen_at: null | string;
@@ -2375,7 +2416,14 @@ export interface components {
         };
         UserView: {
             id: number;
+            /** @description the stored name; English for a name the server gave (see name_code) */
             display_name: string;
+            /** @description user.guest (params.number) while display_name is the server-made guest name; absent once renamed */
+            name_code?: string;
+            /** @description the parameters of name_code: number, the guest's four digits */
+            name_params?: {
+                [key: string]: string;
+            };
         };
         WindowInput: {
             prompt: string;

@@ -337,6 +337,18 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 	case <-ctx.Done():
 		return rep, ctx.Err()
 	}
+	// Idle means idle: with many waiters the first polls' reads can still
+	// be queued after -settle, so wait (up to a minute) until the server
+	// uses under 5% of a core.
+	if srv.pid != 0 {
+		for quiet := time.Now().Add(time.Minute); time.Now().Before(quiet) && ctx.Err() == nil; {
+			m := startCPU(srv.pid)
+			time.Sleep(500 * time.Millisecond)
+			if u := m.stop(); u.ServerSeconds < 0.05*u.Seconds {
+				break
+			}
+		}
+	}
 	rep.Idle.RampSeconds = time.Since(waitStart).Seconds()
 	idle := sample(ctx, srv)
 	rep.Idle.With = idle
@@ -344,7 +356,9 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 		rep.Idle.RSSPerWaiterKiB = float64(idle.RSSKiB-before.RSSKiB) / float64(waiters)
 	}
 	logf("%d waiters out: server RSS %d KiB (%+.1f KiB each), %d open files", waiters, idle.RSSKiB, rep.Idle.RSSPerWaiterKiB, idle.OpenFiles)
+	idleCPU := startCPU(srv.pid)
 	rep.Unrelated.Idle, rep.Unrelated.IdleErrors, err = pr.probeFor(ctx, cfg.probe)
+	rep.CPU.Idle = idleCPU.stop()
 	if err != nil {
 		rep.problem("unrelated request failed (waiters idle): %v", err)
 	}
@@ -360,6 +374,7 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 			rep.problem("unrelated request failed (while posting): %v", err)
 		}
 	}()
+	postCPU := startCPU(srv.pid)
 	postLat, postErrs := write(ctx, cfg, srv, owner, client, tables, posts, logf)
 	stopProbe()
 	<-probed
@@ -373,6 +388,7 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 	for time.Now().Before(deadline) && !allReceived(all, posts) && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
+	rep.CPU.Posting = postCPU.stop()
 	stopWaiters()
 	wg.Wait()
 	waitClient.CloseIdleConnections()

@@ -68,3 +68,14 @@ func TestParseMarker(t *testing.T) {
 		}
 	}
 }
+
+func TestParseStatCPU(t *testing.T) {
+	stat := "4242 (adventure (x) table) S 1 4242 4242 0 -1 4194560 9000 0 0 0 250 50 0 0 20 0 12 0 100 1300000000 12000 18446744073709551615"
+	got, err := parseStatCPU(stat)
+	if err != nil || got != 3*time.Second {
+		t.Fatalf("got %v, %v, want 3s", got, err)
+	}
+	if _, err := parseStatCPU("4242 (x) S 1"); err == nil {
+		t.Fatal("got no error for a short line")
+	}
+}

@@ -35,6 +35,10 @@ type report struct {
 		Posting        dist `json:"while_posting"`
 		PostingErrors  int  `json:"while_posting_errors"`
 	} `json:"unrelated_requests"`
+	CPU struct {
+		Idle    cpuUse `json:"waiters_idle"`
+		Posting cpuUse `json:"while_posting"`
+	} `json:"cpu"`
 	Posts dist       `json:"post_calls"`
 	Wake  wakeReport `json:"wake"`
 	Write struct {
@@ -154,6 +158,8 @@ func (r *report) print(w io.Writer) {
 	} else {
 		p("server memory: n/a (give -pid)")
 	}
+	p("CPU with the waiters idle: %s", r.CPU.Idle)
+	p("CPU while posting:         %s", r.CPU.Posting)
 	p("database connections held: before %s; with the waiters idle %s", r.Idle.Before.DBConns, r.Idle.With.DBConns)
 	p("")
 	p("unrelated requests (GET /api/me, GET /api/sessions/{id}):")

@@ -1,16 +1,16 @@
 // The table feed on its own (TableFeed rendered directly): the author's Edit
 // and Delete go when the 10-minute window closes, inline [[…]] rolls are
 // chips and roll cards, and a pending check card carries its answer.
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import { MESSAGE_EDIT_WINDOW_MS, type DiceAudit, type EventView, type RollResultView } from '../src/table/api';
-import { TableFeed, type MessageEditCtx } from '../src/table/Feed';
+import { MESSAGE_EDIT_WINDOW_MS, type DiceAudit, type EventView, type RollRequestView, type RollResultView } from '../src/table/api';
+import { TableFeed, type CheckAnswerCtx, type MessageEditCtx } from '../src/table/Feed';
 import { tableNames } from '../src/table/names';
-import { ev, msg, resume, T0 } from './fixtures';
+import { callsTo, ev, json, msg, resume, stubServer, T0 } from './fixtures';
 
 const names = tableNames(resume('player'));
 const wrap = (node: ReactNode) => <I18nProvider>{node}</I18nProvider>;
@@ -152,5 +152,93 @@ describe('inline rolls', () => {
     expect(chips(line.querySelector('[data-testid="chat-text"]')!)).toEqual([['0', 'd20 + 2 → 14', null]]);
     expect(within(line).getByTestId('chat-text').textContent).toContain('[[1d8]] and [[1d20]]');
     expect(within(line).getAllByTestId('roll-card')).toHaveLength(2);
+  });
+});
+
+// ---- check cards answered in place -----------------------------------------
+
+// Perception asked of Mira (seat 9), one d20, pending.
+const perception = (over: Partial<RollRequestView> = {}): RollRequestView => ({
+  id: 31,
+  group_id: 4,
+  label: 'Perception',
+  target_seat_id: 9,
+  target_character_id: 3,
+  request_type: 'skill',
+  ability: 'wis',
+  skill: 'perception',
+  mode: 'normal',
+  flat_adjustment: 0,
+  reveal_outcome: false,
+  visibility: 'public',
+  status: 'pending',
+  dice_needed: 1,
+  dc: null,
+  created_at: T0,
+  resolved_at: null,
+  result: null,
+  ...over,
+});
+const asked = ev(2, 'roll.requested', {
+  subject_seat_id: 9,
+  subject_character_id: 3,
+  payload: { version: 1, request_id: 31, group_id: 4, label: 'Perception', request_type: 'skill', ability: 'wis', skill: 'perception', mode: 'normal', flat_adjustment: 0, reveal_outcome: false },
+});
+const requests = new Map([[31, perception()]]);
+const editAs = (isDM: boolean, mySeatId: number): MessageEditCtx => ({ isDM, mySeatId, onEvent: () => {} });
+const click = (el: HTMLElement) => act(async () => fireEvent.click(el));
+const checkCard = () => screen.getByTestId('feed-check');
+
+describe('check cards', () => {
+  it('the targeted player answers on the card itself: Roll calls the roll API and the card resolves in place', async () => {
+    stubServer({ 'POST /api/roll-requests/31/roll': () => json(200, { ...d20(90, 20, 4, '1d20+4'), roll_request_id: 31, source: 'server' }) });
+    const got: RollResultView[] = [];
+    const reloads: number[] = [];
+    const checks: CheckAnswerCtx = { mySeatId: 9, canAct: true, onResult: (r) => got.push(r), reloadBoard: () => reloads.push(1) };
+    render(wrap(<TableFeed events={[asked]} names={names} requests={requests} edit={editAs(false, 9)} checks={checks} />));
+    const card = checkCard();
+    expect(card.getAttribute('data-status')).toBe('pending');
+    expect(within(card).getByRole('button', { name: en['check.enter'] })).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: en['check.cancelRequest'] })).toBeNull();
+    await click(within(card).getByRole('button', { name: en['check.roll'] }));
+    expect(callsTo('POST', '/api/roll-requests/31/roll')).toHaveLength(1);
+    expect(callsTo('POST', '/api/roll-requests/31/roll')[0]!.body).toEqual({ idempotency_key: expect.any(String) });
+    expect(got.map((r) => r.id)).toEqual([90]);
+    expect(reloads).toHaveLength(1);
+    // one card, resolved in place, its buttons gone
+    expect(screen.getAllByTestId('feed-check')).toHaveLength(1);
+    expect(checkCard().getAttribute('data-status')).toBe('resolved');
+    expect(within(checkCard()).getByTestId('feed-check-total').textContent).toBe('24');
+    expect(within(checkCard()).queryByRole('button')).toBeNull();
+  });
+
+  it('Enter my dice sends the faces from the card', async () => {
+    stubServer({ 'POST /api/roll-requests/31/physical': () => json(200, { ...d20(91, 13, 0, '1d20'), roll_request_id: 31, source: 'physical' }) });
+    render(wrap(<TableFeed events={[asked]} names={names} requests={requests} edit={editAs(false, 9)} />));
+    await click(within(checkCard()).getByRole('button', { name: en['check.enter'] }));
+    fireEvent.change(within(checkCard()).getByLabelText('Die 1'), { target: { value: '13' } });
+    await click(within(checkCard()).getByRole('button', { name: en['check.faces.send'] }));
+    expect((callsTo('POST', '/api/roll-requests/31/physical')[0]!.body as { faces: number[] }).faces).toEqual([13]);
+    expect(checkCard().getAttribute('data-status')).toBe('resolved');
+  });
+
+  it('another player, a spectator and a finished session get no live answer', () => {
+    const view = render(wrap(<TableFeed events={[asked]} names={names} requests={requests} edit={editAs(false, 10)} />));
+    expect(within(checkCard()).queryByRole('button')).toBeNull();
+    view.rerender(wrap(<TableFeed events={[asked]} names={names} requests={requests} />));
+    expect(within(checkCard()).queryByRole('button')).toBeNull();
+    view.rerender(wrap(<TableFeed events={[asked, ev(3, 'session.ended')]} names={names} requests={requests} edit={editAs(false, 9)} />));
+    expect((within(checkCard()).getByRole('button', { name: en['check.roll'] }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('the DM gets Cancel request on the card (no Roll for them here); the card says cancelled at once', async () => {
+    stubServer({ 'POST /api/roll-requests/31/cancel': () => json(200, perception({ status: 'cancelled' })) });
+    render(wrap(<TableFeed events={[asked]} names={names} isDM requests={requests} edit={editAs(true, 8)} />));
+    const card = checkCard();
+    expect(within(card).queryByRole('button', { name: en['check.roll'] })).toBeNull();
+    await click(within(card).getByRole('button', { name: en['check.cancelRequest'] }));
+    expect(callsTo('POST', '/api/roll-requests/31/cancel')).toHaveLength(1);
+    expect(checkCard().getAttribute('data-status')).toBe('cancelled');
+    expect(within(checkCard()).queryByRole('button')).toBeNull();
   });
 });

@@ -752,8 +752,10 @@ describe('table feed', () => {
     expect(card.textContent).toContain('Mira');
     expect(card.textContent).toContain('Perception');
     expect(card.textContent).toContain(en['check.mode.advantage']);
-    // the player never sees the DC, nor is there a button to press in the feed
-    expect(within(card).queryByRole('button')).toBeNull();
+    // the player never sees the DC; their own pending check carries its answer in the feed
+    await within(card).findByRole('button', { name: en['check.roll'] });
+    expect(within(card).getByRole('button', { name: en['check.enter'] })).toBeTruthy();
+    expect(card.textContent).not.toContain('DC');
 
     const w = await nextWait(1);
     await act(async () =>

@@ -227,41 +227,8 @@ export function RequestCard({
   onDismiss?: () => void;
 }) {
   const { t } = useI18n();
-  const action = useAction();
-  const [entering, setEntering] = useState(false);
-  const needed = Math.max(1, request.dice_needed || 1);
-  const [faces, setFaces] = useState<string[]>(() => Array.from({ length: needed }, () => ''));
-  const keys = useRef<Record<string, { sig: string; key: string }>>({});
-  const idBase = useId();
-
-  const keyFor = (what: string, sig: string) => {
-    const cur = keys.current[what];
-    if (cur?.sig === sig) return cur.key;
-    const k = { sig, key: newKey() };
-    keys.current[what] = k;
-    return k.key;
-  };
-
   const status = result ? 'resolved' : (request.status as RollRequestStatus);
   const what = requestName(request, t);
-
-  const roll = async () => {
-    const key = keyFor('roll', 'roll');
-    const r = await action.run(() => rollRequest(request.id, key));
-    if (r) onResult(r);
-  };
-  const faceValues = faces.map((f) => Number(f));
-  const facesOk = faceValues.every((n, i) => faces[i]!.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 20);
-  const sendFaces = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!facesOk || action.busy) return;
-    const key = keyFor('physical', JSON.stringify(faceValues));
-    const r = await action.run(() => rollPhysical(request.id, faceValues, key));
-    if (r) onResult(r);
-  };
-  const cancel = async () => {
-    if (await action.run(() => cancelRollRequest(request.id))) onChanged();
-  };
 
   return (
     <article
@@ -322,52 +289,123 @@ export function RequestCard({
       )}
 
       {status === 'pending' && (
-        <>
-          {!asDm && <p className="hint">{t('check.card.hint')}</p>}
-          <div className="inline-form">
+        <CheckAnswer
+          request={request}
+          name={name}
+          answer={asDm ? 'for' : 'mine'}
+          cancel={asDm}
+          canAct={canAct}
+          onResult={onResult}
+          onChanged={onChanged}
+        />
+      )}
+    </article>
+  );
+}
+
+// CheckAnswer is what a pending check offers the reader: "Roll" and "Enter
+// my dice" to its player (answer "mine"), "Roll for X" and "Enter dice for
+// X" to the DM (answer "for"), and the DM's "Cancel request". A repeated
+// answer keeps its idempotency key; an error shows its text here.
+export function CheckAnswer({
+  request,
+  name,
+  answer,
+  cancel,
+  canAct,
+  onResult,
+  onChanged,
+}: {
+  request: RollRequestView;
+  // the target's name
+  name: string;
+  answer: 'mine' | 'for' | null;
+  cancel: boolean;
+  // the session is running and the reader may roll for this seat
+  canAct: boolean;
+  onResult: (r: RollResultView) => void;
+  // after a cancel went through
+  onChanged: () => void;
+}) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [entering, setEntering] = useState(false);
+  const needed = Math.max(1, request.dice_needed || 1);
+  const [faces, setFaces] = useState<string[]>(() => Array.from({ length: needed }, () => ''));
+  const keys = useRef<Record<string, { sig: string; key: string }>>({});
+  const idBase = useId();
+
+  const keyFor = (what: string, sig: string) => {
+    const cur = keys.current[what];
+    if (cur?.sig === sig) return cur.key;
+    const k = { sig, key: newKey() };
+    keys.current[what] = k;
+    return k.key;
+  };
+
+  const roll = async () => {
+    const key = keyFor('roll', 'roll');
+    const r = await action.run(() => rollRequest(request.id, key));
+    if (r) onResult(r);
+  };
+  const faceValues = faces.map((f) => Number(f));
+  const facesOk = faceValues.every((n, i) => faces[i]!.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 20);
+  const sendFaces = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!facesOk || action.busy) return;
+    const key = keyFor('physical', JSON.stringify(faceValues));
+    const r = await action.run(() => rollPhysical(request.id, faceValues, key));
+    if (r) onResult(r);
+  };
+  const cancelIt = async () => {
+    if (await action.run(() => cancelRollRequest(request.id))) onChanged();
+  };
+  const forThem = answer === 'for';
+
+  return (
+    <div className="check-answer" data-testid="check-answer">
+      {answer === 'mine' && <p className="hint">{t('check.card.hint')}</p>}
+      <div className="inline-form">
+        {answer !== null && (
+          <>
             <button type="button" disabled={!canAct || action.busy} onClick={roll}>
-              {asDm ? format(t('check.rollFor'), { name }) : t('check.roll')}
+              {forThem ? format(t('check.rollFor'), { name }) : t('check.roll')}
             </button>
-            <button
-              type="button"
-              aria-expanded={entering}
-              disabled={!canAct}
-              onClick={() => setEntering((x) => !x)}
-            >
-              {asDm ? format(t('check.enterFor'), { name }) : t('check.enter')}
+            <button type="button" aria-expanded={entering} disabled={!canAct} onClick={() => setEntering((x) => !x)}>
+              {forThem ? format(t('check.enterFor'), { name }) : t('check.enter')}
             </button>
-            {asDm && (
-              <button type="button" disabled={action.busy} onClick={cancel}>
-                {t('check.cancelRequest')}
-              </button>
-            )}
-          </div>
-          {entering && (
-            <form className="faces-form inline-form" onSubmit={sendFaces}>
-              <span className="hint">{format(t(needed === 1 ? 'check.faces.one' : 'check.faces.many'), { n: needed })}</span>
-              {faces.map((f, i) => (
-                <label key={i} htmlFor={`${idBase}-${i}`}>
-                  <span>{format(t('check.face'), { n: i + 1 })}</span>{' '}
-                  <input
-                    id={`${idBase}-${i}`}
-                    type="number"
-                    min={1}
-                    max={20}
-                    inputMode="numeric"
-                    className="face-input"
-                    value={f}
-                    onChange={(e) => setFaces((cur) => cur.map((x, j) => (j === i ? e.target.value : x)))}
-                  />
-                </label>
-              ))}
-              <button type="submit" disabled={!canAct || !facesOk || action.busy}>
-                {t('check.faces.send')}
-              </button>
-            </form>
-          )}
-        </>
+          </>
+        )}
+        {cancel && (
+          <button type="button" disabled={action.busy} onClick={cancelIt}>
+            {t('check.cancelRequest')}
+          </button>
+        )}
+      </div>
+      {entering && answer !== null && (
+        <form className="faces-form inline-form" onSubmit={sendFaces}>
+          <span className="hint">{format(t(needed === 1 ? 'check.faces.one' : 'check.faces.many'), { n: needed })}</span>
+          {faces.map((f, i) => (
+            <label key={i} htmlFor={`${idBase}-${i}`}>
+              <span>{format(t('check.face'), { n: i + 1 })}</span>{' '}
+              <input
+                id={`${idBase}-${i}`}
+                type="number"
+                min={1}
+                max={20}
+                inputMode="numeric"
+                className="face-input"
+                value={f}
+                onChange={(e) => setFaces((cur) => cur.map((x, j) => (j === i ? e.target.value : x)))}
+              />
+            </label>
+          ))}
+          <button type="submit" disabled={!canAct || !facesOk || action.busy}>
+            {t('check.faces.send')}
+          </button>
+        </form>
       )}
       {action.error !== null && <ErrorNotice code={action.error} />}
-    </article>
+    </div>
   );
 }

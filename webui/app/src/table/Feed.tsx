@@ -24,6 +24,7 @@ import {
   type RollResultView,
   type WindowPayload,
 } from './api';
+import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
 import { checkName, conditionName, requestName } from './labels';
 import type { TableNames } from './names';
@@ -656,18 +657,22 @@ function RollCard({ r, what, ctx }: { r: RollResultView; what: string | null; ct
 
 // CheckCard: a check the DM asked for; it resolves in place when the roll
 // comes in (or shows that it was cancelled). The DC shows to the DM only.
+// While pending it carries `answer` (its player's Roll / Enter my dice, the
+// DM's cancel).
 function CheckCard({
   e,
   ctx,
   request,
   result,
   cancelled,
+  answer,
 }: {
   e: EventView;
   ctx: LogCtx;
   request: RollRequestView | undefined;
   result: RollResultView | null;
   cancelled: boolean;
+  answer?: ReactNode;
 }) {
   const { t, names } = ctx;
   const p = e.payload as unknown as RollRequestedPayload;
@@ -699,9 +704,22 @@ function CheckCard({
           <Outcome result={result} />
         </div>
       )}
+      {status === 'pending' && answer}
     </div>
   );
 }
+
+// CheckAnswerCtx: what a check card needs to take its answer (the session
+// page's BoardCtx has it): whose page this is, whether the session is in
+// play, and where an answer or a cancel goes.
+export interface CheckAnswerCtx {
+  mySeatId: number | null;
+  canAct: boolean;
+  onResult: (r: RollResultView) => void;
+  reloadBoard: () => void;
+}
+
+const sessionOver = (e: EventView) => e.kind === 'session.ended' || e.kind === 'session.abandoned';
 
 // TableFeed is the table's one feed, oldest first: chat lines, roll and check
 // cards, and the log of what happened, in the order it happened.
@@ -713,6 +731,7 @@ export function TableFeed({
   resultFor,
   onRequestCheck,
   edit,
+  checks,
 }: {
   events: EventView[];
   names: TableNames;
@@ -723,10 +742,42 @@ export function TableFeed({
   onRequestCheck?: RequestCheckShortcut;
   // the Edit and Delete controls of chat lines (none when absent)
   edit?: MessageEditCtx;
+  // answering check cards in place; absent: the reader's seat is edit's and
+  // the session is in play until it ends
+  checks?: CheckAnswerCtx;
 }) {
   const { t, lang } = useI18n();
   const changes = messageChanges(events);
   const ctx: LogCtx = { names, t, isDM, requests: requests ?? new Map() };
+  // answers and cancels made here show at once, before the feed or the board says so
+  const [answered, setAnswered] = useState<Map<number, RollResultView>>(() => new Map());
+  const [cancelledHere, setCancelledHere] = useState<Set<number>>(() => new Set());
+  const mySeatId = checks ? checks.mySeatId : (edit?.mySeatId ?? null);
+  const canAct = checks ? checks.canAct : edit !== undefined && !events.some(sessionOver);
+  const answerFor = (id: number): ReactNode => {
+    const request = ctx.requests.get(id);
+    if (!request || request.status !== 'pending') return null;
+    const mine = !isDM && mySeatId !== null && request.target_seat_id === mySeatId;
+    if (!mine && !(isDM && canAct)) return null;
+    return (
+      <CheckAnswer
+        request={request}
+        name={names.character(request.target_character_id, request.target_seat_id) ?? t('table.speaker.unknown')}
+        answer={mine ? 'mine' : null}
+        cancel={isDM}
+        canAct={canAct}
+        onResult={(r) => {
+          setAnswered((cur) => new Map(cur).set(id, r));
+          checks?.onResult(r);
+          checks?.reloadBoard();
+        }}
+        onChanged={() => {
+          setCancelledHere((cur) => new Set(cur).add(id));
+          checks?.reloadBoard();
+        }}
+      />
+    );
+  };
   const asked = new Set<number>();
   const resolvedBy = new Map<number, RollResultView>();
   const cancelled = new Set<number>();
@@ -766,8 +817,17 @@ export function TableFeed({
     let card = false;
     if (e.kind === 'roll.requested') {
       const id = (e.payload as unknown as RollRequestedPayload).request_id;
-      const result = resultFor?.(id) ?? resolvedBy.get(id) ?? ctx.requests.get(id)?.result ?? null;
-      content = <CheckCard e={e} ctx={ctx} request={ctx.requests.get(id)} result={result} cancelled={cancelled.has(id)} />;
+      const result = resultFor?.(id) ?? resolvedBy.get(id) ?? ctx.requests.get(id)?.result ?? answered.get(id) ?? null;
+      content = (
+        <CheckCard
+          e={e}
+          ctx={ctx}
+          request={ctx.requests.get(id)}
+          result={result}
+          cancelled={cancelled.has(id) || cancelledHere.has(id)}
+          answer={answerFor(id)}
+        />
+      );
       card = true;
     } else if (e.kind === 'roll.resolved') {
       const p = e.payload as unknown as RollResolvedPayload;

@@ -300,8 +300,8 @@ function ChatLine({
       )}
       {rolls.length > 0 && (
         <div className="inline-rolls">
-          {rolls.map((r, i) => (
-            <RollCard key={r.id ?? i} r={r} what={null} ctx={rollCtx} />
+          {rolls.map((r) => (
+            <RollCard key={r.id} r={r} what={null} ctx={rollCtx} />
           ))}
         </div>
       )}

@@ -68,6 +68,9 @@ func (s *Store) FindGrantByID(ctx context.Context, id int64, forUpdate bool) (*A
 func (s *Store) revokeGrantsWhere(ctx context.Context, reason string, at time.Time, query string, args ...any) error {
 	err := s.db.WithContext(ctx).Model(&AIControllerGrant{}).Where("status = ?", GrantActive).Where(query, args...).
 		Updates(map[string]any{"status": GrantRevoked, "revoked_at": at, "revoke_reason": reason, "temporary_instruction": ""}).Error
+	if err == nil {
+		s.authorityChanged()
+	}
 	return translate(err, "AI grants")
 }
 
@@ -90,6 +93,9 @@ func (s *Store) RevokeUnboundCampaignGrants(ctx context.Context, campaignID int6
 func (s *Store) BindGrant(ctx context.Context, id, sessionID int64, at time.Time) error {
 	err := s.db.WithContext(ctx).Model(&AIControllerGrant{}).Where("id = ? AND session_id IS NULL", id).
 		Updates(map[string]any{"session_id": sessionID, "bound_at": at}).Error
+	if err == nil {
+		s.authorityChanged()
+	}
 	return translate(err, "AI grant")
 }
 

@@ -181,7 +181,11 @@ func (s *Store) UpdateAccessSession(ctx context.Context, id int64, u AccessUpdat
 	if u.RevokedAt != nil {
 		m["revoked_at"] = *u.RevokedAt
 	}
-	return translate(s.db.WithContext(ctx).Model(&RoomAccessSession{}).Where("id = ?", id).Updates(m).Error, "room access session")
+	err := s.db.WithContext(ctx).Model(&RoomAccessSession{}).Where("id = ?", id).Updates(m).Error
+	if err == nil {
+		s.authorityChanged()
+	}
+	return translate(err, "room access session")
 }
 
 // FindMembers returns a room's access sessions with display names, oldest first.

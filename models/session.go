@@ -121,12 +121,20 @@ func (s *Store) UpdateSession(ctx context.Context, id int64, u SessionUpdate) er
 	if u.EndedAt != nil {
 		m["ended_at"] = *u.EndedAt
 	}
-	return translate(s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Updates(m).Error, "session")
+	err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Updates(m).Error
+	if err == nil {
+		s.authorityChanged()
+	}
+	return translate(err, "session")
 }
 
 // CreateParticipant inserts a participant; the same seat twice is a conflict.
 func (s *Store) CreateParticipant(ctx context.Context, p *SessionParticipant) error {
-	return translate(s.db.WithContext(ctx).Omit(clause.Associations).Create(p).Error, "participant")
+	err := s.db.WithContext(ctx).Omit(clause.Associations).Create(p).Error
+	if err == nil {
+		s.authorityChanged()
+	}
+	return translate(err, "participant")
 }
 
 // FindParticipants returns a session's participants in join order.

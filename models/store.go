@@ -51,6 +51,8 @@ type Store struct {
 	// pgURL is kept for the LISTEN connection; it may hold a password and
 	// is never printed.
 	pgURL string
+	// authority counts authority-changing commits (authority.go).
+	authority authorityState
 }
 
 // Open opens (and for SQLite creates) the database. It does not migrate; call
@@ -65,7 +67,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	var (
 		dialector gorm.Dialector
-		s         = &Store{}
+		s         = &Store{authority: authorityState{clock: &authorityClock{}}}
 	)
 	switch {
 	case cfg.DatabaseURL == "":
@@ -186,9 +188,15 @@ func (s *Store) Ping(ctx context.Context) error {
 // back otherwise. On SQLite the write lock is taken at BEGIN.
 func (s *Store) Tx(ctx context.Context, fn func(tx *Store) error) error {
 	// Beginning or committing may be what meets a lost connection.
-	return Unavailable(s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
-		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL})
+	changed := false
+	err := Unavailable(s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
+		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL,
+			authority: authorityState{clock: s.authority.clock, pending: &changed}})
 	}))
+	if changed && err == nil {
+		s.authorityChanged()
+	}
+	return err
 }
 
 // translate turns storage errors into application errors where the storage

@@ -87,7 +87,7 @@ func New(store *models.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return timeNow() }
 	}
-	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: NewNotifier(), presence: newPresenceThrottle()}
+	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: newNotifier(store), presence: newPresenceThrottle()}
 }
 
 // Notifier returns the service's event notifier.

@@ -389,13 +389,13 @@ func (p *presenceThrottle) due(accessID, sessionID int64, now time.Time) bool {
 
 // touchPresence records that a human read this session's events. A failed
 // write costs presence, never the read.
-func (s *Service) touchPresence(ctx context.Context, sc sessionScope) {
-	if sc.actor.Kind != ActorHuman || sc.actor.AccessSessionID == 0 {
+func (s *Service) touchPresence(ctx context.Context, a Actor, sessionID int64) {
+	if a.Kind != ActorHuman || a.AccessSessionID == 0 {
 		return
 	}
 	now := s.now()
-	if s.presence.due(sc.actor.AccessSessionID, sc.session.ID, now) {
-		_ = s.store.TouchAccessSession(ctx, sc.actor.AccessSessionID, sc.session.ID, now)
+	if s.presence.due(a.AccessSessionID, sessionID, now) {
+		_ = s.store.TouchAccessSession(ctx, a.AccessSessionID, sessionID, now)
 	}
 }
 

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -168,15 +167,22 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if err != nil {
 		return EventPage{}, err
 	}
-	// Reading the events (the long poll does, every wake) is presence.
-	s.touchPresence(ctx, sc)
+	// Reading the events is presence.
+	s.touchPresence(ctx, sc.actor, sessionID)
+	return s.readEvents(ctx, sc.actor, sc.viewer(), sessionID, after, limit)
+}
+
+// readEvents reads up to limit events after `after` and keeps what v may
+// see. A grant whose session is over gets its remaining events, then its
+// refusal once there are none.
+func (s *Service) readEvents(ctx context.Context, a Actor, v viewer, sessionID, after int64, limit int) (EventPage, error) {
 	rows, err := s.store.FindEventsAfter(ctx, sessionID, after, limit+1)
 	if err != nil {
 		return EventPage{}, err
 	}
-	if sc.actor.SessionOver && len(rows) == 0 {
+	if a.SessionOver && len(rows) == 0 {
 		// Everything up to the end was read: now the token is done.
-		g, err := s.store.FindGrantByID(ctx, sc.actor.GrantID, false)
+		g, err := s.store.FindGrantByID(ctx, a.GrantID, false)
 		if err != nil {
 			return EventPage{}, err
 		}
@@ -189,124 +195,108 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if len(rows) > 0 {
 		page.Cursor = rows[len(rows)-1].Seq
 	}
-	page.Events = sc.viewer().project(rows)
+	page.Events = v.project(rows)
 	return page, nil
 }
 
 // WaitEvents is the long poll: it returns as soon as the caller may see an
 // event after `after`, or with no events and the cursor when timeout
 // passes or the server shuts down (Shutdown). While waiting it holds no
-// database connection: each check is a short read, and the wait itself is
-// on the in-process notifier. A missed wake-up costs latency, never an
-// event, because every check reads the database. Returns the errors of
+// database connection and costs no query: it waits on the session's feed
+// (hub.go), which reads each wake's events once for every waiter. Its own
+// reads happen only when it starts, when the hub cannot vouch that nothing
+// is new, and when its actor must be resolved again. Returns the errors of
 // ListEvents, or the context's error when the caller goes away.
 func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int64, timeout time.Duration) (EventPage, error) {
 	if timeout < time.Second || timeout > MaxWait {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "timeout must be 1 to 60 seconds.").WithField("timeout", "1 to 60")
 	}
+	if after < 0 {
+		return EventPage{}, apperr.E(apperr.InvalidRequest, "after must be 0 or more.").WithField("after", "0 or more")
+	}
+	n := s.notifier
+	f := n.enter(sessionID)
+	defer n.leave(sessionID, f)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
-		// Subscribe before reading, so a commit between the read and the
-		// wait still wakes us.
-		wake, unsubscribe := s.notifier.Subscribe(sessionID)
-		page, err := s.ListEvents(ctx, c, sessionID, after, DefaultEventLimit)
+		// Take the ticket before reading, so a commit between the read and
+		// the wait still wakes us.
+		ticket := n.ticket(f)
+		aud, err := s.audienceOf(ctx, f, c, sessionID)
+		if err != nil {
+			return EventPage{}, err
+		}
+		page, err := s.pollRead(ctx, f, ticket, aud, sessionID, after)
 		if err != nil || len(page.Events) > 0 || page.HasMore {
-			unsubscribe()
 			return page, err
 		}
 		after = page.Cursor
+		w := n.wait(sessionID, f, ticket, aud, after)
+		recheck := time.NewTimer(time.Until(aud.until))
 		select {
-		case <-wake:
-			unsubscribe()
+		case r := <-w.out:
+			recheck.Stop()
+			if !r.recheck {
+				return r.page, nil
+			}
+			n.forgetAudience(f, c)
+		case <-recheck.C:
+			after = n.cancel(f, w)
+			n.forgetAudience(f, c)
 		case <-timer.C:
-			unsubscribe()
+			recheck.Stop()
+			page.Cursor = n.cancel(f, w)
 			return page, nil
-		case <-s.notifier.stopping:
+		case <-n.stopping:
 			// The page as it stands, so the client carries on from the
 			// cursor with the next server.
-			unsubscribe()
+			recheck.Stop()
+			page.Cursor = n.cancel(f, w)
 			return page, nil
 		case <-ctx.Done():
-			unsubscribe()
+			recheck.Stop()
+			n.cancel(f, w)
 			return EventPage{}, ctx.Err()
 		}
 	}
 }
 
-// Notifier wakes the long polls of a session after a commit. It is only a
-// latency shortcut: the database is the truth.
-type Notifier struct {
-	mu   sync.Mutex
-	subs map[int64]*subscription
-	// stopping is closed by Shutdown: every wait returns its page.
-	stopping chan struct{}
-	stopOnce sync.Once
-}
-
-type subscription struct {
-	ch chan struct{}
-	n  int
-}
-
-// NewNotifier returns an empty notifier.
-func NewNotifier() *Notifier {
-	return &Notifier{subs: map[int64]*subscription{}, stopping: make(chan struct{})}
-}
-
-// Shutdown answers every long poll, now and later, with its current page;
-// the server calls it when it starts to stop, so no wait holds it up.
-func (n *Notifier) Shutdown() { n.stopOnce.Do(func() { close(n.stopping) }) }
-
-// Shutdown answers every open long poll (WaitEvents, and so MCP's
-// wait_for_event) with its current page, at once and from now on.
-func (s *Service) Shutdown() { s.notifier.Shutdown() }
-
-// Subscribe returns a channel closed at the session's next Notify, and a
-// function that must be called when the caller stops waiting.
-func (n *Notifier) Subscribe(sessionID int64) (<-chan struct{}, func()) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	sub := n.subs[sessionID]
-	if sub == nil {
-		sub = &subscription{ch: make(chan struct{})}
-		n.subs[sessionID] = sub
+// audienceOf is the caller's viewer in the session: the feed's cached one
+// while it is trusted, else resolved from canonical rows (and cached).
+// Reading the events is presence, so it is recorded here either way.
+func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID int64) (audience, error) {
+	generation := s.store.AuthorityGeneration()
+	now := time.Now()
+	if a, ok := s.notifier.cachedAudience(f, c, generation, now); ok {
+		s.touchPresence(ctx, a.actor, sessionID)
+		return a, nil
 	}
-	sub.n++
-	ch := sub.ch
-	var once sync.Once
-	return ch, func() {
-		once.Do(func() {
-			n.mu.Lock()
-			defer n.mu.Unlock()
-			if cur := n.subs[sessionID]; cur != nil {
-				cur.n--
-				if cur.n == 0 {
-					delete(n.subs, sessionID)
-				}
-			}
-		})
+	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
+	if err != nil {
+		return audience{}, err
 	}
+	s.touchPresence(ctx, sc.actor, sessionID)
+	a := audience{actor: sc.actor, viewer: sc.viewer(), generation: generation, until: now.Add(audienceTTL)}
+	// A grant whose session is over reads to the end, then is refused; a
+	// pre-session grant expires on its own clock: neither is cached.
+	if !sc.actor.SessionOver && (sc.actor.Kind != ActorAI || sc.actor.GrantSessionID != nil) {
+		s.notifier.cacheAudience(f, c, a)
+	}
+	return a, nil
 }
 
-// Notify wakes every current waiter of the session.
-func (n *Notifier) Notify(sessionID int64) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if sub := n.subs[sessionID]; sub != nil {
-		close(sub.ch)
-		sub.ch = make(chan struct{})
+// pollRead is a poll's own read of the events after `after`: none when
+// the hub knows nothing was committed since, else one query.
+func (s *Service) pollRead(ctx context.Context, f *feed, ticket uint64, a audience, sessionID, after int64) (EventPage, error) {
+	if !a.actor.SessionOver && s.notifier.nothingAfter(f, after) {
+		return EventPage{Events: []EventView{}, Cursor: after}, nil
 	}
-}
-
-// Waiters reports how many waiters a session has (for tests and metrics).
-func (n *Notifier) Waiters(sessionID int64) int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if sub := n.subs[sessionID]; sub != nil {
-		return sub.n
+	page, err := s.readEvents(ctx, a.actor, a.viewer, sessionID, after, DefaultEventLimit)
+	if err == nil && !page.HasMore {
+		s.notifier.sawHead(f, ticket, page.Cursor)
 	}
-	return 0
+	return page, err
 }
 
 // FollowOtherProcesses wakes this process's long polls when another server

@@ -2,9 +2,11 @@ package table
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/models"
 )
 
 // SetFailpoint lets tests inject a failure at a named point.
@@ -26,4 +28,12 @@ func (s *Service) GrantIDOfToken(ctx context.Context, token string) (int64, erro
 		return 0, err
 	}
 	return g.ID, nil
+}
+
+// CountHubQueries counts the statements of the live-event hub's shared
+// reads from now on (set it before any wait starts).
+func (s *Service) CountHubQueries() *atomic.Int64 {
+	c, n := models.WithQueryCounter(context.Background())
+	s.notifier.base = c
+	return n
 }

@@ -1,0 +1,375 @@
+package table
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// The live-event fan-out. Every long poll of a session (the web app's wait
+// and MCP's wait_for_event) waits on the session's feed. A commit wakes
+// the feed; one reader reads the new events once and hands each waiter the
+// ones its own viewer may see (the one audience projection, viewer.sees).
+// A waiter whose events were all private to others stays, its cursor moved
+// past them. So one post costs one database read, however many wait.
+//
+// Authority is never taken from the feed: each waiter's viewer was
+// resolved from canonical rows when its poll began. The feed caches that
+// resolution per caller so the next poll of the same client costs no
+// query, but drops it when
+//   - an event that changes seats, grants or the session's status passes
+//     (the waiters concerned resolve again before they see anything after it),
+//   - this process commits any authority change (models'
+//     AuthorityGeneration moves: room access, seats, grants, users),
+//   - audienceTTL passes (changes made by another process).
+
+// audienceTTL bounds how long a resolved viewer is trusted without a
+// fresh resolution; a waiter resolves again at least this often.
+const audienceTTL = 30 * time.Second
+
+// authorityKinds are the events after which a waiter resolves its actor
+// again before it is shown anything more.
+var authorityKinds = map[string]bool{
+	EventSessionStarted:    true,
+	EventParticipantJoined: true,
+	EventSessionEnded:      true,
+	EventSessionAbandoned:  true,
+	EventControllerChanged: true,
+}
+
+// hubReadTimeout bounds the one shared read of a wake.
+const hubReadTimeout = 10 * time.Second
+
+// Notifier is the fan-out hub of live events (see above). The database is
+// the truth: a lost wake costs latency (a poll's own read at its next
+// start), never an event.
+type Notifier struct {
+	store *models.Store
+	mu    sync.Mutex
+	feeds map[int64]*feed
+	// stopping is closed by Shutdown: every wait returns its page.
+	stopping chan struct{}
+	stopOnce sync.Once
+	// sweeps counts polls, to sweep idle feeds now and then.
+	sweeps int
+	// base is the context of the shared reads (tests count their queries).
+	base context.Context
+}
+
+// feed is one session's waiters and what the hub knows of its events.
+type feed struct {
+	waiters map[*waiter]struct{}
+	// holders counts the polls inside WaitEvents; a feed they hold is kept
+	// so no wake between their read and their wait is lost.
+	holders int
+	// wakes counts Notify calls.
+	wakes uint64
+	// reading: a reader goroutine is running for this feed.
+	reading bool
+	// head is the last seq of a complete read begun at wakes == headWakes:
+	// while wakes has not moved since, nothing was committed after it.
+	head      int64
+	headWakes uint64
+	headKnown bool
+	// seen is the highest seq the hub has read: where the next shared read
+	// starts when no waiter gives an earlier cursor.
+	seen int64
+	// audiences caches each caller's resolved viewer.
+	audiences map[Caller]audience
+}
+
+// audience is a caller's resolved viewer and actor, and when it stops
+// being trusted.
+type audience struct {
+	actor      Actor
+	viewer     viewer
+	generation int64
+	until      time.Time
+}
+
+// waiter is one waiting poll.
+type waiter struct {
+	viewer viewer
+	after  int64
+	// generation is the AuthorityGeneration its viewer was resolved at.
+	generation int64
+	// out receives the one wake of this waiter (buffered: never blocks).
+	out chan wake
+}
+
+// wake is what a waiter is told: its page, or to resolve again and read
+// on its own (an authority change, a long backlog, a failed read).
+type wake struct {
+	page    EventPage
+	recheck bool
+}
+
+func newNotifier(store *models.Store) *Notifier {
+	return &Notifier{store: store, feeds: map[int64]*feed{}, stopping: make(chan struct{}), base: context.Background()}
+}
+
+// Shutdown answers every long poll, now and later, with its current page;
+// the server calls it when it starts to stop, so no wait holds it up.
+func (n *Notifier) Shutdown() { n.stopOnce.Do(func() { close(n.stopping) }) }
+
+// Shutdown answers every open long poll (WaitEvents, and so MCP's
+// wait_for_event) with its current page, at once and from now on.
+func (s *Service) Shutdown() { s.notifier.Shutdown() }
+
+// Notify tells the hub that events of the session were committed (by this
+// process, or by another one through PostgreSQL's LISTEN/NOTIFY).
+func (n *Notifier) Notify(sessionID int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f := n.feeds[sessionID]
+	if f == nil {
+		return
+	}
+	f.wakes++
+	if len(f.waiters) == 0 && (len(f.audiences) == 0 || f.seen == 0) {
+		// Nobody waits and no read could tell what the new events change:
+		// forget the cached viewers rather than trust them.
+		f.audiences = nil
+		n.dropIfIdle(sessionID, f)
+		return
+	}
+	if !f.reading {
+		f.reading = true
+		go n.read(sessionID, f)
+	}
+}
+
+// Waiters reports how many polls wait on a session (tests and metrics).
+func (n *Notifier) Waiters(sessionID int64) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if f := n.feeds[sessionID]; f != nil {
+		return len(f.waiters)
+	}
+	return 0
+}
+
+// enter holds the session's feed for one poll; leave releases it.
+func (n *Notifier) enter(sessionID int64) *feed {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f := n.feeds[sessionID]
+	if f == nil {
+		f = &feed{waiters: map[*waiter]struct{}{}}
+		n.feeds[sessionID] = f
+	}
+	f.holders++
+	if n.sweeps++; n.sweeps%1024 == 0 {
+		n.sweepLocked(time.Now())
+	}
+	return f
+}
+
+func (n *Notifier) leave(sessionID int64, f *feed) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f.holders--
+	n.dropIfIdle(sessionID, f)
+}
+
+// dropIfIdle forgets a feed nobody holds, waits on or is cached in.
+func (n *Notifier) dropIfIdle(sessionID int64, f *feed) {
+	if f.holders == 0 && len(f.waiters) == 0 && len(f.audiences) == 0 && !f.reading && n.feeds[sessionID] == f {
+		delete(n.feeds, sessionID)
+	}
+}
+
+// sweepLocked drops expired cached viewers and the feeds left idle, so a
+// client that went away leaves nothing behind for long.
+func (n *Notifier) sweepLocked(now time.Time) {
+	for id, f := range n.feeds {
+		for c, a := range f.audiences {
+			if !now.Before(a.until) {
+				delete(f.audiences, c)
+			}
+		}
+		n.dropIfIdle(id, f)
+	}
+}
+
+// ticket is the feed's wake count, taken before a poll reads: a wake after
+// it means the read may have missed something.
+func (n *Notifier) ticket(f *feed) uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return f.wakes
+}
+
+// cachedAudience returns the caller's viewer while it is still trusted.
+func (n *Notifier) cachedAudience(f *feed, c Caller, generation int64, now time.Time) (audience, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	a, ok := f.audiences[c]
+	if !ok || a.generation != generation || !now.Before(a.until) {
+		return audience{}, false
+	}
+	return a, true
+}
+
+func (n *Notifier) cacheAudience(f *feed, c Caller, a audience) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if f.audiences == nil {
+		f.audiences = map[Caller]audience{}
+	}
+	f.audiences[c] = a
+}
+
+func (n *Notifier) forgetAudience(f *feed, c Caller) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(f.audiences, c)
+}
+
+// nothingAfter reports whether the hub knows that no event was committed
+// after `after` (so a poll need not read).
+func (n *Notifier) nothingAfter(f *feed, after int64) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return f.headKnown && f.headWakes == f.wakes && after >= f.head
+}
+
+// sawHead records a complete read up to last, begun at wake count ticket.
+func (n *Notifier) sawHead(f *feed, ticket uint64, last int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if last > f.seen {
+		f.seen = last
+	}
+	if ticket == f.wakes && (!f.headKnown || f.headWakes != ticket || last >= f.head) {
+		f.head, f.headWakes, f.headKnown = last, ticket, true
+	}
+}
+
+// wait registers a waiter with its viewer and cursor. If the feed woke
+// since ticket, a shared read is started so the wake is not lost.
+func (n *Notifier) wait(sessionID int64, f *feed, ticket uint64, a audience, after int64) *waiter {
+	w := &waiter{viewer: a.viewer, after: after, generation: a.generation, out: make(chan wake, 1)}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f.waiters[w] = struct{}{}
+	if f.wakes != ticket && !f.reading {
+		f.reading = true
+		go n.read(sessionID, f)
+	}
+	return w
+}
+
+// cancel removes a waiter that stopped waiting and returns its cursor
+// (moved past the events it may not see).
+func (n *Notifier) cancel(f *feed, w *waiter) int64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(f.waiters, w)
+	return w.after
+}
+
+// read is the feed's reader: one read of the new events per wake (wakes
+// during a read are folded into one more read), handed to every waiter.
+func (n *Notifier) read(sessionID int64, f *feed) {
+	for {
+		n.mu.Lock()
+		ticket := f.wakes
+		from := f.seen
+		for w := range f.waiters {
+			if w.after < from {
+				from = w.after
+			}
+		}
+		n.mu.Unlock()
+
+		ctx, cancel := context.WithTimeout(n.base, hubReadTimeout)
+		rows, err := n.store.FindEventsAfter(ctx, sessionID, from, MaxEventLimit+1)
+		cancel()
+
+		n.mu.Lock()
+		n.deliver(f, ticket, from, rows, err)
+		if f.wakes == ticket {
+			f.reading = false
+			n.dropIfIdle(sessionID, f)
+			n.mu.Unlock()
+			return
+		}
+		n.mu.Unlock()
+	}
+}
+
+// deliver hands one shared read to the waiters; called with n.mu held.
+func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.SessionEvent, err error) {
+	if err != nil {
+		// Each waiter reads on its own and meets the error itself.
+		f.audiences = nil
+		for w := range f.waiters {
+			n.release(f, w, wake{recheck: true})
+		}
+		return
+	}
+	truncated := len(rows) > MaxEventLimit
+	if truncated {
+		rows = rows[:MaxEventLimit]
+	}
+	last := from
+	if len(rows) > 0 {
+		last = rows[len(rows)-1].Seq
+	}
+	// firstAuthority is the seq of the first authority event read (0: none).
+	var firstAuthority int64
+	for _, e := range rows {
+		if authorityKinds[e.Kind] {
+			firstAuthority = e.Seq
+			break
+		}
+	}
+	if firstAuthority != 0 || truncated {
+		f.audiences = nil
+	}
+	if last > f.seen {
+		f.seen = last
+	}
+	if !truncated && ticket == f.wakes {
+		f.head, f.headWakes, f.headKnown = last, ticket, true
+	}
+	// An authority change this process committed since a waiter resolved
+	// (a revoked member, a reassigned seat) is checked before it sees more.
+	generation := n.store.AuthorityGeneration()
+	views := make([]EventView, len(rows))
+	for i, e := range rows {
+		views[i] = eventView(e)
+	}
+	for w := range f.waiters {
+		if truncated || (firstAuthority != 0 && firstAuthority > w.after) || w.generation != generation {
+			n.release(f, w, wake{recheck: true})
+			continue
+		}
+		mine := views
+		if w.after > from || !w.viewer.dm {
+			mine = nil
+			for i, e := range rows {
+				if e.Seq > w.after && w.viewer.sees(e) {
+					mine = append(mine, views[i])
+				}
+			}
+		}
+		if len(mine) == 0 {
+			// Only others' private events: wait on, past them.
+			if last > w.after {
+				w.after = last
+			}
+			continue
+		}
+		n.release(f, w, wake{page: EventPage{Events: mine, Cursor: last}})
+	}
+}
+
+// release removes a waiter and wakes it with r; called with n.mu held.
+func (n *Notifier) release(f *feed, w *waiter, r wake) {
+	delete(f.waiters, w)
+	w.out <- r
+}

@@ -1,0 +1,214 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
+)
+
+// hubRoles are the readers of the live table: the DM, the two players and
+// a member who holds no seat.
+func hubRoles(lt liveTable) map[string]table.Caller {
+	return map[string]table.Caller{"dm": lt.Owner, "player_a": lt.Seated, "player_b": lt.Unseated, "spectator": lt.DMKey}
+}
+
+type waitResult struct {
+	role string
+	page table.EventPage
+	err  error
+	// queries counts the statements the waiter itself ran.
+	queries int64
+}
+
+// waitAll starts perRole waits for every role from `after` and returns
+// once all of them are registered on the hub.
+func waitAll(t *testing.T, lt liveTable, after int64, perRole int, timeout time.Duration) <-chan waitResult {
+	t.Helper()
+	roles := hubRoles(lt)
+	out := make(chan waitResult, len(roles)*perRole)
+	for name, c := range roles {
+		for range perRole {
+			go func() {
+				qctx, n := models.WithQueryCounter(ctx)
+				p, err := lt.svc.WaitEvents(qctx, c, lt.LobbyID, after, timeout)
+				out <- waitResult{role: name, page: p, err: err, queries: n.Load()}
+			}()
+		}
+	}
+	for lt.svc.Notifier().Waiters(lt.LobbyID) < len(roles)*perRole {
+		time.Sleep(time.Millisecond) // waiting for the waiters to register, not for time to pass
+	}
+	return out
+}
+
+// TestHubOneReadPerWake: many waiters of every role wait; one post wakes
+// them all with a single shared read, and the waiters run no query of
+// their own. Their next polls, from the new cursor, cost no query either.
+func TestHubOneReadPerWake(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	hubQueries := lt.svc.CountHubQueries()
+	const perRole = 25
+	start, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	cursor := start.Cursor
+	for round := range 3 {
+		// The first round resolves every waiter's actor; later rounds use
+		// what the hub cached, and know nothing is newer than the cursor.
+		before := hubQueries.Load()
+		results := waitAll(t, lt, cursor, perRole, 30*time.Second)
+		posted := lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: fmt.Sprintf("round %d", round)})
+		var own int64
+		for range 4 * perRole {
+			r := <-results
+			tabletest.Must(t, r.err)
+			if len(r.page.Events) != 1 || r.page.Events[0].Seq != posted.Event.Seq || r.page.Cursor != posted.Event.Seq {
+				t.Fatalf("round %d: %s got %+v, want the one new event", round, r.role, r.page)
+			}
+			own += r.queries
+		}
+		if got := hubQueries.Load() - before; got != 1 {
+			t.Fatalf("round %d: the hub ran %d queries for one wake, want 1", round, got)
+		}
+		if round > 0 && own != 0 {
+			t.Fatalf("round %d: the %d waiters ran %d queries of their own, want 0", round, 4*perRole, own)
+		}
+		cursor = posted.Event.Seq
+	}
+}
+
+// TestHubKeepsTheAudience is the visibility matrix on the fan-out path:
+// every role waits before each event is written, and what the hub hands
+// each one is exactly what the list path shows it.
+func TestHubKeepsTheAudience(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	svc := lt.svc
+	b := lt.FreeSeatID
+	all := map[string]bool{"dm": true, "player_a": true, "player_b": true, "spectator": true}
+	input := func(c table.Caller, line string) int64 {
+		p, err := svc.PostInput(ctx, c, lt.LobbyID, table.InputLine{Text: line})
+		tabletest.Must(t, err)
+		return p.Event.Seq
+	}
+	cases := []struct {
+		name string
+		do   func() int64
+		seen map[string]bool
+	}{
+		{"public", func() int64 {
+			return lt.post(t, lt.Seated, table.MessageInput{Kind: "character_dialogue", Text: "Hello"}).Event.Seq
+		}, all},
+		{"a_whisper_dm", func() int64 {
+			return lt.post(t, lt.Seated, table.MessageInput{Kind: "whisper_dm", Text: "I pocket the gem"}).Event.Seq
+		}, map[string]bool{"dm": true, "player_a": true}},
+		{"dm_whisper_b", func() int64 {
+			return lt.post(t, lt.Owner, table.MessageInput{Kind: "whisper_dm", Text: "A voice", ToSeatID: &b}).Event.Seq
+		}, map[string]bool{"dm": true, "player_b": true}},
+		{"a_gmroll", func() int64 {
+			return input(lt.Seated, "/gmroll 1d20")
+		}, map[string]bool{"dm": true, "player_a": true}},
+		{"dm_gmroll", func() int64 {
+			return input(lt.Owner, "/gmroll 1d100")
+		}, map[string]bool{"dm": true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start, err := svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+			tabletest.Must(t, err)
+			for start.HasMore {
+				start, err = svc.ListEvents(ctx, lt.Owner, lt.LobbyID, start.Cursor, 200)
+				tabletest.Must(t, err)
+			}
+			results := waitAll(t, lt, start.Cursor, 1, 30*time.Second)
+			seq := c.do()
+			// A public marker releases the readers who may not see it.
+			marker := lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: "marker " + c.name}).Event.Seq
+			for range 4 {
+				r := <-results
+				tabletest.Must(t, r.err)
+				got := map[int64]bool{}
+				for _, e := range r.page.Events {
+					got[e.Seq] = true
+				}
+				if got[seq] != c.seen[r.role] {
+					t.Errorf("%s: saw the event %v, want %v (page %+v)", r.role, got[seq], c.seen[r.role], r.page)
+				}
+				if !c.seen[r.role] && !got[marker] && r.page.Cursor < seq {
+					t.Errorf("%s: page %+v neither moved past the hidden event nor shows the marker", r.role, r.page)
+				}
+			}
+		})
+	}
+}
+
+// TestHubRechecksAuthority: a member revoked while waiting is never handed
+// another event, and is refused at once; a seat handed to another
+// controller makes its waiter resolve again before it sees what follows.
+func TestHubRechecksAuthority(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	svc := lt.svc
+	start, err := svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+
+	got := make(chan error, 1)
+	go func() {
+		_, err := svc.WaitEvents(ctx, lt.Unseated, lt.LobbyID, start.Cursor, 30*time.Second)
+		got <- err
+	}()
+	for svc.Notifier().Waiters(lt.LobbyID) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	_, err = svc.RevokeMember(ctx, lt.Owner, lt.RoomID, lt.UnseatedAccess)
+	tabletest.Must(t, err)
+	lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: "after the revocation"})
+	select {
+	case err := <-got:
+		wantCode(t, err, apperr.RoomAccessRevoked)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the revoked member's wait was not released")
+	}
+	// Its next poll is refused too, from the canonical rows.
+	_, err = svc.WaitEvents(ctx, lt.Unseated, lt.LobbyID, 0, time.Second)
+	wantCode(t, err, apperr.RoomAccessRevoked)
+}
+
+// TestHubShutdownAndCancel: cancelled waiters leave the hub; shutdown
+// answers every waiter with its page.
+func TestHubShutdownAndCancel(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	svc := lt.svc
+	start, err := svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	cctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	errs := make(chan error, 10)
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := svc.WaitEvents(cctx, lt.Seated, lt.LobbyID, start.Cursor, 30*time.Second)
+			errs <- err
+		}()
+	}
+	for svc.Notifier().Waiters(lt.LobbyID) < 10 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled wait returned %v", err)
+		}
+	}
+	if n := svc.Notifier().Waiters(lt.LobbyID); n != 0 {
+		t.Fatalf("%d waiters left after cancel", n)
+	}
+}

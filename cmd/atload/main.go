@@ -74,6 +74,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := run(ctx, cfg, os.Stderr)
+	if err != nil {
+		rep.problem("the run stopped early: %v", err)
+	}
 	if rep != nil {
 		if cfg.jsonOut {
 			enc := json.NewEncoder(os.Stdout)
@@ -82,10 +85,6 @@ func main() {
 		} else {
 			rep.print(os.Stdout)
 		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "atload:", err)
-		os.Exit(1)
 	}
 	if len(rep.Problems) > 0 {
 		os.Exit(1)
@@ -184,7 +183,8 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 	}
 	rep = &report{Config: reportConfig{Sessions: cfg.sessions, HTTPWaiters: cfg.httpWaiters, MCPWaiters: cfg.mcpWaiters,
 		Identities: cfg.humans, AISeats: cfg.aiSeats, Posts: cfg.posts, Rate: cfg.rate, Writer: cfg.writer,
-		WaitTimeoutS: int(cfg.waitTimeout / time.Second), Workers: cfg.workers, Smoke: cfg.smoke, GOMAXPROCS: runtime.GOMAXPROCS(0)}}
+		WaitTimeoutS: int(cfg.waitTimeout / time.Second), Workers: cfg.workers, Smoke: cfg.smoke, GOMAXPROCS: runtime.GOMAXPROCS(0)},
+		Problems: []string{}}
 	waiters := cfg.httpWaiters + cfg.mcpWaiters
 
 	// Every waiter is a socket here and one on the server.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
@@ -16,6 +16,7 @@ describe('accounts on a hosted server', { skip: !haveChromium && skipLine() }, (
   let browser;
   const contexts = [];
   const pageErrors = [];
+  const track = shotsOnFailure();
 
   before(async () => {
     server = await startServer({ hosted: true });
@@ -35,7 +36,7 @@ describe('accounts on a hosted server', { skip: !haveChromium && skipLine() }, (
   async function person(name, viewport = { width: 1280, height: 900 }) {
     const context = await browser.newContext({ locale: 'en-US', viewport });
     contexts.push(context);
-    const page = await context.newPage();
+    const page = track(await context.newPage(), name);
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
     page.on(

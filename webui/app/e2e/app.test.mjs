@@ -1,13 +1,14 @@
 // Browser journeys against the real server binary (see harness.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
 describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
   let server;
   let browser;
+  const track = shotsOnFailure();
 
   before(async () => {
     server = await startServer();
@@ -20,21 +21,19 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
   });
 
   // withPage gives each journey a fresh context (empty localStorage) and fails
-  // on uncaught page errors.
+  // on uncaught page errors. A failing journey's context stays open for its
+  // screenshot (shotsOnFailure); closing the browser closes it.
   async function withPage(fn) {
     const context = await browser.newContext({ locale: 'en-US' });
-    const page = await context.newPage();
+    const page = track(await context.newPage());
     page.setDefaultTimeout(15_000);
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     // A resource the Content-Security-Policy refused fails the journey too.
     page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`CSP: ${m.text()}`));
-    try {
-      await fn(page);
-      assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
-    } finally {
-      await context.close();
-    }
+    await fn(page);
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+    await context.close();
   }
 
   const htmlLang = (page) => page.evaluate(() => document.documentElement.lang);

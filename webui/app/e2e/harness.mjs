@@ -1,15 +1,21 @@
 // Shared helpers for the browser end-to-end tests: find Chromium, start the
-// real server binary on a free port with a fresh data dir, stop it gracefully.
+// real server binary on a free port with a fresh data dir, stop it
+// gracefully, and keep screenshots of the pages of a failing test.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { afterEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// artifactsDir holds the screenshots of failing tests (gitignored; CI lists
+// and keeps them, see .ci/run).
+export const artifactsDir = join(appDir, 'e2e', 'artifacts');
 
 export const chromiumPath = process.env.AT_CHROMIUM || '/usr/bin/chromium';
 export const serverBin = resolve(appDir, process.env.AT_E2E_BIN || '../../bin/adventure-table');
@@ -159,4 +165,32 @@ export async function eventually(fn, { timeout = 15_000, interval = 100 } = {}) 
       await new Promise((r) => setTimeout(r, interval));
     }
   }
+}
+
+// shotsOnFailure, called inside a describe block, returns track(page, who):
+// every page tracked while a test runs is shot (full page) into
+// e2e/artifacts/ when that test fails — AT_E2E_SHOTS=1 keeps them for passing
+// tests too. The file names say the test file, the test, the person and the
+// page's viewport. A page closed before the shot is skipped.
+export function shotsOnFailure() {
+  // node --test runs each test file in a process of its own
+  const stem = basename(process.argv[1] ?? 'e2e').replace(/\.test\.mjs$/, '');
+  let pages = [];
+  afterEach(async (t) => {
+    const shoot = pages;
+    pages = [];
+    if (t.passed && !process.env.AT_E2E_SHOTS) return;
+    mkdirSync(artifactsDir, { recursive: true });
+    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    for (const [i, { page, who }] of shoot.entries()) {
+      if (page.isClosed()) continue;
+      const size = page.viewportSize();
+      const file = `${stem}-${name}-${i}-${who}${size ? `-${size.width}x${size.height}` : ''}.png`.replace(/[^a-z0-9.-]+/gi, '-');
+      await page.screenshot({ path: join(artifactsDir, file), fullPage: true, timeout: 10_000 }).catch(() => {});
+    }
+  });
+  return (page, who = 'page') => {
+    pages.push({ page, who });
+    return page;
+  };
 }

@@ -1,40 +1,20 @@
 // The table screen people play on, measured in a real browser: at 1366×768
 // the feed (chat, rolls, checks, log) is a full-height column showing at
 // least 12 chat lines; at 390×844 (a phone) no page scrolls sideways, and a
-// player reads the feed, rolls and answers a check. A failing step leaves
-// screenshots in e2e/artifacts/ (kept by CI; AT_E2E_SHOTS=1 always).
+// player reads the feed, rolls and answers a check. Checks resolve in place
+// with natural 20 / 1 marks, and the Dice tab keeps the session's roll
+// history at both sizes. A failing step leaves screenshots in e2e/artifacts/
+// (kept by CI; AT_E2E_SHOTS=1 always; see shotsOnFailure in harness.mjs).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromiumOrSkip, skipLine } from './harness.mjs';
-import { button, character, tableJourney } from './table-setup.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { button, character, DESKTOP, PHONE, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
-const artifacts = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
-
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 
 describe('table layout at desktop and phone sizes', { skip: !haveChromium && skipLine() }, () => {
   const { at, url, person, api, setUpTable, pageErrors } = tableJourney({ viewport: DESKTOP });
-  // the pages of the running test, shot when it fails
-  let open = [];
-
-  afterEach(async (t) => {
-    const pages = open;
-    open = [];
-    // AT_E2E_SHOTS=1 keeps them for passing tests too
-    if (!t.passed || process.env.AT_E2E_SHOTS) {
-      mkdirSync(artifacts, { recursive: true });
-      const stem = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      for (const [i, p] of pages.entries()) {
-        await p.screenshot({ path: join(artifacts, `layout-${stem}-${i}.png`), fullPage: true }).catch(() => {});
-      }
-    }
-  });
 
   const noErrors = () => assert.deepEqual(pageErrors, [], 'no page errors and no CSP violations');
 
@@ -61,10 +41,9 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     return w;
   }
 
-  test('1366×768: the feed is a full-height column with ≥ 12 visible chat lines; players see no DM controls', async () => {
+  test('1366×768: the feed is a full-height column with ≥ 12 visible chat lines; cards with natural marks; roll history; players see no DM controls', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
-    open = [dana, ann];
     const { sessionId } = await setUpTable({
       dm: { page: dana, name: 'Dana' },
       players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
@@ -72,6 +51,10 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       campaign: 'Long Night',
       start: true,
     });
+    // 31 older quick rolls: one more than the roll history's first page
+    for (let i = 1; i <= 31; i++) {
+      await api(ann, 'POST', `/api/sessions/${sessionId}/quick-roll`, { formula: `1d6+${i}`, idempotency_key: randomUUID() });
+    }
     for (let i = 1; i <= 24; i++) {
       const page = i % 2 ? ann : dana;
       await api(page, 'POST', `/api/sessions/${sessionId}/messages`, {
@@ -96,13 +79,19 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     assert.ok(input.y + input.height <= DESKTOP.height, 'the input is in view');
     assert.equal((await widths(ann)).scroll <= DESKTOP.width, true);
 
-    // the check is a card in the feed; it resolves in place when Ann rolls
+    // the check is a card in the feed; it resolves in place when Ann enters
+    // her die, a natural 20, marked as such on both pages
     const card = ann.getByTestId('feed-check');
     await card.filter({ hasText: 'Perception' }).waitFor();
     assert.equal(await card.getAttribute('data-status'), 'pending');
-    await button(ann.getByTestId('prompt-bar'), 'Roll').click();
-    await ann.locator('[data-testid="feed-check"][data-status="resolved"]').waitFor();
-    await dana.locator('[data-testid="feed-check"][data-status="resolved"]').getByTestId('die').first().waitFor();
+    const bar = ann.getByTestId('prompt-bar');
+    await button(bar, 'Enter my dice').click();
+    await bar.getByLabel('Die 1').fill('20');
+    await button(bar, 'Submit dice').click();
+    await ann.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="20"]').waitFor();
+    const danaCard = dana.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="20"]');
+    await danaCard.locator('[data-testid="die"][data-kept="true"]').filter({ hasText: /^20$/ }).waitFor();
+    assert.match(await danaCard.getAttribute('class'), /\bis-nat20\b/, 'the natural 20 is styled');
     assert.equal(await ann.getByTestId('feed-check').count(), 1, 'one card, resolved in place');
 
     // a quick roll lands in the feed as a card with its dice
@@ -113,6 +102,18 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await roll.waitFor();
     assert.equal(await roll.getByTestId('die').count(), 4);
     assert.equal(await roll.locator('[data-testid="die"][data-dropped="true"]').count(), 1);
+
+    // the Dice tab keeps the session's roll history, newest first: the first
+    // page (30), then the older ones on demand
+    const history = ann.getByTestId('roll-history');
+    const entries = history.getByTestId('roll-history-entry');
+    await entries.first().filter({ hasText: '4d6dl1' }).waitFor();
+    await history.locator('[data-testid="roll-history-entry"][data-natural="20"]').filter({ hasText: 'Perception' }).waitFor();
+    await eventually(async () => assert.equal(await entries.count(), 30 + 2, 'the first page and the two rolls made since'));
+    await ann.getByTestId('roll-history-more').click();
+    await eventually(async () => assert.equal(await entries.count(), 31 + 2, 'every roll of the session'));
+    await waitText(entries.last().getByTestId('roll-formula'), 'd6 + 1');
+    await ann.getByTestId('roll-history-more').waitFor({ state: 'detached' });
 
     // the player sees no DM controls, disabled or not
     for (const name of ['Start session', 'End session', 'Abandon session', 'Request check']) {
@@ -127,10 +128,9 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     noErrors();
   });
 
-  test('390×844: every page fits without sideways scrolling; a player reads the feed, rolls and answers a check', async () => {
+  test('390×844: every page fits without sideways scrolling; a player reads the full-height feed, rolls, answers a check (a natural 1) and reads the roll history', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
-    open = [dana, ann];
     for (const p of [dana, ann]) await p.setViewportSize(PHONE);
     const { sessionId, room } = await setUpTable({
       dm: { page: dana, name: 'Dana' },
@@ -204,14 +204,26 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     }
     console.log(`# 390×844 scrollWidth: ${measured.join(', ')}`);
     assert.ok(await ann.getByTestId('chat-line').first().isVisible(), 'the player reads the feed');
+    // a player sees no DM controls, on any tab
+    await ann.getByRole('tab', { name: 'At the table', exact: true }).click();
+    await ann.getByTestId('participant').first().waitFor();
+    for (const name of ['Start session', 'End session', 'Abandon session', 'Request check']) {
+      assert.equal(await ann.getByRole('button', { name, exact: true }).count(), 0, `${name} is not shown to a player`);
+    }
+    await ann.getByRole('tab', { name: 'Chat', exact: true }).click();
 
-    // the DM asks for a check: Ann answers it from the feed screen
+    // the DM asks for a check: Ann answers it from the feed screen with her own die, a natural 1
     await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
     const bar = ann.getByTestId('prompt-bar');
     await bar.getByTestId('my-request').filter({ hasText: 'Stealth' }).waitFor();
-    await button(bar, 'Roll').click();
+    await button(bar, 'Enter my dice').click();
+    await bar.getByLabel('Die 1').fill('1');
+    await button(bar, 'Submit dice').click();
     await bar.getByTestId('request-total').waitFor();
-    await ann.locator('[data-testid="feed-check"][data-status="resolved"]').filter({ hasText: 'Stealth' }).waitFor();
+    const stealth = ann.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="1"]').filter({ hasText: 'Stealth' });
+    await stealth.waitFor();
+    assert.match(await stealth.getAttribute('class'), /\bis-nat1\b/, 'the natural 1 is styled');
+    assert.equal(await ann.getByTestId('feed-check').filter({ hasText: 'Stealth' }).count(), 1, 'one card, resolved in place');
     await fitsPhone(ann, 'session after the check');
 
     // and rolls dice from the Dice tab; the result shows in the feed
@@ -232,7 +244,27 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       return b.bottom <= a.bottom + 1 && b.top >= a.top - 1;
     });
     await fitsPhone(ann, 'session after a roll');
+
+    // the roll history on the Dice tab: the roll, and the check with its natural 1
+    await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
+    const history = ann.getByTestId('roll-history');
+    await history.getByTestId('roll-history-entry').first().filter({ hasText: /d20 ?\+ ?5/ }).waitFor();
+    await history.locator('[data-testid="roll-history-entry"][data-natural="1"]').filter({ hasText: 'Stealth' }).waitFor();
+    await fitsPhone(ann, 'session, roll history');
     assert.ok(url('').length > 0);
     noErrors();
+
+    // last (the steps above do not depend on it): the feed fills the phone's
+    // screen below the session's head, with the input at its foot, in view
+    await ann.getByRole('tab', { name: 'Chat', exact: true }).click();
+    await ann.evaluate(() => window.scrollTo(0, 0));
+    const col = await ann.getByTestId('feed-column').boundingBox();
+    const input = await ann.getByLabel('Message', { exact: true }).boundingBox();
+    console.log(`# 390×844: feed column ${Math.round(col.y)}–${Math.round(col.y + col.height)} px, input foot at ${Math.round(input.y + input.height)} px`);
+    assert.ok(input.y + input.height <= PHONE.height, 'the input is in view');
+    assert.ok(
+      col.y + col.height >= PHONE.height - 24,
+      `the feed column reaches the foot of the screen: it ends at ${Math.round(col.y + col.height)} px of ${PHONE.height}`,
+    );
   });
 });

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_MEMORY, startFakeModel } from './fake-model.mjs';
-import { chromiumOrSkip, eventually, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
@@ -24,6 +24,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   let browser;
   const contexts = [];
   const pageErrors = [];
+  const track = shotsOnFailure();
 
   before(async () => {
     model = await startFakeModel();
@@ -52,7 +53,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   async function newPlayer() {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1300, height: 1000 } });
     contexts.push(context);
-    const page = await context.newPage();
+    const page = track(await context.newPage(), 'player');
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(err.message));
     // A resource the Content-Security-Policy refused fails the journey too.

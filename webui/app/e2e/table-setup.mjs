@@ -1,19 +1,38 @@
 // Shared setup for the multi-person table journeys (live-table, checks,
-// ai-handoff): the server and browser around a describe block, one browser
-// context per person, API calls with that person's cookies, and a table
-// (room, campaign, seats, characters, session) made through the API.
+// ai-handoff, layout): the server and browser around a describe block, one
+// browser context per person, API calls with that person's cookies, a table
+// (room, campaign, seats, characters, session) made through the API, and
+// screenshots of everyone's page when a test fails (shotsOnFailure).
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { launchChromium, startServer, stopServer } from './harness.mjs';
+import { launchChromium, shotsOnFailure, startServer, stopServer } from './harness.mjs';
+
+// The two screen sizes the table journeys run at.
+export const DESKTOP = { width: 1366, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+export const SIZES = [DESKTOP, PHONE];
+// sizeName: "1366×768", for test names
+export const sizeName = ({ width, height }) => `${width}×${height}`;
 
 export const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-// waitText waits (locator polling, no sleeps) until the first matching element's whole text is text.
-export const waitText = (locator, text) =>
-  locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor();
+// waitText waits (locator polling, no sleeps) until the first matching
+// element's whole text is text; visible, or with { state: 'attached' } in
+// the page though folded away (a phone's hidden parts).
+export const waitText = (locator, text, { state = 'visible' } = {}) =>
+  locator.filter({ hasText: new RegExp(`^\\s*${escapeRe(text)}\\s*$`) }).first().waitFor({ state });
 export const chatLine = (page, text) =>
   page.getByTestId('chat-line').filter({ has: page.getByTestId('chat-text').filter({ hasText: new RegExp(`^${escapeRe(text)}$`) }) });
 export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+
+// showPart shows a part of the session page: on a phone one part fills the
+// screen, chosen by its tab ('Chat', 'At the table', 'Dice', 'Actions'); on
+// a wide screen the feed and the table always show (their tabs are hidden)
+// and the tabs choose the tools only.
+export async function showPart(page, name) {
+  const tab = page.getByRole('tab', { name, exact: true });
+  if (await tab.isVisible()) await tab.click();
+}
 
 // character is a level-3 sheet; over replaces whole top-level fields.
 export const character = (name, over = {}) => ({
@@ -33,12 +52,14 @@ export const character = (name, over = {}) => ({
 // tableJourney, called inside a describe block, starts the server and the
 // browser before its tests and stops them after (the server must exit 0 on
 // SIGTERM). It returns helpers bound to that server; pageErrors collects the
-// uncaught errors of every person's page.
+// uncaught errors of every person's page. Each person's page is shot when
+// the test that opened it fails.
 export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) {
   let server;
   let browser;
   const contexts = [];
   const pageErrors = [];
+  const track = shotsOnFailure();
 
   before(async () => {
     server = await startServer();
@@ -59,7 +80,7 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
   async function person(name) {
     const context = await browser.newContext({ locale: 'en-US', viewport });
     contexts.push(context);
-    const page = await context.newPage();
+    const page = track(await context.newPage(), name);
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
     // A resource the Content-Security-Policy refused fails the journey too.

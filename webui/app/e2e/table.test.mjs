@@ -1,180 +1,218 @@
-// The table's ground, end to end: two people (two browser contexts, two
-// guest identities) meet in a room, take seats and play a session lifecycle
-// against the real server binary.
+// The table's ground, end to end, at desktop and at phone size: two people
+// (two browser contexts, two guest identities) meet in a room, take seats and
+// play a session lifecycle against the real server binary; a third joins as
+// a guest. Titles per page, the favicon, End and Abandon asking first, no DM
+// controls for a player, and the page in zh-TW with the server's words
+// (a guest's name) translated.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, launchChromium, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { showPart, SIZES, sizeName } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 
-describe('table journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-  // pages and files (not API answers) that came back 404: the favicon among them
-  const notFound = [];
+for (const viewport of SIZES) {
+  describe(`table journey at ${sizeName(viewport)}`, { skip: !haveChromium && skipLine() }, () => {
+    let server;
+    let browser;
+    const contexts = [];
+    const pageErrors = [];
+    // pages and files (not API answers) that came back 404: the favicon among them
+    const notFound = [];
+    const track = shotsOnFailure();
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
+    before(async () => {
+      server = await startServer();
+      browser = await launchChromium();
+    });
 
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await stopServer(server);
-  });
+    after(async () => {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser?.close();
+      await stopServer(server);
+    });
 
-  // person opens a fresh browser context: its own cookie jar, so its own guest.
-  async function person(name) {
-    const context = await browser.newContext({ locale: 'en-US' });
-    contexts.push(context);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    // A resource the Content-Security-Policy refused fails the journey too.
-    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
-    page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && notFound.push(`${name}: ${r.url()}`));
-    return page;
-  }
-
-  const at = (page, path) => page.goto(new URL(path, server.url).href);
-
-  async function setDisplayName(page, name) {
-    await at(page, 'settings');
-    await page.getByLabel('Display name').fill(name);
-    await page.getByRole('button', { name: 'Save name' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-  }
-
-  // title waits until the browser tab shows the page's own title
-  const title = (page, text) => page.waitForFunction((want) => document.title === want, text);
-
-  const seat = (page, label) => page.locator(`[data-testid="seat"][data-seat="${label}"]`);
-  // waitText waits (locator polling, no sleeps) until the element's whole text is text.
-  const waitText = (locator, text) =>
-    locator.filter({ hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).waitFor();
-
-  test('A and B meet in a room, take seats and play a session from lobby to end', async () => {
-    // --- A: name, room, campaign, player seat
-    const a = await person('A');
-    await setDisplayName(a, 'Ann');
-
-    await at(a, 'tables');
-    await a.getByTestId('tables-empty').waitFor();
-    await title(a, 'Tables — Adventure Table');
-    // the icon the page links is served (no favicon 404)
-    const icon = await a.locator('link[rel="icon"]').getAttribute('href');
-    assert.equal(icon, '/favicon.svg');
-    const iconAnswer = await a.request.get(new URL(icon, server.url).href);
-    assert.equal(iconAnswer.status(), 200, 'the favicon is in the build');
-    assert.match(iconAnswer.headers()['content-type'] ?? '', /^image\/svg\+xml/);
-    await a.getByLabel('Room name').fill('Friday group');
-    await a.getByRole('button', { name: 'Create room' }).click();
-    await a.waitForURL(/\/rooms\/\d+$/);
-    const roomURL = a.url();
-    await waitText(a.getByTestId('room-name'), 'Friday group');
-    await waitText(a.getByTestId('my-authority'), 'Owner');
-    await title(a, 'Room · Friday group — Adventure Table');
-
-    await a.getByLabel('Campaign name').fill('Lost Mine');
-    await a.getByRole('button', { name: 'Create campaign' }).click();
-    await a.locator('[data-testid="campaign"][data-campaign="Lost Mine"]').waitFor();
-    await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'unassigned');
-    await a.getByLabel('Label of the new player seat').fill('Player 1');
-    await a.getByRole('button', { name: 'Add player seat' }).click();
-    await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'unassigned');
-
-    // --- A: the invite link, copied to the clipboard
-    const invite = await a.getByTestId('invite-link').inputValue();
-    assert.match(invite, new RegExp(`^${new URL(server.url).origin}/join/[^/\\s]+$`));
-    await a.getByRole('button', { name: 'Copy' }).click();
-    await a.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
-    assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite);
-
-    // --- B: a wrong link is refused in words; the real one lands in the room
-    const b = await person('B');
-    await setDisplayName(b, 'Bob');
-    await at(b, 'join/not-a-real-code');
-    await b.getByRole('alert').filter({ hasText: 'This invite link is not valid.' }).waitFor();
-
-    await b.goto(invite);
-    await b.waitForURL(roomURL);
-    await waitText(b.getByTestId('room-name'), 'Friday group');
-    await waitText(b.getByTestId('my-authority'), 'Member');
-    assert.equal(await b.getByTestId('invite-link').count(), 0, 'a member does not see the invite link');
-    assert.equal(await b.getByLabel('Assign to').count(), 0, 'a member does not get assign controls');
-
-    // --- A: sees Bob appear (polling), gives him the player seat and takes the DM seat
-    await a.locator('[data-testid="member"][data-member="Bob"]').waitFor();
-    await seat(a, 'Player 1').getByLabel('Assign to').selectOption({ label: 'Bob' });
-    await seat(a, 'Player 1').getByRole('button', { name: 'Assign', exact: true }).click();
-    await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'Bob');
-    await seat(a, 'DM').getByLabel('Assign to').selectOption({ label: 'Ann' });
-    await seat(a, 'DM').getByRole('button', { name: 'Assign', exact: true }).click();
-    await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'Ann (you)');
-
-    // --- B: creates a character and picks it for his seat
-    await at(b, 'characters');
-    await b.getByTestId('characters-empty').waitFor();
-    await b.getByRole('link', { name: 'New character' }).click();
-    await b.getByLabel('Name', { exact: true }).fill('Mira');
-    await b.getByLabel('Stealth: Proficient').check();
-    await b.getByRole('button', { name: 'Save character' }).click();
-    await b.waitForURL(/\/characters\/\d+$/);
-    await b.getByRole('status').filter({ hasText: 'Character saved.' }).waitFor();
-    await waitText(b.getByTestId('proficiency-bonus'), '+2');
-
-    await b.goto(roomURL);
-    await waitText(seat(b, 'Player 1').getByTestId('seat-controller'), 'Bob (you)');
-    await seat(b, 'Player 1').getByLabel('Character in this seat').selectOption({ label: 'Mira (level 1)' });
-    await waitText(seat(b, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
-
-    // --- A: sees the character, opens the lobby and starts
-    await waitText(seat(a, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
-    await a.getByRole('button', { name: 'Open session lobby' }).click();
-    await a.waitForURL(/\/sessions\/\d+$/);
-    const sessionURL = a.url();
-    await waitText(a.getByTestId('session-status'), 'Lobby — waiting to start');
-    await waitText(a.getByTestId('my-role'), 'DM');
-    const start = a.getByRole('button', { name: 'Start session' });
-    assert.equal(await start.isEnabled(), true, 'the DM may start');
-    assert.equal(await a.getByRole('button', { name: 'End session' }).isEnabled(), false);
-    await start.click();
-    await waitText(a.getByTestId('session-status'), 'Active');
-    await a.getByTestId('participant').filter({ hasText: 'Mira' }).waitFor();
-    await title(a, 'Session · Lost Mine — Adventure Table');
-
-    // --- B: the room links to the running session; B sees it active
-    await b.getByTestId('session-link').click();
-    await b.waitForURL(sessionURL);
-    await waitText(b.getByTestId('session-status'), 'Active');
-    await waitText(b.getByTestId('my-role'), 'Player');
-    await b.getByTestId('participant').filter({ hasText: 'Bob' }).filter({ hasText: 'Mira' }).waitFor();
-    // a player sees none of the DM's controls (not even disabled ones)
-    for (const name of ['Start session', 'End session', 'Abandon session']) {
-      assert.equal(await b.getByRole('button', { name }).count(), 0, `${name} is not shown to B`);
+    // person opens a fresh browser context: its own cookie jar, so its own guest.
+    async function person(name) {
+      const context = await browser.newContext({ locale: 'en-US', viewport });
+      contexts.push(context);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+      const page = track(await context.newPage(), name);
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+      // A resource the Content-Security-Policy refused fails the journey too.
+      page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
+      page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && notFound.push(`${name}: ${r.url()}`));
+      return page;
     }
 
-    // --- A ends it; B's page follows live (event feed), in either language
-    // End asks first; Escape cancels and nothing is sent
-    await a.getByRole('button', { name: 'End session' }).click();
-    const confirmEnd = a.getByRole('alertdialog', { name: 'End this session for everyone? It cannot be started again.' });
-    await confirmEnd.waitFor();
-    await a.keyboard.press('Escape');
-    await confirmEnd.waitFor({ state: 'detached' });
-    await waitText(a.getByTestId('session-status'), 'Active');
-    await a.getByRole('button', { name: 'End session' }).click();
-    await confirmEnd.getByRole('button', { name: 'Yes, end it' }).click();
-    await waitText(a.getByTestId('session-status'), 'Ended');
-    await waitText(b.getByTestId('session-status'), 'Ended');
-    await b.getByLabel('Language').selectOption('zh-TW');
-    await waitText(b.getByTestId('session-status'), '已結束');
-    await title(b, '場次 · Lost Mine — Adventure Table');
+    const at = (page, path) => page.goto(new URL(path, server.url).href);
 
-    assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
-    assert.deepEqual(notFound, [], 'pages or files that answered 404 (a favicon?)');
+    async function setDisplayName(page, name) {
+      await at(page, 'settings');
+      await page.getByLabel('Display name').fill(name);
+      await page.getByRole('button', { name: 'Save name' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    }
+
+    // title waits until the browser tab shows the page's own title
+    const title = (page, text) => page.waitForFunction((want) => document.title === want, text);
+
+    const seat = (page, label) => page.locator(`[data-testid="seat"][data-seat="${label}"]`);
+    // waitText waits (locator polling, no sleeps) until the element's whole text is text.
+    const waitText = (locator, text, { state = 'visible' } = {}) =>
+      locator.filter({ hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).waitFor({ state });
+    // myRole: the reader's role, in the page's facts (folded away on a phone)
+    const myRole = (page, text) => waitText(page.getByTestId('my-role'), text, { state: 'attached' });
+
+    test(`A and B meet in a room, take seats and play a session from lobby to end (${sizeName(viewport)})`, async () => {
+      // --- A: name, room, campaign, player seat
+      const a = await person('A');
+      await setDisplayName(a, 'Ann');
+
+      await at(a, 'tables');
+      await a.getByTestId('tables-empty').waitFor();
+      await title(a, 'Tables — Adventure Table');
+      // the icon the page links is served (no favicon 404)
+      const icon = await a.locator('link[rel="icon"]').getAttribute('href');
+      assert.equal(icon, '/favicon.svg');
+      const iconAnswer = await a.request.get(new URL(icon, server.url).href);
+      assert.equal(iconAnswer.status(), 200, 'the favicon is in the build');
+      assert.match(iconAnswer.headers()['content-type'] ?? '', /^image\/svg\+xml/);
+      await a.getByLabel('Room name').fill('Friday group');
+      await a.getByRole('button', { name: 'Create room' }).click();
+      await a.waitForURL(/\/rooms\/\d+$/);
+      const roomURL = a.url();
+      await waitText(a.getByTestId('room-name'), 'Friday group');
+      await waitText(a.getByTestId('my-authority'), 'Owner');
+      await title(a, 'Room · Friday group — Adventure Table');
+
+      await a.getByLabel('Campaign name').fill('Lost Mine');
+      await a.getByRole('button', { name: 'Create campaign' }).click();
+      await a.locator('[data-testid="campaign"][data-campaign="Lost Mine"]').waitFor();
+      await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'unassigned');
+      await a.getByLabel('Label of the new player seat').fill('Player 1');
+      await a.getByRole('button', { name: 'Add player seat' }).click();
+      await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'unassigned');
+
+      // --- A: the invite link, copied to the clipboard
+      const invite = await a.getByTestId('invite-link').inputValue();
+      assert.match(invite, new RegExp(`^${new URL(server.url).origin}/join/[^/\\s]+$`));
+      await a.getByRole('button', { name: 'Copy' }).click();
+      await a.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+      assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite);
+
+      // --- B: a wrong link is refused in words; the real one lands in the room
+      const b = await person('B');
+      await setDisplayName(b, 'Bob');
+      await at(b, 'join/not-a-real-code');
+      await b.getByRole('alert').filter({ hasText: 'This invite link is not valid.' }).waitFor();
+
+      await b.goto(invite);
+      await b.waitForURL(roomURL);
+      await waitText(b.getByTestId('room-name'), 'Friday group');
+      await waitText(b.getByTestId('my-authority'), 'Member');
+      assert.equal(await b.getByTestId('invite-link').count(), 0, 'a member does not see the invite link');
+      assert.equal(await b.getByLabel('Assign to').count(), 0, 'a member does not get assign controls');
+
+      // --- C joins with the link and keeps the name the server gave (a guest's)
+      const c = await person('C');
+      await c.goto(invite);
+      await c.waitForURL(roomURL);
+      const guestNumber = (await (await c.request.get(new URL('api/me', server.url).href)).json()).display_name.match(/\d{4}/)?.[0];
+      assert.ok(guestNumber, 'a guest is named with four digits');
+
+      // --- A: sees Bob appear (polling), gives him the player seat and takes the DM seat
+      await a.locator('[data-testid="member"][data-member="Bob"]').waitFor();
+      await seat(a, 'Player 1').getByLabel('Assign to').selectOption({ label: 'Bob' });
+      await seat(a, 'Player 1').getByRole('button', { name: 'Assign', exact: true }).click();
+      await waitText(seat(a, 'Player 1').getByTestId('seat-controller'), 'Bob');
+      await seat(a, 'DM').getByLabel('Assign to').selectOption({ label: 'Ann' });
+      await seat(a, 'DM').getByRole('button', { name: 'Assign', exact: true }).click();
+      await waitText(seat(a, 'DM').getByTestId('seat-controller'), 'Ann (you)');
+
+      // --- B: creates a character and picks it for his seat
+      await at(b, 'characters');
+      await b.getByTestId('characters-empty').waitFor();
+      await b.getByRole('link', { name: 'New character' }).click();
+      await b.getByLabel('Name', { exact: true }).fill('Mira');
+      await b.getByLabel('Stealth: Proficient').check();
+      await b.getByRole('button', { name: 'Save character' }).click();
+      await b.waitForURL(/\/characters\/\d+$/);
+      await b.getByRole('status').filter({ hasText: 'Character saved.' }).waitFor();
+      await waitText(b.getByTestId('proficiency-bonus'), '+2');
+
+      await b.goto(roomURL);
+      await waitText(seat(b, 'Player 1').getByTestId('seat-controller'), 'Bob (you)');
+      await seat(b, 'Player 1').getByLabel('Character in this seat').selectOption({ label: 'Mira (level 1)' });
+      await waitText(seat(b, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
+
+      // --- A: sees the character, opens the lobby and starts
+      await waitText(seat(a, 'Player 1').getByTestId('seat-character'), 'Mira (level 1)');
+      await a.getByRole('button', { name: 'Open session lobby' }).click();
+      await a.waitForURL(/\/sessions\/\d+$/);
+      const sessionURL = a.url();
+      await waitText(a.getByTestId('session-status'), 'Lobby — waiting to start');
+      await myRole(a, 'DM');
+      // the session controls sit with the table (on a phone: its tab)
+      await showPart(a, 'At the table');
+      const start = a.getByRole('button', { name: 'Start session' });
+      assert.equal(await start.isEnabled(), true, 'the DM may start');
+      // End waits for the session to start: not offered in the lobby (or not enabled)
+      const endInLobby = a.getByRole('button', { name: 'End session' });
+      assert.ok((await endInLobby.count()) === 0 || !(await endInLobby.isEnabled()), 'no End in the lobby');
+      await start.click();
+      await waitText(a.getByTestId('session-status'), 'Active');
+      await a.getByTestId('participant').filter({ hasText: 'Mira' }).waitFor();
+      await title(a, 'Session · Lost Mine — Adventure Table');
+
+      // --- B: the room links to the running session; B sees it active
+      await b.getByTestId('session-link').click();
+      await b.waitForURL(sessionURL);
+      await waitText(b.getByTestId('session-status'), 'Active');
+      await myRole(b, 'Player');
+      await showPart(b, 'At the table');
+      await b.getByTestId('participant').filter({ hasText: 'Bob' }).filter({ hasText: 'Mira' }).waitFor();
+      // a player sees none of the DM's controls (not even disabled ones)
+      for (const name of ['Start session', 'End session', 'Abandon session']) {
+        assert.equal(await b.getByRole('button', { name }).count(), 0, `${name} is not shown to B`);
+      }
+
+      // --- Abandon asks first too; Cancel sends nothing and gives the focus back
+      await a.getByRole('button', { name: 'Abandon session' }).click();
+      const confirmAbandon = a.getByRole('alertdialog', { name: 'Abandon this session for everyone? It cannot be started again.' });
+      await confirmAbandon.getByRole('button', { name: 'Yes, abandon it' }).waitFor();
+      await confirmAbandon.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await confirmAbandon.waitFor({ state: 'detached' });
+      await a.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Abandon session');
+      await waitText(a.getByTestId('session-status'), 'Active');
+
+      // --- A ends it; B's page follows live (event feed), in either language
+      // End asks first; Escape cancels and nothing is sent
+      await a.getByRole('button', { name: 'End session' }).click();
+      const confirmEnd = a.getByRole('alertdialog', { name: 'End this session for everyone? It cannot be started again.' });
+      await confirmEnd.waitFor();
+      await a.keyboard.press('Escape');
+      await confirmEnd.waitFor({ state: 'detached' });
+      await waitText(a.getByTestId('session-status'), 'Active');
+      await a.getByRole('button', { name: 'End session' }).click();
+      await confirmEnd.getByRole('button', { name: 'Yes, end it' }).click();
+      await waitText(a.getByTestId('session-status'), 'Ended');
+      await waitText(b.getByTestId('session-status'), 'Ended');
+      await b.getByLabel('Language').selectOption('zh-TW');
+      await waitText(b.getByTestId('session-status'), '已結束');
+      await title(b, '場次 · Lost Mine — Adventure Table');
+      // the room in zh-TW: the guest who never chose a name is named in zh-TW
+      // too (the server sends its words as a code), and nothing of the page is the English default
+      await b.goto(roomURL);
+      await title(b, '房間 · Friday group — Adventure Table');
+      const guest = b.locator('[data-testid="member"]').filter({ hasText: guestNumber });
+      await guest.waitFor();
+      assert.doesNotMatch(await guest.textContent(), /Guest/, `a guest's name in zh-TW: ${await guest.textContent()}`);
+      assert.equal(await b.getByText(/\bGuest \d{4}\b/).count(), 0, 'no English guest name on the zh-TW page');
+
+      assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
+      assert.deepEqual(notFound, [], 'pages or files that answered 404 (a favicon?)');
+    });
   });
-});
+}

@@ -185,7 +185,15 @@ describe('errorText', () => {
 // The codes of the text the server makes for people (gameplay/narrative:
 // branch names in tree.go, notices in turn.go) and the script failure kinds
 // (gameplay/scripting) a script.error names.
-const SERVER_TEXT_CODES = ['branch.main', 'branch.numbered', 'script.message', 'script.error'];
+const SERVER_TEXT_CODES = [
+  'branch.main',
+  'branch.numbered',
+  'script.message',
+  'script.error',
+  'user.guest', // gameplay/table/views.go codeGuestName (also gameplay/accounts)
+  'seat.dm', // codeSeatDM
+  'check.everyone', // codeCheckEveryone (the DM's /check line)
+];
 const GO_SCRIPT_ERROR_KINDS = ['throw', 'timeout', 'memory', 'compile', 'empty', 'canceled', 'internal'];
 
 describe('server-made text codes', () => {
@@ -209,6 +217,10 @@ describe('server-made text codes', () => {
     }
     expect(zhTW['solo.branches.numbered']).toContain('{n}');
     expect(en['solo.branches.numbered']).toContain('{n}');
+    for (const map of [en, zhTW]) {
+      expect(map['server.user.guest']).toContain('{number}');
+      expect(map['server.check.everyone']).toContain('{check}');
+    }
   });
 });
 

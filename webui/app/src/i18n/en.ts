@@ -795,6 +795,9 @@ export const en = {
   'server.script.kind.empty': 'it returned no text',
   'server.script.kind.canceled': 'it was cancelled',
   'server.script.kind.internal': 'the script engine failed',
+  'server.user.guest': 'Guest {number}',
+  'server.seat.dm': 'DM',
+  'server.check.everyone': 'Everyone: roll {check}.',
 
   'solo.console.open': 'Script console',
   'solo.console.title': 'Script console',

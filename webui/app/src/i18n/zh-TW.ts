@@ -790,6 +790,9 @@ export const zhTW: Record<MessageKey, string> = {
   'server.script.kind.empty': '未傳回任何文字',
   'server.script.kind.canceled': '已取消',
   'server.script.kind.internal': '腳本引擎發生故障',
+  'server.user.guest': '訪客 {number}',
+  'server.seat.dm': 'DM 座位',
+  'server.check.everyone': '所有人：擲{check}檢定。',
 
   'solo.console.open': '腳本主控台',
   'solo.console.title': '腳本主控台',

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { format, type MessageKey } from '../i18n/messages';
+import { personName } from '../i18n/serverText';
 import { useAction, type Action } from '../useAction';
 import { NotFoundPage } from './NotFound';
 
@@ -476,7 +477,7 @@ export function AccountPage() {
       ) : me.registered ? (
         <>
           <p className="lead" data-testid="account-state">
-            {format(t('account.registered.lead'), { email: me.email ?? '', name: me.display_name })}
+            {format(t('account.registered.lead'), { email: me.email ?? '', name: personName(t, me) })}
           </p>
           <LogoutPanel />
           <PasswordForm />
@@ -485,7 +486,7 @@ export function AccountPage() {
       ) : (
         <>
           <p className="lead" data-testid="account-state">
-            {format(t('account.guest.lead'), { name: me.display_name })}
+            {format(t('account.guest.lead'), { name: personName(t, me) })}
           </p>
           <RegisterForm />
           <LoginForm />

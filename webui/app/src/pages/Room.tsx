@@ -3,7 +3,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
-import { format } from '../i18n/messages';
+import { format, type MessageKey } from '../i18n/messages';
+import { controllerName, personName, seatLabel } from '../i18n/serverText';
 import {
   addSeat,
   assignSeat,
@@ -219,7 +220,7 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
           {room.members.map((m) => (
             <tr key={m.access_id} data-testid="member" data-member={m.display_name}>
               <td>
-                {m.display_name}
+                {personName(t, m)}
                 {m.access_id === viewer.accessId && <span className="hint"> {t('common.you')}</span>}
               </td>
               <td>{t(`authority.${m.authority as Authority}`)}</td>
@@ -507,10 +508,11 @@ function DmAIBox({
   );
 }
 
-function controllerText(seat: Seat, t: (k: 'room.seat.unassigned' | 'room.seat.ai') => string) {
+function controllerText(seat: Seat, t: (k: MessageKey) => string) {
   if (seat.controller_kind === 'none') return t('room.seat.unassigned');
-  if (seat.controller_kind === 'ai') return seat.controller_display_name ? `${t('room.seat.ai')}: ${seat.controller_display_name}` : t('room.seat.ai');
-  return seat.controller_display_name ?? '';
+  const name = controllerName(t, seat);
+  if (seat.controller_kind === 'ai') return name ? `${t('room.seat.ai')}: ${name}` : t('room.seat.ai');
+  return name ?? '';
 }
 
 function SeatRow({
@@ -540,7 +542,7 @@ function SeatRow({
   return (
     <tr data-testid="seat" data-seat={seat.label} data-seat-id={seat.id}>
       <td>{t(`seatRole.${seat.role as SeatRole}`)}</td>
-      <td>{seat.label}</td>
+      <td>{seatLabel(t, seat)}</td>
       <td data-testid="seat-controller">
         {controllerText(seat, t)}
         {seat.controller_kind === 'ai' && (
@@ -564,7 +566,7 @@ function SeatRow({
               <option value="">{t('room.seat.chooseMember')}</option>
               {activeMembers.map((m) => (
                 <option key={m.access_id} value={String(m.access_id)}>
-                  {m.display_name}
+                  {personName(t, m)}
                 </option>
               ))}
             </select>

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
+import { controllerName as controllerShown, seatLabel } from '../i18n/serverText';
 import { useAction } from '../useAction';
 import {
   AIPresenceBadge,
@@ -113,8 +114,9 @@ function TakeBack({ seatId, onDone }: { seatId: number; onDone: () => void }) {
 }
 
 // The name a participant seat goes by at the table: its character, else the seat label.
-export function seatDisplayName(p: Participant | undefined, seat: Seat | undefined): string {
-  return p?.character?.name ?? seat?.character?.name ?? seat?.label ?? '';
+// With t, a label the server made (the DM seat's) is in the reader's language.
+export function seatDisplayName(p: Participant | undefined, seat: Seat | undefined, t?: T): string {
+  return p?.character?.name ?? seat?.character?.name ?? (seat ? (t ? seatLabel(t, seat) : seat.label) : '');
 }
 
 // PlayerCards: the DM seat, then one card per participant seat (character,
@@ -185,10 +187,10 @@ export function PlayerCards({
             {t('seatRole.dm')}
             {online(dmSeat.id)}
           </h3>
-          <p className="hint">{dmSeat.label}</p>
+          <p className="hint">{seatLabel(t, dmSeat)}</p>
           <Controller
             kind={dmSeat.controller_kind}
-            name={dmSeat.controller_display_name}
+            name={controllerShown(t, dmSeat)}
             lastSeen={lastSeen(dmSeat)}
             you={you(dmSeat.id)}
           />
@@ -196,7 +198,7 @@ export function PlayerCards({
       )}
       {participantSeats.map(({ p, seat }) => {
         const c = p.character;
-        const name = seatDisplayName(p, seat);
+        const name = seatDisplayName(p, seat, t);
         return (
           <article
             key={p.id}
@@ -210,7 +212,7 @@ export function PlayerCards({
               {online(p.seat_id)}
             </h3>
             <p className="hint">
-              {seat?.label}
+              {seat && seatLabel(t, seat)}
               {c && ` · ${format(t('common.levelN'), { n: c.level })}`}
             </p>
             {c ? (
@@ -242,12 +244,12 @@ export function PlayerCards({
             {seat ? (
               <Controller
                 kind={seat.controller_kind}
-                name={seat.controller_display_name}
+                name={controllerShown(t, seat)}
                 lastSeen={lastSeen(seat)}
                 you={you(p.seat_id)}
               />
             ) : (
-              <Controller kind={p.controller_kind} name={p.controller_display_name} lastSeen={null} you={you(p.seat_id)} />
+              <Controller kind={p.controller_kind} name={controllerShown(t, p)} lastSeen={null} you={you(p.seat_id)} />
             )}
             {active && data.me.role === 'player' && p.seat_id === data.me.seat_id && seat?.controller_kind === 'human' && (
               <HandoffForm
@@ -273,15 +275,15 @@ export function PlayerCards({
       {others.map((seat) => (
         <article key={seat.id} className="player-card is-away" data-testid="seat-card" data-seat={seat.label}>
           <h3>
-            {seat.character?.name ?? seat.label}
+            {seat.character?.name ?? seatLabel(t, seat)}
             {online(seat.id)}
           </h3>
           <p className="hint">
-            {seat.label} · {t('table.card.notAtTable')}
+            {seatLabel(t, seat)} · {t('table.card.notAtTable')}
           </p>
           <Controller
             kind={seat.controller_kind}
-            name={seat.controller_display_name}
+            name={controllerShown(t, seat)}
             lastSeen={lastSeen(seat)}
             you={you(seat.id)}
           />

@@ -1,7 +1,10 @@
+import type { MessageKey } from '../i18n/messages';
+import { seatLabel } from '../i18n/serverText';
 import type { SessionResume } from './api';
 
 // TableNames answers "who is this seat / character" for the chat, from the
-// session resume (seats and participants).
+// session resume (seats and participants). Names the server made (the DM
+// seat's default label) are in the reader's language when t is given.
 export interface TableNames {
   dmSeatId: number;
   // character shown for a seat (the participant's character, else the seat's), else the seat label
@@ -10,12 +13,12 @@ export interface TableNames {
   character: (characterId: number | null | undefined, seatId: number | null | undefined) => string | null;
 }
 
-export function tableNames(r: SessionResume): TableNames {
+export function tableNames(r: SessionResume, t?: (key: MessageKey) => string): TableNames {
   const chars = new Map<number, string>();
   const seatNames = new Map<number, string>();
   for (const s of r.seats) {
     if (s.character) chars.set(s.character.id, s.character.name);
-    seatNames.set(s.id, s.character?.name ?? s.label);
+    seatNames.set(s.id, s.character?.name ?? (t ? seatLabel(t, s) : s.label));
   }
   for (const p of r.participants) {
     if (p.character) {

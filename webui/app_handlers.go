@@ -1,12 +1,9 @@
 package webui
 
 import (
-	"bytes"
-	"io/fs"
 	"net/http"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -20,8 +17,9 @@ const notBuiltPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <p>Build it with <code>make build</code> (or start with <code>make run</code>). The API at <code>/api/health</code> works without it.</p></body></html>`
 
 // serveApp serves a file of the built app, or index.html for app routes
-// (history-API fallback). Hashed assets are cached forever; everything else
-// must be revalidated so a new build is picked up at once.
+// (history-API fallback), precompressed when the browser accepts it
+// (serveFile). Hashed assets are cached forever; everything else must be
+// revalidated so a new build is picked up at once.
 func (s *Server) serveApp(c *gin.Context) {
 	if c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
 		respondError(c, apperr.E(apperr.RouteNotFound, "There is no route %s %s.", c.Request.Method, c.Request.URL.Path))
@@ -29,13 +27,11 @@ func (s *Server) serveApp(c *gin.Context) {
 	}
 	name := strings.TrimPrefix(path.Clean("/"+c.Request.URL.Path), "/")
 	if name != "" && name != "index.html" {
-		if data, err := fs.ReadFile(s.app, name); err == nil {
-			if strings.HasPrefix(name, "assets/") {
-				c.Header("Cache-Control", "public, max-age=31536000, immutable")
-			} else {
-				c.Header("Cache-Control", "no-cache")
-			}
-			http.ServeContent(c.Writer, c.Request, name, time.Time{}, bytes.NewReader(data))
+		cache := "no-cache"
+		if strings.HasPrefix(name, "assets/") {
+			cache = "public, max-age=31536000, immutable"
+		}
+		if s.serveFile(c, name, cache) {
 			return
 		}
 		// A missing file with an extension (a stale asset link) is a 404,
@@ -49,15 +45,12 @@ func (s *Server) serveApp(c *gin.Context) {
 	s.serveIndex(c)
 }
 
-// serveIndex serves the app's index.html, never cached.
+// serveIndex serves the app's index.html, revalidated on every use.
 func (s *Server) serveIndex(c *gin.Context) {
-	c.Header("Cache-Control", "no-cache")
-	data, err := fs.ReadFile(s.app, "index.html")
-	if err != nil {
+	if !s.serveFile(c, "index.html", "no-cache") {
+		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusServiceUnavailable, "text/html; charset=utf-8", []byte(notBuiltPage))
-		return
 	}
-	c.Data(http.StatusOK, "text/html; charset=utf-8", data)
 }
 
 func acceptsHTML(r *http.Request) bool {

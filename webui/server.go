@@ -11,7 +11,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 
@@ -70,6 +72,11 @@ type Server struct {
 	logger  *slog.Logger
 	openapi []byte
 	caps    gameplay.Capabilities
+	// etags holds the ETag of each of the app's files once computed.
+	etags sync.Map
+	// streams matches the paths of the event-stream routes, which are
+	// never compressed (compressAPI would hold the stream's first bytes).
+	streams *regexp.Regexp
 }
 
 func init() { gin.SetMode(gin.ReleaseMode) }
@@ -126,11 +133,20 @@ func New(opts Options) (*Server, error) {
 		writeJSONError(w, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
 	}))
 	guarded := origin.Handler(e)
+	s.streams = streamPaths(s.routes)
+	// JSON answers are compressed; the app's files come compressed from
+	// the build (serveFile), /mcp streams its own way, and event streams
+	// must reach the client as they are written.
+	compressed := compressAPI(guarded)
 	s.handler = s.secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// /mcp carries bearer tokens, not cookies, and applies its own
 		// origin policy (local origins allowed, as the MCP spec expects).
 		if opts.MCP != nil && r.URL.Path == "/mcp" {
 			e.ServeHTTP(w, r)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/api/") && !s.streams.MatchString(r.URL.Path) {
+			compressed.ServeHTTP(w, r)
 			return
 		}
 		guarded.ServeHTTP(w, r)
@@ -140,6 +156,27 @@ func New(opts Options) (*Server, error) {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// streamPaths matches the path of every route that answers an event
+// stream; with none, it matches nothing.
+func streamPaths(routes []apiRoute) *regexp.Regexp {
+	alts := []string{`$^`} // matches no path: each starts with "/"
+	for _, r := range routes {
+		if !r.Stream {
+			continue
+		}
+		segs := strings.Split(r.Path, "/")
+		for i, seg := range segs {
+			if pathParam.MatchString(seg) {
+				segs[i] = `[^/]+`
+			} else {
+				segs[i] = regexp.QuoteMeta(seg)
+			}
+		}
+		alts = append(alts, strings.Join(segs, "/"))
+	}
+	return regexp.MustCompile("^(?:" + strings.Join(alts, "|") + ")$")
+}
 
 // noRoute answers JSON for API paths and the web app for everything else.
 func (s *Server) noRoute(c *gin.Context) {

@@ -52,8 +52,9 @@ export const character = (name, over = {}) => ({
 // tableJourney, called inside a describe block, starts the server and the
 // browser before its tests and stops them after (the server must exit 0 on
 // SIGTERM). It returns helpers bound to that server; pageErrors collects the
-// uncaught errors of every person's page. Each person's page is shot when
-// the test that opened it fails.
+// uncaught errors, CSP refusals and 404s (files, not API answers) of every
+// person's page. Each person's page is shot when the test that opened it
+// fails.
 export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) {
   let server;
   let browser;
@@ -85,6 +86,8 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
     page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
     // A resource the Content-Security-Policy refused fails the journey too.
     page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
+    // and so does a page or file (not an API answer) that is not found: the favicon among them
+    page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && pageErrors.push(`${name}: 404 ${r.url()}`));
     await at(page, 'tables');
     await page.getByTestId('tables-empty').waitFor();
     return page;

@@ -202,14 +202,15 @@ for (const viewport of SIZES) {
       await b.getByLabel('Language').selectOption('zh-TW');
       await waitText(b.getByTestId('session-status'), '已結束');
       await title(b, '場次 · Lost Mine — Adventure Table');
-      // the room in zh-TW: the guest who never chose a name is named in zh-TW
-      // too (the server sends its words as a code), and nothing of the page is the English default
+      // the room in zh-TW: what the server named (the guest who never chose
+      // a name, the DM seat's default label) travels as a code and reads in zh-TW
       await b.goto(roomURL);
       await title(b, '房間 · Friday group — Adventure Table');
       const guest = b.locator('[data-testid="member"]').filter({ hasText: guestNumber });
       await guest.waitFor();
-      assert.doesNotMatch(await guest.textContent(), /Guest/, `a guest's name in zh-TW: ${await guest.textContent()}`);
+      await guest.getByText(`訪客 ${guestNumber}`, { exact: true }).waitFor();
       assert.equal(await b.getByText(/\bGuest \d{4}\b/).count(), 0, 'no English guest name on the zh-TW page');
+      await seat(b, 'DM').getByRole('cell', { name: 'DM 座位', exact: true }).waitFor();
 
       assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
       assert.deepEqual(notFound, [], 'pages or files that answered 404 (a favicon?)');

@@ -109,7 +109,8 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     const entries = history.getByTestId('roll-history-entry');
     await entries.first().filter({ hasText: '4d6dl1' }).waitFor();
     await history.locator('[data-testid="roll-history-entry"][data-natural="20"]').filter({ hasText: 'Perception' }).waitFor();
-    await eventually(async () => assert.equal(await entries.count(), 30 + 2, 'the first page and the two rolls made since'));
+    // (the first page, and the two rolls made since it was read, if it was read first)
+    await eventually(async () => assert.ok((await entries.count()) >= 30, `a page of the history: ${await entries.count()}`));
     await ann.getByTestId('roll-history-more').click();
     await eventually(async () => assert.equal(await entries.count(), 31 + 2, 'every roll of the session'));
     await waitText(entries.last().getByTestId('roll-formula'), 'd6 + 1');

@@ -26,6 +26,17 @@ const ProtocolVersion = "2026-07-28"
 // grant's authority over its seat is checked again by every gameplay call.
 type Principal struct {
 	GrantID int64
+	// Caller, when the verifier sets it, is the verified caller carrying
+	// the grant row it read, so the tool call does not read it again.
+	Caller table.Caller
+}
+
+// caller is the table caller the principal speaks as.
+func (p Principal) caller() table.Caller {
+	if p.Caller.GrantID == p.GrantID {
+		return p.Caller
+	}
+	return table.AI(p.GrantID)
 }
 
 // TokenVerifier checks a bearer token. It returns an application error of

@@ -96,7 +96,7 @@ func typed[In, Out any](name, title string, h hints, description string, call fu
 				if err := dec.Decode(&in); err != nil {
 					return errorResult(d.logger, name, apperr.E(apperr.InvalidRequest, "The arguments do not match the tool's input schema: %v", err)), nil
 				}
-				out, err := call(ctx, d, table.AI(p.GrantID), in)
+				out, err := call(ctx, d, p.caller(), in)
 				if err != nil {
 					return errorResult(d.logger, name, err), nil
 				}

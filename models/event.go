@@ -64,15 +64,17 @@ func (s *Store) CreateRuntime(ctx context.Context, sessionID int64, now time.Tim
 // writers can never take the same seq and a rolled-back writer leaves no gap.
 // On PostgreSQL it also queues the NOTIFY that wakes other processes.
 func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time) (int64, error) {
-	res := s.db.WithContext(ctx).Model(&SessionTableRuntime{}).Where("session_id = ?", sessionID).Updates(map[string]any{
-		"last_event_seq": clauseExpr("last_event_seq + 1"),
-		"revision":       clauseExpr("revision + 1"),
-		"updated_at":     now,
-	})
-	if res.Error != nil {
-		return 0, translate(res.Error, "session runtime")
+	// One statement takes the seq and answers it (UPDATE … RETURNING, on
+	// SQLite 3.35+ and PostgreSQL): the write lock is held one round trip
+	// less.
+	var seqs []int64
+	err := s.db.WithContext(ctx).Raw(
+		"UPDATE session_table_runtime SET last_event_seq = last_event_seq + 1, revision = revision + 1, updated_at = ? WHERE session_id = ? RETURNING last_event_seq",
+		now, sessionID).Scan(&seqs).Error
+	if err != nil {
+		return 0, translate(err, "session runtime")
 	}
-	if res.RowsAffected != 1 {
+	if len(seqs) != 1 {
 		return 0, translate(errRecordNotFound, "session runtime")
 	}
 	// Every event is written through here, so this is the one place that
@@ -80,7 +82,7 @@ func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time
 	if err := s.notifySessionEvents(ctx, sessionID); err != nil {
 		return 0, translate(err, "session runtime")
 	}
-	return s.LastEventSeq(ctx, sessionID)
+	return seqs[0], nil
 }
 
 // LastEventSeq returns the seq of a session's newest event (0 when none).

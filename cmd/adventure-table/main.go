@@ -268,7 +268,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table, Limits: lim,
 			Verify: func(ctx context.Context, token string) (mcp.Principal, error) {
 				c, err := services.Table.AuthenticateGrant(ctx, token)
-				return mcp.Principal{GrantID: c.GrantID}, err
+				return mcp.Principal{GrantID: c.GrantID, Caller: c}, err
 			}})
 	} else {
 		logger.Warn("MCP endpoint not mounted", slog.String("reason", why))

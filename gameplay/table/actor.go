@@ -32,7 +32,22 @@ const (
 type Caller struct {
 	UserID  int64
 	GrantID int64
+	// grant is the grant row AuthenticateGrant verified in this request,
+	// read at the store's AuthorityGeneration grantGeneration: resolving
+	// the actor uses it instead of reading it again until any authority
+	// change (binding, revoking, a new controller) is committed.
+	grant           *models.AIControllerGrant
+	grantGeneration int64
 }
+
+// callerKey identifies a caller across requests (without the grant row).
+type callerKey struct{ user, grant int64 }
+
+func (c Caller) key() callerKey { return callerKey{c.UserID, c.GrantID} }
+
+// withoutGrantRow is the caller whose grant is read afresh when resolved
+// (a long wait resolves again after the row it started with may be stale).
+func (c Caller) withoutGrantRow() Caller { return Caller{UserID: c.UserID, GrantID: c.GrantID} }
 
 // Human returns the caller for a browser user.
 func Human(userID int64) Caller { return Caller{UserID: userID} }
@@ -106,8 +121,14 @@ func (s *Service) failpoint(point string) error {
 // same answer as for something that does not exist. Returns
 // room_access_revoked for a revoked access session.
 func roomActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string) (Actor, error) {
+	return actorAmong(ctx, tx, c, roomID, what, nil)
+}
+
+// actorAmong is roomActor when the seats of a campaign were already read:
+// an AI caller's seat is taken from them when it is there.
+func actorAmong(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string, seats []models.CampaignSeat) (Actor, error) {
 	if c.GrantID != 0 {
-		return aiActor(ctx, tx, c, roomID, what)
+		return aiActor(ctx, tx, c, roomID, what, seats)
 	}
 	if c.UserID == 0 {
 		return Actor{}, apperr.E(apperr.Unauthorized, "Sign in first.")

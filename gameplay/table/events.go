@@ -216,6 +216,10 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 	}
 	n := s.notifier
 	f := n.enter(sessionID)
+	// The grant row verified for this request serves the first resolution
+	// only; later ones (after a recheck) read it afresh.
+	fresh := c
+	c = c.withoutGrantRow()
 	defer n.leave(sessionID, f)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -223,10 +227,11 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 		// Take the ticket before reading, so a commit between the read and
 		// the wait still wakes us.
 		ticket := n.ticket(f)
-		aud, err := s.audienceOf(ctx, f, c, sessionID)
+		aud, err := s.audienceOf(ctx, f, fresh, sessionID)
 		if err != nil {
 			return EventPage{}, err
 		}
+		fresh = c
 		page, err := s.pollRead(ctx, f, ticket, aud, sessionID, after)
 		if err != nil || len(page.Events) > 0 || page.HasMore {
 			return page, err

@@ -61,6 +61,7 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 	if !ok {
 		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 	}
+	generation := s.store.AuthorityGeneration()
 	g, err := s.store.FindGrantByPublicID(ctx, publicID)
 	if apperr.CodeOf(err) == apperr.NotFound || (err == nil && !auth.GrantSecretMatches(g.SecretHash, secret)) {
 		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
@@ -83,7 +84,7 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 			return Caller{}, err
 		}
 	}
-	return AI(g.ID), nil
+	return Caller{GrantID: g.ID, grant: g, grantGeneration: generation}, nil
 }
 
 // timeNow is the clock of the authority checks (tests move it forward).
@@ -149,10 +150,10 @@ func allowEndedRead(ctx context.Context) context.Context {
 // aiActor is the one current-authority check of every AI call (seed §8.3):
 // the grant is usable, belongs to this room, and its seat is controlled by
 // an AI through exactly this grant at exactly the epoch it was minted at.
-func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string) (Actor, error) {
-	g, err := tx.FindGrantByID(ctx, c.GrantID, false)
+func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what string, seats []models.CampaignSeat) (Actor, error) {
+	g, err := grantOf(ctx, tx, c)
 	if err != nil {
-		return Actor{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+		return Actor{}, err
 	}
 	ended := false
 	if err := grantUsable(g, timeNow().UTC()); err != nil {
@@ -164,7 +165,7 @@ func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what
 	if g.RoomID != roomID {
 		return Actor{}, notFound(what)
 	}
-	seat, err := tx.FindSeatByID(ctx, g.SeatID, false)
+	seat, err := seatAmong(ctx, tx, g.SeatID, seats)
 	if err != nil {
 		return Actor{}, err
 	}
@@ -178,6 +179,29 @@ func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what
 	}
 	return Actor{Kind: ActorAI, GrantID: g.ID, Generation: g.Generation, GrantSessionID: g.SessionID, RoomID: roomID,
 		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role, SessionOver: ended}, nil
+}
+
+// grantOf is the caller's grant: the row AuthenticateGrant verified when
+// no authority change was committed since, else read now.
+func grantOf(ctx context.Context, tx *models.Store, c Caller) (*models.AIControllerGrant, error) {
+	if c.grant != nil && c.grant.ID == c.GrantID && c.grantGeneration == tx.AuthorityGeneration() {
+		return c.grant, nil
+	}
+	g, err := tx.FindGrantByID(ctx, c.GrantID, false)
+	if err != nil {
+		return nil, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	}
+	return g, nil
+}
+
+// seatAmong is the seat with this id from seats, else read.
+func seatAmong(ctx context.Context, tx *models.Store, id int64, seats []models.CampaignSeat) (*models.CampaignSeat, error) {
+	for i := range seats {
+		if seats[i].ID == id {
+			return &seats[i], nil
+		}
+	}
+	return tx.FindSeatByID(ctx, id, false)
 }
 
 type preSessionKey struct{}
@@ -388,11 +412,11 @@ type PreSessionContext struct {
 // GetPreSessionContext returns an AI DM grant's minimal pre-session view.
 // Returns the token codes and ai_grant_not_current_controller.
 func (s *Service) GetPreSessionContext(ctx context.Context, c Caller) (PreSessionContext, error) {
-	g, err := s.store.FindGrantByID(ctx, c.GrantID, false)
+	g, err := grantOf(ctx, s.store, c)
 	if err != nil {
-		return PreSessionContext{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+		return PreSessionContext{}, err
 	}
-	a, err := aiActor(ctx, s.store, c, g.RoomID, "campaign")
+	a, err := aiActor(ctx, s.store, c, g.RoomID, "campaign", nil)
 	if err != nil {
 		return PreSessionContext{}, err
 	}
@@ -420,9 +444,9 @@ func (s *Service) GetPreSessionContext(ctx context.Context, c Caller) (PreSessio
 // Returns ai_grant_pre_session_only for an unbound DM grant, and the token
 // codes.
 func (s *Service) GrantSession(ctx context.Context, c Caller) (int64, error) {
-	g, err := s.store.FindGrantByID(ctx, c.GrantID, false)
+	g, err := grantOf(ctx, s.store, c)
 	if err != nil {
-		return 0, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+		return 0, err
 	}
 	if err := grantUsable(g, s.now()); err != nil && !sessionOver(g) {
 		return 0, err

@@ -77,7 +77,23 @@ type feed struct {
 	// starts when no waiter gives an earlier cursor.
 	seen int64
 	// audiences caches each caller's resolved viewer.
-	audiences map[Caller]audience
+	audiences map[callerKey]audience
+	// roster caches the session's seats as SessionSeats shows them (names
+	// and characters for MCP's pages), under the same rules as audiences
+	// and also dropped when a character changes.
+	roster roster
+}
+
+type roster struct {
+	seats      []SeatView
+	generation int64
+	until      time.Time
+}
+
+// forget drops what the feed cached about who is who.
+func (f *feed) forget() {
+	f.audiences = nil
+	f.roster = roster{}
 }
 
 // audience is a caller's resolved viewer and actor, and when it stops
@@ -131,7 +147,7 @@ func (n *Notifier) Notify(sessionID int64) {
 	if len(f.waiters) == 0 && (len(f.audiences) == 0 || f.seen == 0) {
 		// Nobody waits and no read could tell what the new events change:
 		// forget the cached viewers rather than trust them.
-		f.audiences = nil
+		f.forget()
 		n.dropIfIdle(sessionID, f)
 		return
 	}
@@ -176,7 +192,7 @@ func (n *Notifier) leave(sessionID int64, f *feed) {
 
 // dropIfIdle forgets a feed nobody holds, waits on or is cached in.
 func (n *Notifier) dropIfIdle(sessionID int64, f *feed) {
-	if f.holders == 0 && len(f.waiters) == 0 && len(f.audiences) == 0 && !f.reading && n.feeds[sessionID] == f {
+	if f.holders == 0 && len(f.waiters) == 0 && len(f.audiences) == 0 && f.roster.seats == nil && !f.reading && n.feeds[sessionID] == f {
 		delete(n.feeds, sessionID)
 	}
 }
@@ -189,6 +205,9 @@ func (n *Notifier) sweepLocked(now time.Time) {
 			if !now.Before(a.until) {
 				delete(f.audiences, c)
 			}
+		}
+		if !now.Before(f.roster.until) {
+			f.roster = roster{}
 		}
 		n.dropIfIdle(id, f)
 	}
@@ -206,7 +225,7 @@ func (n *Notifier) ticket(f *feed) uint64 {
 func (n *Notifier) cachedAudience(f *feed, c Caller, generation int64, now time.Time) (audience, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	a, ok := f.audiences[c]
+	a, ok := f.audiences[c.key()]
 	if !ok || a.generation != generation || !now.Before(a.until) {
 		return audience{}, false
 	}
@@ -217,15 +236,41 @@ func (n *Notifier) cacheAudience(f *feed, c Caller, a audience) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if f.audiences == nil {
-		f.audiences = map[Caller]audience{}
+		f.audiences = map[callerKey]audience{}
 	}
-	f.audiences[c] = a
+	f.audiences[c.key()] = a
 }
 
 func (n *Notifier) forgetAudience(f *feed, c Caller) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	delete(f.audiences, c)
+	delete(f.audiences, c.key())
+}
+
+// cachedRoster returns the session's seats when the hub holds them and
+// the caller's trusted viewer (so the caller may read them).
+func (n *Notifier) cachedRoster(sessionID int64, c Caller, generation int64, now time.Time) ([]SeatView, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f := n.feeds[sessionID]
+	if f == nil || f.roster.seats == nil || f.roster.generation != generation || !now.Before(f.roster.until) {
+		return nil, false
+	}
+	a, ok := f.audiences[c.key()]
+	if !ok || a.generation != generation || !now.Before(a.until) {
+		return nil, false
+	}
+	return f.roster.seats, true
+}
+
+// cacheRoster keeps the seats read at generation, if the session has a
+// feed (only sessions someone waits on are cached).
+func (n *Notifier) cacheRoster(sessionID int64, seats []SeatView, generation int64, now time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if f := n.feeds[sessionID]; f != nil && seats != nil {
+		f.roster = roster{seats: seats, generation: generation, until: now.Add(audienceTTL)}
+	}
 }
 
 // nothingAfter reports whether the hub knows that no event was committed
@@ -305,7 +350,7 @@ func (n *Notifier) read(sessionID int64, f *feed) {
 func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.SessionEvent, err error) {
 	if err != nil {
 		// Each waiter reads on its own and meets the error itself.
-		f.audiences = nil
+		f.forget()
 		for w := range f.waiters {
 			n.release(f, w, wake{recheck: true})
 		}
@@ -328,7 +373,12 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 		}
 	}
 	if firstAuthority != 0 || truncated {
-		f.audiences = nil
+		f.forget()
+	}
+	for _, e := range rows {
+		if e.Kind == EventCharacterChanged {
+			f.roster = roster{}
+		}
 	}
 	if last > f.seen {
 		f.seen = last

@@ -140,15 +140,17 @@ func loadAudience(ctx context.Context, tx *models.Store, c Caller, sessionID int
 	if err != nil {
 		return sessionScope{}, err
 	}
-	a, err := roomActor(ctx, tx, c, se.RoomID, "session")
+	// The campaign's seats are read first: an AI caller's own seat is
+	// among them, so resolving it costs no query of its own.
+	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
+	if err != nil {
+		return sessionScope{}, err
+	}
+	a, err := actorAmong(ctx, tx, c, se.RoomID, "session", seats)
 	if err != nil {
 		return sessionScope{}, err
 	}
 	if err := a.requireSessionScope(ctx, se); err != nil {
-		return sessionScope{}, err
-	}
-	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
-	if err != nil {
 		return sessionScope{}, err
 	}
 	a = a.withSeats(se.CampaignID, seats)
@@ -575,6 +577,20 @@ func loadLive(ctx context.Context, tx *models.Store, c Caller, sessionID int64) 
 // speakers of events. Cheaper than Resume (no events, stage or
 // participants). Returns the errors of ListEvents.
 func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) ([]SeatView, error) {
+	// A caller waiting on the session (MCP's wait_for_event names the
+	// speakers of every page) gets the hub's copy while it is trusted.
+	generation, now := s.store.AuthorityGeneration(), time.Now()
+	if seats, ok := s.notifier.cachedRoster(sessionID, c, generation, now); ok {
+		return seats, nil
+	}
+	seats, err := s.sessionSeats(ctx, c, sessionID)
+	if err == nil {
+		s.notifier.cacheRoster(sessionID, seats, generation, now)
+	}
+	return seats, err
+}
+
+func (s *Service) sessionSeats(ctx context.Context, c Caller, sessionID int64) ([]SeatView, error) {
 	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/modelstest"
+)
+
+// queryMeter counts the SQL statements of each MCP request by tool name
+// (the Mcp-Name header), the way the server really runs them: bearer
+// verification, the tool call and its answer.
+type queryMeter struct {
+	mu    sync.Mutex
+	last  map[string]int64
+	calls map[string]int
+}
+
+func (m *queryMeter) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, n := models.WithQueryCounter(r.Context())
+		h.ServeHTTP(w, r.WithContext(ctx))
+		m.mu.Lock()
+		m.last[r.Header.Get("Mcp-Name")] = n.Load()
+		m.calls[r.Header.Get("Mcp-Name")]++
+		m.mu.Unlock()
+	})
+}
+
+// of is the count of the tool's last call, once calls of it have ended
+// (the client can read the answer before the handler returns).
+func (m *queryMeter) of(tool string, calls int) int64 {
+	for {
+		m.mu.Lock()
+		n, done := m.last[tool], m.calls[tool] >= calls
+		m.mu.Unlock()
+		if done {
+			return n
+		}
+		time.Sleep(time.Millisecond) // waiting for the handler to return, not for time to pass
+	}
+}
+
+// TestToolQueryCounts pins how many statements the hot tools cost, so a
+// change that adds a query per call shows up here. wait_for_event woken by
+// a post costs the bearer check only: the hub's one shared read serves
+// every waiter, and the roster comes from the same cache.
+func TestToolQueryCounts(t *testing.T) {
+	svc := table.New(modelstest.MustOpen(t), nil)
+	meter := &queryMeter{last: map[string]int64{}, calls: map[string]int{}}
+	srv := httptest.NewServer(meter.wrap(NewHandler(Options{Version: "test", Table: svc, Verify: func(ctx context.Context, tok string) (Principal, error) {
+		c, err := svc.AuthenticateGrant(ctx, tok)
+		return Principal{GrantID: c.GrantID, Caller: c}, err
+	}})))
+	t.Cleanup(srv.Close)
+	lt := tabletest.New(t, svc)
+	_, err := svc.StartSession(context.Background(), lt.Owner, lt.LobbyID)
+	tabletest.Must(t, err)
+	m, err := svc.LetAIControl(context.Background(), lt.Seated, lt.PlayerSeatID, table.HandoffInput{})
+	tabletest.Must(t, err)
+	a := connectAgent(t, srv.URL, m.Token)
+
+	var cx Context
+	a.call("get_session_context", nil, &cx)
+	a.call("get_session_context", nil, &cx)
+	var posted Posted
+	a.call("post_dialogue", map[string]any{"text": "Hello"}, &posted)
+	a.call("post_dialogue", map[string]any{"text": "Hello again"}, &posted)
+	// A first wait resolves and caches; the one measured is woken by a post.
+	var pg EventPage
+	a.call("wait_for_event", map[string]any{"after": posted.Seq, "timeout_seconds": 1}, &pg)
+	// Two wakes: the first also caches the roster the pages name speakers
+	// from; the second is what every wake costs from then on.
+	after := posted.Seq
+	for i := range 2 {
+		done := make(chan EventPage, 1)
+		go func() {
+			var p EventPage
+			a.call("wait_for_event", map[string]any{"after": after, "timeout_seconds": 30}, &p)
+			done <- p
+		}()
+		for svc.Notifier().Waiters(lt.LobbyID) == 0 {
+			time.Sleep(time.Millisecond) // waiting for the waiter to register, not for time to pass
+		}
+		p, err := svc.PostMessage(context.Background(), lt.Owner, lt.LobbyID, table.MessageInput{Kind: "narration", Text: fmt.Sprintf("The door opens (%d).", i)})
+		tabletest.Must(t, err)
+		if got := <-done; len(got.Events) != 1 {
+			t.Fatalf("woken wait got %+v", got)
+		}
+		after = p.Event.Seq
+	}
+	// On PostgreSQL a write also sends the NOTIFY that wakes other processes.
+	notify := int64(0)
+	if os.Getenv("AT_TEST_DB") == "postgres" {
+		notify = 1
+	}
+	for _, c := range []struct {
+		tool  string
+		calls int
+		want  int64
+	}{
+		// bearer check; resume (session, seats, campaign, room, participants,
+		// names, characters, AI presence, stage, events); scope again; checks,
+		// results, pending actions, open windows
+		{"get_session_context", 2, 18},
+		// bearer check; scope (session, seats, campaign, room, participants);
+		// next seq (one UPDATE … RETURNING); message; event
+		{"post_dialogue", 2, 9 + notify},
+		// bearer check only: the hub's shared read and cached roster serve it
+		{"wait_for_event", 3, 1},
+	} {
+		if got := meter.of(c.tool, c.calls); got != c.want {
+			t.Errorf("%s ran %d statements, want %d", c.tool, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package webui_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// counted makes a request like call and returns how many SQL statements
+// serving it ran (identity, authority, the work and the answer).
+func counted(t *testing.T, h http.Handler, c table.Caller, method, path, body string) (*httptest.ResponseRecorder, int64) {
+	t.Helper()
+	qctx, n := models.WithQueryCounter(ctx)
+	req := httptest.NewRequest(method, path, strings.NewReader(body)).WithContext(qctx)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.AddCookie(cookieFor(c))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec, n.Load()
+}
+
+// TestHotRouteQueryCounts pins the statements of the web app's post and
+// long poll. A poll woken by a post runs none of its own: the hub's one
+// shared read serves every waiter, and the next poll from the new cursor
+// knows nothing is newer without asking the database.
+func TestHotRouteQueryCounts(t *testing.T) {
+	f := newFixture(t, withSecret)
+	tf := startedTable(t, f)
+	h := f.handler
+	p := fmt.Sprintf
+	notify := int64(0) // on PostgreSQL a write also sends the NOTIFY for other processes
+	if os.Getenv("AT_TEST_DB") == "postgres" {
+		notify = 1
+	}
+
+	// Warm up: the identity's first request, the first resolution.
+	call(t, h, tf.Seated, "POST", p("/api/sessions/%d/input", tf.LobbyID), `{"text":"warm up"}`)
+	rec, posted := counted(t, h, tf.Seated, "POST", p("/api/sessions/%d/input", tf.LobbyID), `{"text":"Hello there"}`)
+	if rec.Code != 201 {
+		t.Fatalf("post: %d %s", rec.Code, rec.Body)
+	}
+	// user; scope (session, seats, access, campaign, room, participants);
+	// next seq (one UPDATE … RETURNING); message; event
+	if want := 10 + notify; posted != want {
+		t.Errorf("the post ran %d statements, want %d", posted, want)
+	}
+
+	rec = call(t, h, tf.Owner, "GET", p("/api/sessions/%d/events?after=0", tf.LobbyID), "")
+	var page table.EventPage
+	mustJSON(t, rec, &page)
+	after := page.Cursor
+	// The first poll resolves and caches the DM's viewer; it times out.
+	rec = call(t, h, tf.Owner, "GET", p("/api/sessions/%d/events/wait?after=%d&timeout=1", tf.LobbyID, after), "")
+	if rec.Code != 200 {
+		t.Fatalf("wait: %d %s", rec.Code, rec.Body)
+	}
+	for round := range 2 {
+		type result struct {
+			rec     *httptest.ResponseRecorder
+			queries int64
+		}
+		done := make(chan result, 1)
+		go func() {
+			rec, n := counted(t, h, tf.Owner, "GET", p("/api/sessions/%d/events/wait?after=%d&timeout=30", tf.LobbyID, after), "")
+			done <- result{rec, n}
+		}()
+		for f.services.Table.Notifier().Waiters(tf.LobbyID) == 0 {
+			time.Sleep(time.Millisecond) // waiting for the poll to register, not for time to pass
+		}
+		call(t, h, tf.Seated, "POST", p("/api/sessions/%d/input", tf.LobbyID), p(`{"text":"round %d"}`, round))
+		r := <-done
+		mustJSON(t, r.rec, &page)
+		if len(page.Events) != 1 {
+			t.Fatalf("round %d: woken poll got %s", round, r.rec.Body)
+		}
+		// the user behind the cookie, then nothing: cached viewer, hub read
+		if r.queries != 1 {
+			t.Errorf("round %d: the woken poll ran %d statements, want 1", round, r.queries)
+		}
+		after = page.Cursor
+	}
+}
+
+func mustJSON(t *testing.T, rec *httptest.ResponseRecorder, out any) {
+	t.Helper()
+	if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil {
+		t.Fatalf("%d %s: %v", rec.Code, rec.Body, err)
+	}
+}

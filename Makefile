@@ -72,6 +72,8 @@ load-smoke: build ## Load smoke: 200 HTTP long polls + 50 MCP waiters on the rea
 	@if [ -n "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
 	  echo "== Load smoke on PostgreSQL =="; \
 	  go run ./cmd/atload -smoke -bin $(BIN) -pg "$$AT_TEST_POSTGRES_DSN" $(LOAD_FLAGS); \
+	elif [[ ",$${AT_TEST_REQUIRE:-}," == *,postgres,* ]]; then \
+	  echo "FAILED: load smoke on PostgreSQL required (AT_TEST_REQUIRE) but AT_TEST_POSTGRES_DSN is not set" >&2; exit 1; \
 	else echo "SKIPPED: load smoke on PostgreSQL — AT_TEST_POSTGRES_DSN is not set"; fi
 
 load: build ## Full load run (1000 HTTP + 100 MCP waiters; LOAD_FLAGS="-http 10000 -json" etc.) on SQLite, and PostgreSQL when AT_TEST_POSTGRES_DSN is set

@@ -73,5 +73,10 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, displayName *string, l
 	if len(m) == 0 {
 		return nil
 	}
-	return translate(s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Updates(m).Error, "user")
+	err := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Updates(m).Error
+	if err == nil && displayName != nil {
+		// A new name is not authority, but cached sessions show it.
+		s.authorityChanged()
+	}
+	return translate(err, "user")
 }

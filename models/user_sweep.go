@@ -11,6 +11,9 @@ import (
 // memories), so nothing is loaded to delete it. Accounts are never swept.
 func (s *Store) SweepIdleGuests(ctx context.Context, before time.Time) (int64, error) {
 	res := s.db.WithContext(ctx).Where("email IS NULL AND COALESCE(last_seen_at, created_at) < ?", before).Delete(&User{})
+	if res.Error == nil && res.RowsAffected > 0 {
+		s.authorityChanged()
+	}
 	return res.RowsAffected, translate(res.Error, "idle guests")
 }
 

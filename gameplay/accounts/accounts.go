@@ -14,6 +14,7 @@ import (
 	"math"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -68,6 +69,50 @@ type Service struct {
 	store  *models.Store
 	now    func() time.Time
 	logger *slog.Logger
+	// resumed caches Resume's answers (see resumeCache).
+	resumed resumeCache
+}
+
+// resumeTTL bounds how long a resumed browser session is trusted without
+// reading its user again. Within this process any change to a user's
+// sessions (logout everywhere, a password change, registering, deleting,
+// renaming) is seen at once through models' AuthorityGeneration; the TTL
+// is for changes another server process made.
+const resumeTTL = 10 * time.Second
+
+// resumeCache remembers, per user, the session Resume found: every request
+// of a browser resumes its cookie, and a long-polling table would
+// otherwise read the user once per poll.
+type resumeCache struct {
+	mu sync.Mutex
+	m  map[int64]resumed
+}
+
+type resumed struct {
+	session    Session
+	email      bool
+	generation int64
+	at         time.Time
+}
+
+func (c *resumeCache) get(cookie auth.BrowserSession, generation int64, now time.Time) (Session, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[cookie.UserID]
+	if !ok || r.generation != generation || now.Before(r.at) || now.Sub(r.at) >= resumeTTL ||
+		cookie.Version != r.session.Version || (cookie.Legacy && r.email) {
+		return Session{}, false
+	}
+	return r.session, true
+}
+
+func (c *resumeCache) put(userID int64, r resumed) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 100_000 {
+		c.m = map[int64]resumed{} // bounded: forgetting costs one read
+	}
+	c.m[userID] = r
 }
 
 // New returns the service on an open, migrated store.
@@ -100,6 +145,10 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	if cookie.UserID <= 0 {
 		return Session{}, false, nil
 	}
+	generation, now := s.store.AuthorityGeneration(), s.now()
+	if sess, ok := s.resumed.get(cookie, generation, now); ok {
+		return sess, true, nil
+	}
 	u, err := s.store.FindUserByID(ctx, cookie.UserID)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return Session{}, false, nil
@@ -110,13 +159,14 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	if cookie.Version != u.SessionVersion || (cookie.Legacy && u.Email != nil) {
 		return Session{}, false, nil
 	}
-	now := s.now()
 	if u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour {
 		if err := s.store.UpdateUser(ctx, u.ID, nil, &now); err != nil {
 			return Session{}, false, err
 		}
 	}
-	return sessionOf(u), true, nil
+	sess := sessionOf(u)
+	s.resumed.put(u.ID, resumed{session: sess, email: u.Email != nil, generation: generation, at: now})
+	return sess, true, nil
 }
 
 // Register makes the caller's guest row an account in place: same user id,

@@ -280,6 +280,7 @@ export const en = {
   'dice.natural1': 'natural 1',
   'dice.failed': 'Could not load the rolls.',
   'dice.quick': 'Quick roll',
+  'dice.inline': 'Inline roll',
   'dice.check': 'a check',
   'dice.physical': 'own dice',
   'dice.private': 'private',

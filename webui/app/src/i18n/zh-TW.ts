@@ -281,6 +281,7 @@ export const zhTW: Record<MessageKey, string> = {
   'dice.natural1': '自然 1',
   'dice.failed': '無法載入擲骰紀錄。',
   'dice.quick': '快速擲骰',
+  'dice.inline': '行內擲骰',
   'dice.check': '一次檢定',
   'dice.physical': '實體骰',
   'dice.private': '私密',

@@ -5,6 +5,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
+import { seatLabel } from '../i18n/serverText';
 import {
   abandonSession,
   endSession,
@@ -166,7 +167,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   }, []);
 
   const feed = useEventFeed(sessionId, { events: initial.recent_events ?? [], cursor: initial.cursor ?? 0 }, onNew);
-  const names = useMemo(() => tableNames(data), [data]);
+  const names = useMemo(() => tableNames(data, t), [data, t]);
   const aiSeen = useMemo(() => aiActivity(feed.events), [feed.events]);
   const loadPresence = useCallback((signal: AbortSignal) => getPresence(sessionId, signal), [sessionId]);
   const presence = usePolled(loadPresence, PRESENCE_POLL_MS).data;
@@ -183,7 +184,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const open = status === 'lobby' || status === 'active';
   const canProxy = isDM && status === 'active';
   const proxyP = canProxy ? data.participants.find((p) => p.seat_id === proxySeat) : undefined;
-  const proxyName = proxyP ? seatDisplayName(proxyP, data.seats.find((s) => s.id === proxyP.seat_id)) : null;
+  const proxyName = proxyP ? seatDisplayName(proxyP, data.seats.find((s) => s.id === proxyP.seat_id), t) : null;
   const mode: InputMode = isDM ? (proxyP ? 'proxy' : 'dm') : 'player';
   let closedReason: MessageKey | null = null;
   if (data.me.role === 'spectator') closedReason = 'table.input.readOnly';
@@ -191,7 +192,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   else if (status !== 'active') closedReason = 'table.input.over';
   const targets = data.participants.map((p) => ({
     seatId: p.seat_id,
-    name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id)),
+    name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id), t),
   }));
   const canAct = status === 'active' && (isDM || data.me.role === 'player');
   const ctx: BoardCtx = {
@@ -383,6 +384,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           edit={
             data.me.role === 'spectator' ? undefined : { isDM, mySeatId: data.me.seat_id ?? null, onEvent: (e) => feed.add([e]) }
           }
+          checks={ctx}
         />
 
         <PromptBar ctx={ctx} />
@@ -508,7 +510,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
               <option value="">{t('session.lateJoin.choose')}</option>
               {free.map((seat) => (
                 <option key={seat.id} value={String(seat.id)}>
-                  {seat.label}
+                  {seatLabel(t, seat)}
                 </option>
               ))}
             </select>

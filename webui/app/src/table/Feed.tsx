@@ -4,6 +4,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { inlineToken, Markdown, stripTokens } from '../components/Markdown';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
+import { messageText } from '../i18n/serverText';
 import {
   type ActionPayload,
   type CharacterChangedPayload,
@@ -221,7 +222,7 @@ function ChatLine({
   const p = e.payload as unknown as ChatPayload;
   const deleted = change?.deleted === true;
   const rolls = p.rolls ?? [];
-  const text = change?.text ?? p.text;
+  const text = change?.text ?? messageText(t, p);
   // the text as shown: inline rolls as chips
   const shown = rolls.length > 0 ? rollTokens(text, rolls, change?.text !== undefined) : text;
   const chip = rolls.length > 0 ? (i: number) => <InlineRoll r={rolls[i]!} index={i} /> : undefined;
@@ -301,7 +302,7 @@ function ChatLine({
       {rolls.length > 0 && (
         <div className="inline-rolls">
           {rolls.map((r) => (
-            <RollCard key={r.id} r={r} what={null} ctx={rollCtx} />
+            <RollCard key={r.id} r={r} what={t('dice.inline')} ctx={rollCtx} />
           ))}
         </div>
       )}

@@ -174,7 +174,9 @@ func TestMemoryLimit(t *testing.T) {
 }
 
 func TestMemoryErrorIsCatchable(t *testing.T) {
-	s := mustNew(t, scripting.Options{MemoryLimit: 16 << 20})
+	// A generous timeout: filling 16 MiB takes a while on a busy machine,
+	// and this test is about memory, not time.
+	s := mustNew(t, scripting.Options{MemoryLimit: 16 << 20, Timeout: 10 * time.Second})
 	out := mustRun(t, s, scripting.Input{
 		Hook: scripting.HookOutput,
 		Script: `let hog = [];

@@ -414,6 +414,9 @@ func (s *Service) SessionPresence(ctx context.Context, c Caller, sessionID int64
 	if err != nil {
 		return Presence{}, err
 	}
+	// Whoever asks who is here is here: the page's first presence read
+	// may come before its first long poll.
+	s.touchPresence(ctx, sc.actor, sessionID)
 	members, err := s.store.FindMembers(ctx, sc.session.RoomID)
 	if err != nil {
 		return Presence{}, err

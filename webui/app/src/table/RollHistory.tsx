@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api';
+import { useCoalescedRun, type Alive } from '../useCoalesced';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { getRollResults, type RollHistoryPage, type RollRequestView, type RollResultView } from './api';
@@ -48,35 +49,21 @@ function useRollHistory(sessionId: number) {
   // the code of the last failed read ('' unknown) and which read it was
   const [error, setError] = useState<{ code: string; older: boolean } | null>(null);
   const [olderBusy, setOlderBusy] = useState(false);
-  const busy = useRef(false);
-  const again = useRef(false);
-  const alive = useRef(true);
-
-  const refresh = useCallback(() => {
-    if (busy.current) {
-      again.current = true;
-      return;
-    }
-    busy.current = true;
-    void (async () => {
+  const run = useCallback(
+    async (alive: Alive) => {
       try {
-        do {
-          again.current = false;
-          try {
-            const page = await getRollResults(sessionId, { limit: ROLL_HISTORY_PAGE });
-            if (!alive.current) return;
-            setLoaded((cur) => mergeNewest(cur, page));
-            setError(null);
-          } catch (e) {
-            if (!alive.current) return;
-            setError({ code: e instanceof ApiError ? e.code : '', older: false });
-          }
-        } while (again.current && alive.current);
-      } finally {
-        busy.current = false;
+        const page = await getRollResults(sessionId, { limit: ROLL_HISTORY_PAGE });
+        if (!alive.current) return;
+        setLoaded((cur) => mergeNewest(cur, page));
+        setError(null);
+      } catch (e) {
+        if (!alive.current) return;
+        setError({ code: e instanceof ApiError ? e.code : '', older: false });
       }
-    })();
-  }, [sessionId]);
+    },
+    [sessionId],
+  );
+  const { trigger: refresh, alive } = useCoalescedRun(run);
 
   const before = loaded?.before ?? 0;
   const older = useCallback(async () => {
@@ -92,15 +79,7 @@ function useRollHistory(sessionId: number) {
     } finally {
       if (alive.current) setOlderBusy(false);
     }
-  }, [sessionId, before]);
-
-  useEffect(() => {
-    alive.current = true;
-    refresh();
-    return () => {
-      alive.current = false;
-    };
-  }, [refresh]);
+  }, [sessionId, before, alive]);
 
   return { loaded, error, olderBusy, refresh, older };
 }

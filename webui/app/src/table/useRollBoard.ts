@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ApiError } from '../api';
+import { useCoalescedRun, type Alive } from '../useCoalesced';
 import { getRolls, type EventView, type RollBoard, type RollResultView } from './api';
 
 export interface RollBoardState {
@@ -21,43 +22,21 @@ export const changesBoard = (e: EventView) =>
 export function useRollBoard(sessionId: number): RollBoardState {
   const [board, setBoard] = useState<RollBoard | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const busy = useRef(false);
-  const again = useRef(false);
-  const alive = useRef(true);
-
-  const reload = useCallback(() => {
-    if (busy.current) {
-      again.current = true;
-      return;
-    }
-    busy.current = true;
-    void (async () => {
+  const run = useCallback(
+    async (alive: Alive) => {
       try {
-        do {
-          again.current = false;
-          try {
-            const b = await getRolls(sessionId);
-            if (!alive.current) return;
-            setBoard(normalize(b));
-            setError(null);
-          } catch (e) {
-            if (!alive.current) return;
-            setError(e instanceof ApiError ? e.code : '');
-          }
-        } while (again.current && alive.current);
-      } finally {
-        busy.current = false;
+        const b = await getRolls(sessionId);
+        if (!alive.current) return;
+        setBoard(normalize(b));
+        setError(null);
+      } catch (e) {
+        if (!alive.current) return;
+        setError(e instanceof ApiError ? e.code : '');
       }
-    })();
-  }, [sessionId]);
-
-  useEffect(() => {
-    alive.current = true;
-    reload();
-    return () => {
-      alive.current = false;
-    };
-  }, [reload]);
+    },
+    [sessionId],
+  );
+  const { trigger: reload } = useCoalescedRun(run);
 
   return { board, error, reload };
 }

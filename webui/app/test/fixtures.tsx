@@ -1,11 +1,12 @@
 // Shared by the session-page tests (live.test.tsx, rolls.test.tsx): a fake
 // server at the fetch boundary whose long-poll the test answers (or fails) by
-// hand, the app render, and resume / seat / event fixtures.
-import { render } from '@testing-library/react';
+// hand, the app render, the per-test reset, and resume / seat / event fixtures.
+import { cleanup, render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { expect, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
+import { resetIdentity } from '../src/identity';
 import type { EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
@@ -88,6 +89,21 @@ export function renderApp(path = '/sessions/12') {
       </MemoryRouter>
     </I18nProvider>,
   );
+}
+
+// resetEachTest, called at a test file's top level: each test starts with an
+// empty localStorage and no identity, and ends unmounted, on real timers,
+// with fetch (and any other stubbed global) restored.
+export function resetEachTest() {
+  beforeEach(() => {
+    localStorage.clear();
+    resetIdentity();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 }
 
 // ---- fixtures ------------------------------------------------------------

@@ -1,14 +1,13 @@
 // Chat message edit and delete (own lines within 10 minutes, every line for
 // the DM), message.edited / message.deleted applied to the original line, and
 // presence (who is online, polled every 20 s while the page is visible).
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import errorsEn from '../src/i18n/errors.en.json';
 import { en } from '../src/i18n/en';
-import { resetIdentity } from '../src/identity';
 import { PRESENCE_POLL_MS } from '../src/pages/Session';
 import type { EventView } from '../src/table/api';
-import { apiError, callsTo, ev, json, msg, nextWait, renderApp, resume, stubServer } from './fixtures';
+import { apiError, callsTo, ev, json, msg, nextWait, renderApp, resetEachTest, resume, stubServer } from './fixtures';
 
 const recent = () => new Date(Date.now() - 60_000).toISOString();
 const line = (text: string) => {
@@ -55,16 +54,7 @@ const playerResume = (role: 'dm' | 'player' = 'player') =>
 
 const tools = (l: HTMLElement) => within(l).queryByTestId('chat-tools');
 
-beforeEach(() => {
-  localStorage.clear();
-  resetIdentity();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+resetEachTest();
 
 describe('message edit and delete', () => {
   it('a player gets Edit and Delete on their own recent lines only; the DM on every line', async () => {

@@ -1,12 +1,11 @@
 // The Dice tab's roll history: GET /roll-results pages (newest first, "Load
 // older" with before), new rolls on top as they arrive, an empty state and a
 // failed read. fetch is faked at the boundary; the long-poll is answered by hand.
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
-import { resetIdentity } from '../src/identity';
 import type { DiceAudit, RollResultView, SessionResume } from '../src/table/api';
-import { apiError, callsTo, ev, json, nextWait, renderApp, resume as baseResume, stubServer, T0 } from './fixtures';
+import { apiError, callsTo, ev, json, nextWait, renderApp, resetEachTest, resume as baseResume, stubServer, T0 } from './fixtures';
 
 const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
   baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
@@ -55,16 +54,7 @@ async function openDice() {
   await click(screen.getByRole('tab', { name: en['table.tab.dice'] }));
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  resetIdentity();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+resetEachTest();
 
 describe('roll history', () => {
   it('lists the server’s page newest first with who, what, formula, dice, total and tags; Load older pages with before', { timeout: 20_000 }, async () => {

@@ -69,9 +69,10 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       await at(page, `sessions/${sessionId}`);
       await page.getByTestId('chat-line').filter({ hasText: 'Line 24:' }).waitFor();
     }
-    // measured once the page has settled: the check asked of Ann is read (its card and the prompt bar)
-    await ann.getByTestId('prompt-bar').getByTestId('my-request').filter({ hasText: 'Perception' }).waitFor();
-    await ann.getByTestId('feed-check').filter({ hasText: 'Perception' }).waitFor();
+    // measured once the page has settled: the check asked of Ann is read (its
+    // card in the feed, with her answer; the prompt bar does not repeat it)
+    await ann.getByTestId('feed-check').filter({ hasText: 'Perception' }).getByTestId('check-answer').waitFor();
+    assert.equal(await ann.getByTestId('prompt-bar').count(), 0, 'the check shows once: its feed card, no prompt bar');
     await ann.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
     const lines = await visibleChatLines(ann);
     const feedBox = await ann.getByTestId('chat').boundingBox();
@@ -88,10 +89,10 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     const card = ann.getByTestId('feed-check');
     await card.filter({ hasText: 'Perception' }).waitFor();
     assert.equal(await card.getAttribute('data-status'), 'pending');
-    const bar = ann.getByTestId('prompt-bar');
-    await button(bar, 'Enter my dice').click();
-    await bar.getByLabel('Die 1').fill('20');
-    await button(bar, 'Submit dice').click();
+    const answer = card.getByTestId('check-answer');
+    await button(answer, 'Enter my dice').click();
+    await answer.getByLabel('Die 1').fill('20');
+    await button(answer, 'Submit dice').click();
     await ann.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="20"]').waitFor();
     const danaCard = dana.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="20"]');
     await danaCard.locator('[data-testid="die"][data-kept="true"]').filter({ hasText: /^20$/ }).waitFor();
@@ -222,12 +223,12 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
 
     // the DM asks for a check: Ann answers it from the feed screen with her own die, a natural 1
     await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
-    const bar = ann.getByTestId('prompt-bar');
-    await bar.getByTestId('my-request').filter({ hasText: 'Stealth' }).waitFor();
-    await button(bar, 'Enter my dice').click();
-    await bar.getByLabel('Die 1').fill('1');
-    await button(bar, 'Submit dice').click();
-    await bar.getByTestId('request-total').waitFor();
+    const answer = ann.getByTestId('feed-check').filter({ hasText: 'Stealth' }).getByTestId('check-answer');
+    await button(answer, 'Enter my dice').click();
+    await answer.getByLabel('Die 1').fill('1');
+    await button(answer, 'Submit dice').click();
+    await ann.getByTestId('feed-check').filter({ hasText: 'Stealth' }).getByTestId('feed-check-total').waitFor();
+    assert.equal(await ann.getByTestId('prompt-bar').count(), 0, 'the check shows once: its feed card, no prompt bar');
     const stealth = ann.locator('[data-testid="feed-check"][data-status="resolved"][data-natural="1"]').filter({ hasText: 'Stealth' });
     await stealth.waitFor();
     assert.match(await stealth.getAttribute('class'), /\bis-nat1\b/, 'the natural 1 is styled');

@@ -26,7 +26,7 @@ import {
 import { ActionsPanel } from '../table/Actions';
 import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
-import { TableFeed } from '../table/Feed';
+import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
@@ -178,6 +178,8 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const side = useSideWidth();
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
+  // the checks the loaded feed shows as cards (the prompt bar does not repeat them)
+  const checksInFeed = useMemo(() => requestsInFeed(feed.events), [feed.events]);
 
   const status = data.session.status as SessionStatus;
   const isDM = data.me.role === 'dm';
@@ -387,7 +389,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           checks={ctx}
         />
 
-        <PromptBar ctx={ctx} />
+        <PromptBar ctx={ctx} inFeed={checksInFeed} />
 
         <InputBar
           sessionId={sessionId}

@@ -102,15 +102,19 @@ function DmChecks({ ctx, onRequestCheck }: { ctx: BoardCtx; onRequestCheck: () =
 
 // PromptBar is what a player must answer now, always in view above the
 // input bar: the DM's open question ("What does everyone do?") and the
-// checks asked of their seat. A check answered on this page resolves in
+// checks asked of their seat that the loaded feed does not show as a card
+// (asked before its oldest loaded event): a check shows once, as its feed
+// card (which takes the answer) or here. A check answered here resolves in
 // place and stays (the newest only) until the next check or dismissed; the
 // feed keeps every result.
-export function PromptBar({ ctx }: { ctx: BoardCtx }) {
+export function PromptBar({ ctx, inFeed }: { ctx: BoardCtx; inFeed?: ReadonlySet<number> }) {
   const { t } = useI18n();
   const seen = useRef(new Set<number>());
   const [dismissed, setDismissed] = useState<Set<number>>(() => new Set());
   if (ctx.isDM || ctx.mySeatId === null || !ctx.board) return null;
-  const mine = ctx.board.requests.filter((r) => r.target_seat_id === ctx.mySeatId).sort((a, b) => a.id - b.id);
+  const mine = ctx.board.requests
+    .filter((r) => r.target_seat_id === ctx.mySeatId && !inFeed?.has(r.id))
+    .sort((a, b) => a.id - b.id);
   for (const r of mine) if (r.status === 'pending') seen.current.add(r.id);
   const pending = mine.filter((r) => !dismissed.has(r.id) && r.status === 'pending' && resultOf(ctx, r) === null);
   // an answered check resolves in place; only the newest answer stays (until the next check or dismissed)

@@ -306,7 +306,9 @@ export function RequestCard({
 // CheckAnswer is what a pending check offers the reader: "Roll" and "Enter
 // my dice" to its player (answer "mine"), "Roll for X" and "Enter dice for
 // X" to the DM (answer "for"), and the DM's "Cancel request". A repeated
-// answer keeps its idempotency key; an error shows its text here.
+// answer keeps its idempotency key; an error shows its text here. Compact
+// (a feed card): one row of small buttons beside the card's head, the hint
+// as the buttons' title; the dice entry opens on a row of its own.
 export function CheckAnswer({
   request,
   name,
@@ -315,6 +317,7 @@ export function CheckAnswer({
   canAct,
   onResult,
   onChanged,
+  compact = false,
 }: {
   request: RollRequestView;
   // the target's name
@@ -326,6 +329,7 @@ export function CheckAnswer({
   onResult: (r: RollResultView) => void;
   // after a cancel went through
   onChanged: () => void;
+  compact?: boolean;
 }) {
   const { t } = useI18n();
   const action = useAction();
@@ -361,17 +365,24 @@ export function CheckAnswer({
     if (await action.run(() => cancelRollRequest(request.id))) onChanged();
   };
   const forThem = answer === 'for';
+  const hint = answer === 'mine' ? t('check.card.hint') : undefined;
 
   return (
-    <div className="check-answer" data-testid="check-answer">
-      {answer === 'mine' && <p className="hint">{t('check.card.hint')}</p>}
-      <div className="inline-form">
+    <div className={`check-answer${compact ? ' is-compact' : ''}`} data-testid="check-answer">
+      {hint !== undefined && !compact && <p className="hint">{hint}</p>}
+      <div className="inline-form answer-buttons">
         {answer !== null && (
           <>
-            <button type="button" disabled={!canAct || action.busy} onClick={roll}>
+            <button type="button" title={compact ? hint : undefined} disabled={!canAct || action.busy} onClick={roll}>
               {forThem ? format(t('check.rollFor'), { name }) : t('check.roll')}
             </button>
-            <button type="button" aria-expanded={entering} disabled={!canAct} onClick={() => setEntering((x) => !x)}>
+            <button
+              type="button"
+              title={compact ? hint : undefined}
+              aria-expanded={entering}
+              disabled={!canAct}
+              onClick={() => setEntering((x) => !x)}
+            >
               {forThem ? format(t('check.enterFor'), { name }) : t('check.enter')}
             </button>
           </>

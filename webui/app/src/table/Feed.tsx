@@ -720,6 +720,13 @@ export interface CheckAnswerCtx {
   reloadBoard: () => void;
 }
 
+// requestsInFeed: the check requests that events show as check cards (their roll.requested).
+export function requestsInFeed(events: EventView[]): Set<number> {
+  const out = new Set<number>();
+  for (const e of events) if (e.kind === 'roll.requested') out.add((e.payload as unknown as RollRequestedPayload).request_id);
+  return out;
+}
+
 const sessionOver = (e: EventView) => e.kind === 'session.ended' || e.kind === 'session.abandoned';
 
 // TableFeed is the table's one feed, oldest first: chat lines, roll and check
@@ -767,6 +774,7 @@ export function TableFeed({
         answer={mine ? 'mine' : null}
         cancel={isDM}
         canAct={canAct}
+        compact
         onResult={(r) => {
           setAnswered((cur) => new Map(cur).set(id, r));
           checks?.onResult(r);

@@ -110,7 +110,7 @@ func TestChatRoutes(t *testing.T) {
 	}
 
 	// Presence: whoever read the events just now (Unseated above, the DM's
-	// long poll here), and nobody else.
+	// long poll here) and the asker (Seated), nobody else.
 	if rec = call(t, h, tf.Owner, "GET", p("/api/sessions/%d/events/wait?after=0&timeout=1", tf.LobbyID), ""); rec.Code != 200 {
 		t.Fatalf("DM wait: %d", rec.Code)
 	}
@@ -121,7 +121,7 @@ func TestChatRoutes(t *testing.T) {
 	for _, e := range pr.Online {
 		names[e.Name] = e.Role + "/" + e.Kind
 	}
-	if rec.Code != 200 || names["Owner"] != "dm/human" || names["Unseated"] != "spectator/human" || names["Key Holder"] != "" || names["Seated"] != "" || len(pr.Online) != 2 {
+	if rec.Code != 200 || names["Owner"] != "dm/human" || names["Unseated"] != "spectator/human" || names["Key Holder"] != "" || names["Seated"] != "player/human" || len(pr.Online) != 3 {
 		t.Fatalf("presence: %d %s", rec.Code, rec.Body)
 	}
 	if rec = call(t, h, tf.Stranger, "GET", p("/api/sessions/%d/presence", tf.LobbyID), ""); rec.Code != 404 {

@@ -292,9 +292,10 @@ func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID i
 }
 
 // pollRead is a poll's own read of the events after `after`: none when
-// the hub knows nothing was committed since, else one query.
+// the hub has read that far (the hub's next read serves it), else one
+// query (a first poll, or a cursor behind the hub).
 func (s *Service) pollRead(ctx context.Context, f *feed, ticket uint64, a audience, sessionID, after int64) (EventPage, error) {
-	if !a.actor.SessionOver && s.notifier.nothingAfter(f, after) {
+	if !a.actor.SessionOver && s.notifier.covers(f, after) {
 		return EventPage{Events: []EventView{}, Cursor: after}, nil
 	}
 	page, err := s.readEvents(ctx, a.actor, a.viewer, sessionID, after, DefaultEventLimit)

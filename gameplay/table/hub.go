@@ -273,12 +273,14 @@ func (n *Notifier) cacheRoster(sessionID int64, seats []SeatView, generation int
 	}
 }
 
-// nothingAfter reports whether the hub knows that no event was committed
-// after `after` (so a poll need not read).
-func (n *Notifier) nothingAfter(f *feed, after int64) bool {
+// covers reports whether the hub has read the session at least up to
+// `after`: then a poll need not read, it waits. Whatever was committed
+// since the hub's last read is read once for all of them (wait starts
+// that read when the feed woke since).
+func (n *Notifier) covers(f *feed, after int64) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return f.headKnown && f.headWakes == f.wakes && after >= f.head
+	return f.headKnown && after >= f.seen
 }
 
 // sawHead records a complete read up to last, begun at wake count ticket.
@@ -300,7 +302,9 @@ func (n *Notifier) wait(sessionID int64, f *feed, ticket uint64, a audience, aft
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	f.waiters[w] = struct{}{}
-	if f.wakes != ticket && !f.reading {
+	// A wake since the ticket, or since the hub's last complete read, may
+	// have committed events this waiter has not seen.
+	if (f.wakes != ticket || f.headWakes != f.wakes) && !f.reading {
 		f.reading = true
 		go n.read(sessionID, f)
 	}

@@ -50,7 +50,9 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
 
   const tab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
   const card = (page, name) => page.getByTestId('participant').filter({ has: page.getByRole('heading', { name }) });
-  const myRequest = (page) => page.getByTestId('prompt-bar').getByTestId('my-request');
+  // a check in the reader's feed: its card, where its player answers it (Roll /
+  // Enter my dice, on the card); it resolves in place
+  const checkCard = (page, who, what) => page.getByTestId('feed-check').filter({ hasText: who }).filter({ hasText: what });
 
   test('the DM asks for a hidden Perception check; Ann rolls, Bob enters dice; only the DM sees DC and outcome', async () => {
     const dana = await person('Dana');
@@ -95,25 +97,31 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       assert.equal(await row.getAttribute('data-status'), 'pending');
     }
 
-    // --- both players get the request card, live, with no DC
-    for (const page of [ann, bob]) {
-      const req = myRequest(page);
-      await req.filter({ hasText: 'The DM asks for a check: Perception' }).waitFor();
+    // --- both players get the check card in their feed, live, with no DC,
+    // answered on the card (the prompt bar does not repeat it)
+    for (const [page, who] of [
+      [ann, 'Aria'],
+      [bob, 'Brom'],
+    ]) {
+      const req = checkCard(page, who, 'Perception');
       await req.filter({ hasText: 'Advantage' }).waitFor();
-      await button(req, 'Roll').waitFor();
-      await button(req, 'Enter my dice').waitFor();
+      assert.equal(await req.getAttribute('data-status'), 'pending');
+      await button(req.getByTestId('check-answer'), 'Roll').waitFor();
+      await button(req.getByTestId('check-answer'), 'Enter my dice').waitFor();
       assert.equal(await page.getByTestId('request-dc').count(), 0);
+      assert.equal(await page.locator('.dc').count(), 0);
+      assert.equal(await page.getByTestId('prompt-bar').count(), 0, 'the check shows once: its feed card');
     }
 
     // --- Bob enters his own dice: 7 and 18 (advantage keeps 18; modifier 0)
-    const bobReq = myRequest(bob);
+    const bobReq = checkCard(bob, 'Brom', 'Perception');
     await button(bobReq, 'Enter my dice').click();
     assert.equal(await bobReq.getByRole('spinbutton').count(), 2, 'dice_needed = 2 inputs');
     await bobReq.getByLabel('Die 1').fill('7');
     await bobReq.getByLabel('Die 2').fill('18');
     await button(bobReq, 'Submit dice').click();
-    await waitText(bobReq.getByTestId('request-total'), '18');
-    await bobReq.filter({ hasText: 'Your total' }).waitFor();
+    await waitText(bobReq.getByTestId('feed-check-total'), '18');
+    assert.equal(await bobReq.getAttribute('data-status'), 'resolved');
     // the dice: 7 struck through, 18 kept
     await bobReq.locator('[data-testid="die"][data-dropped="true"] s').filter({ hasText: /^7$/ }).waitFor();
     await bobReq.locator('[data-testid="die"][data-kept="true"] strong').filter({ hasText: /^18$/ }).waitFor();
@@ -132,16 +140,16 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       assert.doesNotMatch(html, /\bDC\b/, 'no "DC" on a player page');
       assert.equal(await bob.getByText(/DC\s*15/).count(), 0);
       const cleaned = dcFree(html);
-      assert.ok(cleaned.includes('Your total'), 'the check card is in what is inspected');
+      assert.ok(cleaned.includes('feed-check-total'), 'the resolved check card is in what is inspected');
       assert.doesNotMatch(cleaned, /(?<!\d)15(?!\d)/, `"15" appears in B's page:\n${(cleaned.match(/.{0,80}(?<!\d)15(?!\d).{0,80}/g) ?? []).join('\n')}`);
       assert.match(cleaned, /(?<!\d)18(?!\d)/, 'B’s total is in the page');
     }
 
     // --- Ann lets the server roll
-    const annReq = myRequest(ann);
+    const annReq = checkCard(ann, 'Aria', 'Perception');
     await button(annReq, 'Roll').click();
-    await annReq.getByTestId('request-total').waitFor();
-    const annTotal = Number(await annReq.getByTestId('request-total').textContent());
+    await annReq.getByTestId('feed-check-total').waitFor();
+    const annTotal = Number(await annReq.getByTestId('feed-check-total').textContent());
     const annBoard = await api(ann, 'GET', `/api/sessions/${sessionId}/rolls`);
     const annResult = annBoard.requests.find((r) => r.target_seat_id === seats['Seat A']).result;
     assert.equal(annResult.total, annTotal, 'Ann sees her own total');
@@ -212,13 +220,13 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(await pre.getByLabel('Skill or ability').inputValue(), 'skill:stealth');
     await button(pre, 'Request check').click();
     await pre.waitFor({ state: 'detached' });
-    await myRequest(bob).filter({ hasText: 'Stealth' }).waitFor();
+    await checkCard(bob, 'Brom', 'Stealth').getByTestId('check-answer').waitFor();
     await tab(dana, 'Dice');
     const stealthRow = dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="pending"]').filter({ hasText: 'Stealth' });
     await button(stealthRow, 'Cancel request').click();
-    await myRequest(bob).filter({ hasText: 'Stealth' }).waitFor({ state: 'detached' });
-    // the check card in Bob's feed says it was cancelled, in place
+    // the check card in Bob's feed says it was cancelled, in place, and takes no answer
     await bob.locator('[data-testid="feed-check"][data-status="cancelled"]').filter({ hasText: 'Stealth' }).waitFor();
+    await checkCard(bob, 'Brom', 'Stealth').getByTestId('check-answer').waitFor({ state: 'detached' });
     await dana.locator('[data-testid="dm-request"][data-target="Brom"][data-status="cancelled"]').filter({ hasText: 'Stealth' }).waitFor();
 
     // --- character state: the DM damages Brom and poisons him; everyone sees it live
@@ -277,9 +285,9 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await dana.getByRole('dialog').getByLabel('Skill or ability').selectOption('skill:investigation');
     await button(dana.getByRole('dialog'), 'Request check').click();
     await waitText(action.getByTestId('action-status'), 'Waiting for a roll');
-    const inv = myRequest(bob).filter({ hasText: 'Investigation' });
+    const inv = checkCard(bob, 'Brom', 'Investigation');
     await button(inv, 'Roll').click();
-    await inv.getByTestId('request-total').waitFor();
+    await inv.getByTestId('feed-check-total').waitFor();
     await waitText(action.getByTestId('action-status'), 'DM is on it');
     await button(action, 'Mark resolved').click();
     await waitText(action.getByTestId('action-status'), 'Resolved');

@@ -48,7 +48,9 @@ var testApp = fstest.MapFS{
 }
 
 type fixture struct {
-	handler  http.Handler
+	handler http.Handler
+	// server is the handler without the contract checker (benchmarks).
+	server   http.Handler
 	logs     *syncBuffer
 	store    *models.Store
 	services *gameplay.Services
@@ -82,7 +84,7 @@ func newFixtureOn(t testing.TB, store *models.Store, mutate func(*webui.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{handler: checkContract(t, srv), logs: logs, store: store, services: services}
+	return fixture{handler: checkContract(t, srv), server: srv, logs: logs, store: store, services: services}
 }
 
 func (f fixture) do(t *testing.T, method, path string, headers map[string]string) *httptest.ResponseRecorder {

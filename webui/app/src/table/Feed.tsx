@@ -694,7 +694,8 @@ function CheckCard({
         <span className="roll-what">{requestName(request ?? p, t)}</span>
         {mode && mode !== 'normal' && <span className="tag">{t(`check.mode.${mode}`)}</span>}
         {dc !== undefined && dc !== null && <span className="tag dc">{format(t('check.dc'), { dc })}</span>}
-        {status !== 'resolved' && <span className="tag">{t(`check.status.${status}`)}</span>}
+        {/* (a pending card with its answer's buttons needs no "Waiting for the roll") */}
+        {status !== 'resolved' && !(status === 'pending' && answer) && <span className="tag">{t(`check.status.${status}`)}</span>}
       </div>
       {result && (
         <div className="roll-body">

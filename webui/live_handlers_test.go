@@ -120,3 +120,23 @@ func TestStageImageRoutes(t *testing.T) {
 }
 
 func addCookie(req *http.Request, c table.Caller) { req.AddCookie(cookieFor(c)) }
+
+// TestLongPollsLoggedQuietly: a long poll that answered normally is not an
+// INFO line (thousands a second on a busy server); one that failed is.
+func TestLongPollsLoggedQuietly(t *testing.T) {
+	f := newFixture(t, withSecret)
+	tf := startedTable(t, f)
+	path := fmt.Sprintf("/api/sessions/%d/events/wait", tf.LobbyID)
+	if rec := call(t, f.handler, tf.Owner, "GET", path+"?after=0&timeout=1", ""); rec.Code != 200 {
+		t.Fatalf("wait: %d %s", rec.Code, rec.Body)
+	}
+	if logs := f.logs.String(); strings.Contains(logs, `"path":"`+path+`"`) {
+		t.Fatalf("a normal long poll was logged at INFO:\n%s", logs)
+	}
+	if rec := call(t, f.handler, tf.Owner, "GET", path+"?after=0&timeout=0", ""); rec.Code != 400 {
+		t.Fatalf("bad wait: %d", rec.Code)
+	}
+	if logs := f.logs.String(); !strings.Contains(logs, `"path":"`+path+`","status":400`) {
+		t.Fatalf("a failed long poll was not logged:\n%s", logs)
+	}
+}

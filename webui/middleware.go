@@ -36,13 +36,23 @@ func loggerOf(c *gin.Context) *slog.Logger {
 	return l.With(slog.String(requestIDKey, c.GetString(requestIDKey)))
 }
 
+// longPollRoute is the long poll's route as gin names it.
+const longPollRoute = "/api/sessions/:id/events/wait"
+
 // accessLog logs one line per request. It logs the path without the query
 // string and no header at all: bearer tokens and cookies never reach logs.
+// A long poll that answered normally is logged at DEBUG: every open table
+// ends one per wake and per 25 s per browser, thousands of lines a second
+// on a busy server that say nothing an operator needs.
 func (s *Server) accessLog(c *gin.Context) {
 	c.Set("logger", s.logger)
 	start := time.Now()
 	c.Next()
-	s.logger.Info("http request",
+	level := slog.LevelInfo
+	if c.FullPath() == longPollRoute && c.Writer.Status() < http.StatusBadRequest {
+		level = slog.LevelDebug
+	}
+	s.logger.Log(c.Request.Context(), level, "http request",
 		slog.String(requestIDKey, c.GetString(requestIDKey)),
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),

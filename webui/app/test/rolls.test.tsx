@@ -845,6 +845,34 @@ describe('table feed', () => {
     expect(within(feed).queryAllByTestId('log-line').filter((l) => l.getAttribute('data-kind') === 'roll.cancelled')).toHaveLength(0);
   });
 
+  it('a check shows once: the prompt bar leaves out a check the feed shows as a card, and keeps one asked before the loaded feed', async () => {
+    stubServer({
+      'GET /api/sessions/12': () =>
+        json(200, resume('player', { cursor: 2, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), requested(2)] })),
+      'GET /api/sessions/12/rolls': () =>
+        json(200, board({ requests: [request(), request({ id: 33, label: 'Stealth', skill: 'stealth', ability: 'dex', mode: 'normal', dice_needed: 1 })] })),
+      'POST /api/roll-requests/31/roll': () => json(200, result({ id: 52, source: 'server', total: 17 })),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    // the older check (no card in the loaded feed) is in the bar, the one in the feed is not
+    await vi.waitFor(() => expect(within(bar).getAllByTestId('my-request')).toHaveLength(1));
+    expect(byTestId(bar, 'my-request').textContent).toContain('Stealth');
+    expect(bar.textContent).not.toContain('Perception');
+    // the feed's card takes the answer: one compact row, the hint as the buttons' title
+    const card = within(screen.getByTestId('chat')).getByTestId('feed-check');
+    const answer = byTestId(card, 'check-answer');
+    expect(answer.className).toContain('is-compact');
+    const roll = within(answer).getByRole('button', { name: en['check.roll'] });
+    expect(roll.getAttribute('title')).toBe(en['check.card.hint']);
+    expect(card.textContent).not.toContain(en['check.status.pending']);
+    await click(roll);
+    expect(callsTo('POST', '/api/roll-requests/31/roll')).toHaveLength(1);
+    await vi.waitFor(() => expect(card.getAttribute('data-status')).toBe('resolved'));
+    expect(byTestId(card, 'feed-check-total').textContent).toBe('17');
+    expect(screen.getByTestId('prompt-bar').textContent).not.toContain('Perception');
+  });
+
   it('the prompt bar keeps only the newest answered check, not a pile', async () => {
     const first = request({ id: 31, status: 'resolved', result: result({ id: 50, roll_request_id: 31 }) });
     let reads = 0;

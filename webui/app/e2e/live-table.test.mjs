@@ -309,7 +309,7 @@ for (const viewport of SIZES) {
       // --- the DM's /check, read in zh-TW: the server's announcement is in the reader's language
       await message(dana).fill('/check perception');
       await message(dana).press('Enter');
-      const announced = chatLine(bob, 'Everyone: roll perception.');
+      const announced = chatLine(bob, 'Everyone: roll Perception.');
       await announced.waitFor();
       const announcedSeq = await announced.getAttribute('data-seq');
       await bob.getByLabel('Language').selectOption('zh-TW');

@@ -31,6 +31,7 @@ var migrations = []Migration{
 	migrationV9Accounts,
 	migrationV10Cascade,
 	migrationV11Chat,
+	migrationV12StoppedTake,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -151,28 +151,31 @@ const (
 // node leaves it, so a rewind is a read of the node in front.
 // PromptSnapshot (zlib-compressed JSON) is read only by Insights.
 type Action struct {
-	ID                 int64      `gorm:"primaryKey"`
-	AdventureID        int64      `gorm:"not null;index"`
-	Adventure          *Adventure `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
-	BranchID           int64      `gorm:"not null;index:ix_actions_line,priority:1;uniqueIndex:uq_actions_live_coordinate,priority:1,where:live"`
-	Branch             *Branch    `gorm:"foreignKey:BranchID;constraint:OnDelete:CASCADE"`
-	Depth              int        `gorm:"not null;index:ix_actions_line,priority:2;uniqueIndex:uq_actions_live_coordinate,priority:2,where:live"`
-	ParentID           *int64     `gorm:"index"`
-	Parent             *Action    `gorm:"foreignKey:ParentID;constraint:OnDelete:SET NULL"`
-	Live               bool       `gorm:"not null"`
-	Kind               string     `gorm:"size:16;not null;check:ck_actions_kind,kind IN ('opening','player','narration')"`
-	Mode               string     `gorm:"size:16;not null;default:''"`
-	Text               string     `gorm:"type:text;not null"`
-	TokenCount         int        `gorm:"not null;default:0"`
-	WorldStateAfter    string     `gorm:"type:text;not null"`
-	ScriptStateAfter   string     `gorm:"type:text;not null;default:'{}'"`
-	Outcomes           string     `gorm:"type:text;not null;default:'[]'"`
-	FinishReason       string     `gorm:"size:32;not null;default:''"`
-	Truncated          bool       `gorm:"not null;default:false"`
-	PromptSnapshot     []byte     `gorm:""`
-	PromptTokens       int        `gorm:"not null;default:0"`
-	CompletionTokens   int        `gorm:"not null;default:0"`
-	CachedPromptTokens int        `gorm:"not null;default:0"`
+	ID               int64      `gorm:"primaryKey"`
+	AdventureID      int64      `gorm:"not null;index"`
+	Adventure        *Adventure `gorm:"foreignKey:AdventureID;constraint:OnDelete:CASCADE"`
+	BranchID         int64      `gorm:"not null;index:ix_actions_line,priority:1;uniqueIndex:uq_actions_live_coordinate,priority:1,where:live"`
+	Branch           *Branch    `gorm:"foreignKey:BranchID;constraint:OnDelete:CASCADE"`
+	Depth            int        `gorm:"not null;index:ix_actions_line,priority:2;uniqueIndex:uq_actions_live_coordinate,priority:2,where:live"`
+	ParentID         *int64     `gorm:"index"`
+	Parent           *Action    `gorm:"foreignKey:ParentID;constraint:OnDelete:SET NULL"`
+	Live             bool       `gorm:"not null"`
+	Kind             string     `gorm:"size:16;not null;check:ck_actions_kind,kind IN ('opening','player','narration')"`
+	Mode             string     `gorm:"size:16;not null;default:''"`
+	Text             string     `gorm:"type:text;not null"`
+	TokenCount       int        `gorm:"not null;default:0"`
+	WorldStateAfter  string     `gorm:"type:text;not null"`
+	ScriptStateAfter string     `gorm:"type:text;not null;default:'{}'"`
+	Outcomes         string     `gorm:"type:text;not null;default:'[]'"`
+	FinishReason     string     `gorm:"size:32;not null;default:''"`
+	Truncated        bool       `gorm:"not null;default:false"`
+	// Stopped says the player stopped the narration mid-stream: Text is
+	// what had arrived by then.
+	Stopped            bool   `gorm:"not null;default:false"`
+	PromptSnapshot     []byte `gorm:""`
+	PromptTokens       int    `gorm:"not null;default:0"`
+	CompletionTokens   int    `gorm:"not null;default:0"`
+	CachedPromptTokens int    `gorm:"not null;default:0"`
 	// SnapshotExpired says retention dropped PromptSnapshot.
 	SnapshotExpired bool      `gorm:"not null;default:false"`
 	CreatedAt       time.Time `gorm:"not null"`

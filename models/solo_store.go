@@ -16,7 +16,7 @@ import (
 var actionListColumns = []string{
 	"id", "adventure_id", "branch_id", "depth", "parent_id", "live", "kind", "mode", "text",
 	"token_count", "world_state_after", "script_state_after", "outcomes", "finish_reason",
-	"truncated", "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "snapshot_expired", "created_at",
+	"truncated", "stopped", "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "snapshot_expired", "created_at",
 	// has_prompt without reading the prompt itself.
 	"(prompt_snapshot IS NOT NULL) AS has_prompt",
 }

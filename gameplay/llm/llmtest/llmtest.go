@@ -67,7 +67,7 @@ type StreamOptions struct {
 
 // Request is one recorded request body, parsed.
 type Request struct {
-	Path                string // "/v1/chat/completions" or "/v1/embeddings"
+	Path                string // "/v1/chat/completions", "/v1/embeddings" or "/v1/models"
 	Authorization       string // the Authorization header
 	Model               string
 	Messages            []Message
@@ -92,6 +92,8 @@ type Fake struct {
 	requests      []Request
 	embeddingDims int // 0 means EmbeddingDims
 	embedFailure  int // HTTP status every embeddings request gets; 0 answers
+	models        []map[string]any
+	modelsFailure int // HTTP status every models request gets; 0 answers
 }
 
 // New starts a fake server that is closed when the test ends.
@@ -182,6 +184,10 @@ func content(raw json.RawMessage) string {
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.URL.Path == "/v1/embeddings" {
 		f.embeddings(w, r)
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		f.listModels(w, r)
 		return
 	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
@@ -545,6 +551,45 @@ func (f *Fake) embeddings(w http.ResponseWriter, r *http.Request) {
 		"model":  wr.Model,
 		"usage":  map[string]any{"prompt_tokens": tokens, "total_tokens": tokens},
 	})
+}
+
+// SetModels sets the entries GET /v1/models lists, each an object of the
+// OpenAI list ({"id": …}) with whatever extra fields a test wants
+// (context_length, max_model_len, …); "object", "created" and "owned_by"
+// are filled in when absent. None set lists no models.
+func (f *Fake) SetModels(entries ...map[string]any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.models = entries
+}
+
+// FailModels makes later GET /v1/models requests answer status with an
+// OpenAI-style error body (they are still recorded); 0 restores answers.
+func (f *Fake) FailModels(status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.modelsFailure = status
+}
+
+// listModels answers GET /v1/models in the OpenAI shape.
+func (f *Fake) listModels(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.requests = append(f.requests, Request{Path: r.URL.Path, Authorization: r.Header.Get("Authorization")})
+	failure := f.modelsFailure
+	data := make([]any, 0, len(f.models))
+	for _, m := range f.models {
+		e := map[string]any{"object": "model", "created": 1700000000, "owned_by": "llmtest"}
+		for k, v := range m {
+			e[k] = v
+		}
+		data = append(data, e)
+	}
+	f.mu.Unlock()
+	if failure != 0 {
+		writeError(w, failure, "")
+		return
+	}
+	writeJSON(w, map[string]any{"object": "list", "data": data})
 }
 
 // Close stops the server early (it is closed automatically when the test

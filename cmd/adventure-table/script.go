@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,46 @@ type scriptTestInput struct {
 		MaxChars       int      `json:"maxChars"`
 		MemoryLength   int      `json:"memoryLength"`
 		CharacterNames []string `json:"characterNames"`
+		// Characters is the older name of characterNames. Scripts see one
+		// list under both names, so a file may give either (or both, equal).
+		Characters []characterName `json:"characters"`
 	} `json:"info"`
+}
+
+// characterName is one entry of info.characters: a name, or {"name": …} as
+// AI Dungeon's older documentation shows it.
+type characterName string
+
+func (c *characterName) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err == nil {
+		*c = characterName(name)
+		return nil
+	}
+	var obj struct {
+		Name *string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Name == nil {
+		return errors.New(`info.characters: each entry must be a name or {"name": "…"}`)
+	}
+	*c = characterName(*obj.Name)
+	return nil
+}
+
+// characterNames merges info.characterNames and info.characters.
+func (in *scriptTestInput) characterNames() ([]string, error) {
+	names := in.Info.CharacterNames
+	if len(in.Info.Characters) == 0 {
+		return names, nil
+	}
+	chars := make([]string, len(in.Info.Characters))
+	for i, c := range in.Info.Characters {
+		chars[i] = string(c)
+	}
+	if len(names) > 0 && !slices.Equal(names, chars) {
+		return nil, errors.New("info.characters and info.characterNames differ; scripts see one list under both names, so give one of them")
+	}
+	return chars, nil
 }
 
 // scriptTestOutput is what it prints.
@@ -55,7 +95,7 @@ func runScriptCommand(ctx context.Context, args []string, stdout, stderr io.Writ
 	hook := fs.String("hook", "", "input, context or output")
 	scriptFile := fs.String("script", "", "the hook script file")
 	libraryFile := fs.String("library", "", "the Library script file (optional)")
-	inputArg := fs.String("input", "{}", `the hook's globals as JSON, or a file holding them: {"text", "state", "history", "storyCards", "info"}`)
+	inputArg := fs.String("input", "{}", `the hook's globals as JSON, or a file holding them: {"text", "state", "history", "storyCards", "info"}; history entries are {"text", "type", "rawText"}`)
 	timeout := fs.Duration("timeout", time.Second, "time limit of the hook")
 	memoryMB := fs.Int("memory-mb", 64, "memory limit of the hook in MiB")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -93,6 +133,10 @@ func runScriptCommand(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err := dec.Decode(&in); err != nil {
 		return fail("--input: %v", err)
 	}
+	names, err := in.characterNames()
+	if err != nil {
+		return fail("--input: %v", err)
+	}
 	sandbox, err := scripting.New(scripting.Options{Timeout: *timeout, MemoryLimit: int64(*memoryMB) << 20})
 	if err != nil {
 		return fail("%v", err)
@@ -100,7 +144,7 @@ func runScriptCommand(ctx context.Context, args []string, stdout, stderr io.Writ
 	defer sandbox.Close()
 	out := sandbox.Run(ctx, scripting.Input{Hook: *hook, Library: string(library), Script: string(script), Text: in.Text,
 		State: in.State, History: in.History, Cards: in.StoryCards,
-		Info: scripting.Info{ActionCount: in.Info.ActionCount, MaxChars: in.Info.MaxChars, MemoryLength: in.Info.MemoryLength, CharacterNames: in.Info.CharacterNames}})
+		Info: scripting.Info{ActionCount: in.Info.ActionCount, MaxChars: in.Info.MaxChars, MemoryLength: in.Info.MemoryLength, CharacterNames: names}})
 	res := scriptTestOutput{Text: out.Text, Stop: out.Stop, State: json.RawMessage(out.State), StoryCards: out.Cards, Message: out.Message, Logs: out.Logs, Error: out.Error}
 	if res.StoryCards == nil {
 		res.StoryCards = []scripting.Card{}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // `script test` runs one hook as a turn would and prints the result.
@@ -47,7 +49,8 @@ modifier(text)`)
 	if state.Seen != 5 || len(out.StoryCards) != 1 || out.StoryCards[0].Keys != "tower" {
 		t.Fatalf("state %s, cards %+v", out.State, out.StoryCards)
 	}
-	if len(out.Logs) != 1 || out.Logs[0] != `"cards" 0 7` {
+	// log() shows a string as it is, not JSON-quoted.
+	if len(out.Logs) != 1 || out.Logs[0] != "cards 0 7" {
 		t.Fatalf("logs %q", out.Logs)
 	}
 
@@ -66,5 +69,65 @@ modifier(text)`)
 	stderr.Reset()
 	if code := run(context.Background(), []string{"script", "test", "--hook", "sideways", "--script", bad}, os.Getenv, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--hook") {
 		t.Fatalf("bad hook: exit %d %s", code, stderr.String())
+	}
+}
+
+// An input written the way AI Dungeon shapes its globals is accepted:
+// history entries with rawText, info.characters as names or {name}.
+func TestScriptTestCommandTakesAIDungeonFields(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "context.js")
+	if err := os.WriteFile(script, []byte(`log(history.map((h) => h.type + ":" + h.text + "|" + h.rawText).join(" "))
+log(info.characters, info.characterNames)
+log("x")
+text`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runTest := func(input string) (scriptTestOutput, int, string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"script", "test", "--hook", "context", "--script", script, "--input", input}, os.Getenv, &stdout, &stderr)
+		var out scriptTestOutput
+		if code == 0 {
+			if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+			}
+			if out.Error != nil {
+				t.Fatalf("script failed: %+v", out.Error)
+			}
+		}
+		return out, code, stderr.String()
+	}
+	for _, tc := range []struct {
+		name, input string
+		want        []string
+	}{
+		{"rawText and names", `{"text":"ctx","history":[{"text":"You wake.","type":"start","rawText":"You wake."},{"rawText":"> You look.","type":"do"}],"info":{"actionCount":2,"characters":["Ada","Bo"]}}`,
+			[]string{"start:You wake.|You wake. do:> You look.|> You look.", `["Ada","Bo"] ["Ada","Bo"]`, "x"}},
+		{"the older {name} shape", `{"text":"ctx","info":{"characters":[{"name":"Ada"}]}}`,
+			[]string{"", `["Ada"] ["Ada"]`, "x"}},
+		{"both names, equal", `{"text":"ctx","info":{"characters":["Ada"],"characterNames":["Ada"]}}`,
+			[]string{"", `["Ada"] ["Ada"]`, "x"}},
+		{"neither: empty lists", `{"text":"ctx"}`,
+			[]string{"", "[] []", "x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code, stderr := runTest(tc.input)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if diff := cmp.Diff(tc.want, out.Logs); diff != "" {
+				t.Errorf("logs (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Lists that disagree, and entries of another shape, are refused with a reason.
+	for _, input := range []string{
+		`{"info":{"characters":["Ada"],"characterNames":["Bo"]}}`,
+		`{"info":{"characters":[7]}}`,
+	} {
+		if _, code, stderr := runTest(input); code != 2 || !strings.Contains(stderr, "info.characters") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming info.characters", input, code, stderr)
+		}
 	}
 }

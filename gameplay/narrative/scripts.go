@@ -92,11 +92,13 @@ func (s *Service) newScriptRun(ctx context.Context, store *models.Store, adv *mo
 // whether it stopped the action. A script that throws, times out or runs out
 // of memory is skipped: the text comes back unchanged and the player gets a
 // notice naming the error and the line; the console records it.
+// info.ActionCount and info.CharacterNames are the adventure's, set here.
 func (r *scriptRun) hook(ctx context.Context, name, script, text string, info scripting.Info) (string, bool) {
 	if r == nil || script == "" {
 		return text, false
 	}
 	info.ActionCount = r.actionCount
+	info.CharacterNames = scriptCharacters(r.adv)
 	out := r.s.sandbox().Run(ctx, scripting.Input{Hook: name, Library: r.adv.ScriptLibrary, Script: script, Text: text,
 		State: []byte(r.state), History: r.history, Cards: r.scCards, Info: info, Now: r.s.now()})
 	for _, line := range out.Logs {
@@ -124,6 +126,17 @@ func (r *scriptRun) hook(ctx context.Context, name, script, text string, info sc
 	}
 	r.scCards = out.Cards
 	return models.CleanText(out.Text), out.Stop
+}
+
+// scriptCharacters is info.characters (and info.characterNames): on AI
+// Dungeon the player characters of the adventure, here the protagonist, or
+// [] when the persona has no name. The stat schema's NPCs are not in it:
+// scripts treat these names as the players.
+func scriptCharacters(adv *models.Adventure) []string {
+	if adv.PersonaName == "" {
+		return []string{}
+	}
+	return []string{adv.PersonaName}
 }
 
 func (r *scriptRun) log(hook, level, text string) {

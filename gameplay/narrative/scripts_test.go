@@ -87,7 +87,7 @@ modifier(text)`,
 	}
 	// history and actionCount are the story before this action: the opening,
 	// then the opening and turn one.
-	want := []string{`input:"input" 1 1 1`, `output:"outputs" 1`, `input:"input" 2 3 3`, `output:"outputs" 2`}
+	want := []string{"input:input 1 1 1", "output:outputs 1", "input:input 2 3 3", "output:outputs 2"}
 	if strings.Join(logs, "|") != strings.Join(want, "|") {
 		t.Fatalf("console %q, want %q", logs, want)
 	}
@@ -96,7 +96,7 @@ modifier(text)`,
 	// retried take's output hook sees outputs=1 again, not 2.
 	f.retry(adv, "Still quiet.", "")
 	c := f.console(adv)
-	if got := c[len(c)-1].Text; got != `"outputs" 2` {
+	if got := c[len(c)-1].Text; got != "outputs 2" {
 		t.Fatalf("after retry the output hook logged %s, want outputs 2 (restored from the node in front)", got)
 	}
 
@@ -191,12 +191,12 @@ modifier(text)`}).Adventure.ID
 		t.Fatal("front memory is not in the final message")
 	}
 	c := f.console(adv)
-	if len(c) == 0 || c[0].Text != `"index" 2` {
+	if len(c) == 0 || c[0].Text != "index 2" {
 		t.Fatalf("addStoryCard after two cards returned %+v, want index 2", c)
 	}
 	// Adding the same keys again returns false and adds nothing.
 	f.play(adv, "touch the obelisk", "It hums.", "")
-	if c := f.console(adv); c[len(c)-1].Text != `"index" false` {
+	if c := f.console(adv); c[len(c)-1].Text != "index false" {
 		t.Fatalf("the same keys again: %s", c[len(c)-1].Text)
 	}
 	if n := strings.Count(f.lastPrompt(), "A black obelisk hums"); n != 1 {
@@ -228,5 +228,39 @@ func TestRefreshKeepsTheAdventuresOwnCards(t *testing.T) {
 	p := f.lastPrompt()
 	if !strings.Contains(p, "A humming obelisk.") || strings.Contains(p, "veteran guard") {
 		t.Fatal("refresh removed the adventure's own card or kept a removed scenario card")
+	}
+}
+
+// Scripts written for AI Dungeon read info.characters (or characterNames)
+// as the player characters, and history entries' rawText beside text. Every
+// hook gets the protagonist's name in both (not the stat schema's NPCs), or
+// [] for a persona without a name.
+func TestScriptsSeeCharactersAndRawText(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	hook := func(name string) string {
+		return `log('` + name + `', info.characters, info.characterNames, history.every((h) => h.rawText === h.text && h.text !== ''))
+text`
+	}
+	sc, err := f.svc.CreateScenario(ctx, f.user, narrative.ScenarioInput{
+		Title: "The Gate", Opening: "Gwen bars the gate.",
+		StatSchema: narrative.Schema{"player.hp": {Min: 0, Max: 100, Initial: 100}, "npc.gwen.trust": {Min: 0, Max: 10, Initial: 5}},
+		Scripts:    narrative.Scripts{Input: hook("input"), Context: hook("context"), Output: hook("output")},
+	})
+	must(t, err)
+	for _, tc := range []struct {
+		persona, names string
+	}{{"Ash", `["Ash"]`}, {"", "[]"}} {
+		page, err := f.svc.Play(ctx, f.user, sc.ID, narrative.Persona{PersonaName: tc.persona})
+		must(t, err)
+		f.play(page.Adventure.ID, "knock", "Nobody answers.", "")
+		var got []string
+		for _, e := range f.console(page.Adventure.ID) {
+			got = append(got, e.Text)
+		}
+		want := []string{"input " + tc.names + " " + tc.names + " true", "context " + tc.names + " " + tc.names + " true", "output " + tc.names + " " + tc.names + " true"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("persona %q: console %q, want %q", tc.persona, got, want)
+		}
 	}
 }

@@ -51,7 +51,7 @@ modifier(text);`,
 	in.Hook = scripting.HookOutput
 	in.Script = "log(typeof info.maxChars, typeof info.memoryLength, info.actionCount, typeof info.characters[0]); text"
 	out = mustRun(t, s, in)
-	if diff := cmp.Diff([]string{`"undefined" "undefined" 7 "string"`}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"undefined undefined 7 string"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 }
@@ -209,7 +209,34 @@ text`,
 		Text:    "ctx",
 		History: history,
 	})
-	want := []string{`"start,do,say,story,continue,see"`, "true", `"a map"`}
+	want := []string{"start,do,say,story,continue,see", "true", "a map"}
+	if diff := cmp.Diff(want, out.Logs); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+}
+
+// AI Dungeon's history entries carry rawText beside text (the same value).
+// A host that gives only one of them gets both filled; one that gives both
+// keeps them as given.
+func TestHistoryRawText(t *testing.T) {
+	s := mustNew(t, scripting.Options{})
+	out := mustRun(t, s, scripting.Input{
+		Hook:   scripting.HookInput,
+		Script: "for (const h of history) log(h.type, JSON.stringify(h.text), JSON.stringify(h.rawText));\ntext",
+		Text:   "x",
+		History: []scripting.HistoryEntry{
+			{Text: "You wake.", Type: "start"},
+			{RawText: "> You stand.", Type: "do"},
+			{Text: "A bird.", Type: "story", RawText: "A bird."},
+			{Type: "continue"},
+		},
+	})
+	want := []string{
+		`start "You wake." "You wake."`,
+		`do "> You stand." "> You stand."`,
+		`story "A bird." "A bird."`,
+		`continue "" ""`,
+	}
 	if diff := cmp.Diff(want, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
@@ -230,7 +257,7 @@ text`,
 		Text: "x",
 		Now:  now,
 	})
-	if diff := cmp.Diff([]string{`"falsy" 0`, "1", "false", "2"}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"falsy 0", "1", "false", "2"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 	ts := "2026-03-01T12:00:00.000Z"
@@ -256,7 +283,7 @@ text`,
 		Text:  "x",
 		Cards: []scripting.Card{{ID: "9", Keys: "old", Title: "old"}},
 	})
-	if diff := cmp.Diff([]string{`"object" 1`}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"object 1"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 	if len(out.Cards) != 2 || out.Cards[1].Title != "Ada" || out.Cards[1].Description != `{"mood":"wary"}` || out.Cards[1].Type != "Brain" {
@@ -325,9 +352,9 @@ text`,
 		t.Errorf("cards (-want +got):\n%s", diff)
 	}
 	wantLogs := []string{
-		`"Story card not found at index 5 in removeStoryCard"`,
-		`"Story card not found at index -1 in updateStoryCard"`,
-		`"Story card not found at index 9 in updateStoryCard"`,
+		"Story card not found at index 5 in removeStoryCard",
+		"Story card not found at index -1 in updateStoryCard",
+		"Story card not found at index 9 in updateStoryCard",
 	}
 	if diff := cmp.Diff(wantLogs, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
@@ -378,7 +405,25 @@ log();
 text`,
 		Text: "x",
 	})
-	want := []string{`"plain"`, `{"a":[1,2]} null null`, "null", `"[object Object]"`, "null", "null"}
+	want := []string{"plain", `{"a":[1,2]} null null`, "null", "[object Object]", "null", "null"}
+	if diff := cmp.Diff(want, out.Logs); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+}
+
+// A string argument shows as it is, like a browser console (log("x") is x,
+// not "x"); other values, and strings inside them, are JSON.
+func TestLogShowsStringsAsTheyAre(t *testing.T) {
+	s := mustNew(t, scripting.Options{})
+	out := mustRun(t, s, scripting.Input{
+		Hook: scripting.HookInput,
+		Script: `log("x");
+log('She said "hi"', ["a", 1], { k: "v" }, 2, true, "");
+console.log("");
+text`,
+		Text: "x",
+	})
+	want := []string{"x", `She said "hi" ["a",1] {"k":"v"} 2 true `, ""}
 	if diff := cmp.Diff(want, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
@@ -387,7 +432,7 @@ text`,
 func TestLogLimits(t *testing.T) {
 	s := mustNew(t, scripting.Options{LogLines: 3, LogLineChars: 10})
 	out := mustRun(t, s, scripting.Input{Hook: scripting.HookInput, Script: "log('x'.repeat(50)); for (let i = 0; i < 10; i++) log(i); text", Text: "x"})
-	want := []string{`"\"xxxxxxxxx…[truncated]"`, "0", "1", `"[console limit of 3 lines reached; later lines dropped]"`}
+	want := []string{"xxxxxxxxxx…[truncated]", "0", "1", "[console limit of 3 lines reached; later lines dropped]"}
 	if diff := cmp.Diff(want, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
@@ -472,7 +517,7 @@ func TestEmptyResult(t *testing.T) {
 		if out.Text != "original" || string(out.State) != `{"a":1}` || len(out.Cards) != 0 {
 			t.Errorf("%s: got text %q state %s cards %d, want the inputs", hook, out.Text, out.State, len(out.Cards))
 		}
-		if diff := cmp.Diff([]string{`"ran"`}, out.Logs); diff != "" {
+		if diff := cmp.Diff([]string{"ran"}, out.Logs); diff != "" {
 			t.Errorf("%s: logs (-want +got):\n%s", hook, diff)
 		}
 	}
@@ -485,7 +530,7 @@ globalThis.leaked = 1; Array.prototype.evil = 1; Object.prototype.polluted = 1;
 text`
 	for i := range 2 {
 		out := mustRun(t, s, scripting.Input{Hook: scripting.HookInput, Script: script, Text: "x"})
-		if diff := cmp.Diff([]string{`"undefined" "undefined" "undefined"`}, out.Logs); diff != "" {
+		if diff := cmp.Diff([]string{"undefined undefined undefined"}, out.Logs); diff != "" {
 			t.Errorf("call %d: logs (-want +got):\n%s", i, diff)
 		}
 	}

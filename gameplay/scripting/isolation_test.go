@@ -201,7 +201,7 @@ func TestGuestOutputIsDiscarded(t *testing.T) {
 	if len(leaked) > 0 {
 		t.Errorf("guest wrote to the process: %q", leaked)
 	}
-	if diff := cmp.Diff([]string{`"to the script console"`}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"to the script console"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 }

@@ -53,7 +53,7 @@ text`,
 	if out.Memory.AuthorsNote != "note" {
 		t.Errorf("got memory %+v, want the input state's", out.Memory)
 	}
-	if diff := cmp.Diff([]string{`"before"`}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"before"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 	if got := out.Error.Error(); got != "RangeError: too big: 5 (library line 4, called from script line 3)" {
@@ -193,7 +193,7 @@ text + " (recovered)"`,
 	if out.Text != "t (recovered)" {
 		t.Errorf("got %q", out.Text)
 	}
-	if diff := cmp.Diff([]string{`"InternalError: out of memory"`}, out.Logs); diff != "" {
+	if diff := cmp.Diff([]string{"InternalError: out of memory"}, out.Logs); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
 	}
 }

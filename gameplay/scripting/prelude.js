@@ -44,7 +44,8 @@
     const previousMessage = messageText(state.message);
 
     const cards = input.storyCards;
-    const history = input.history.map((h) => ({ text: h.text, type: h.type, rawText: h.text }));
+    // rawText is AI Dungeon's older name for text; the host sends both.
+    const history = input.history.map((h) => ({ text: h.text, type: h.type, rawText: h.rawText ?? h.text }));
 
     // Plain assignments make ordinary writable, configurable globals, which is
     // what scripts that polyfill or replace them (globalThis.state ??= …,
@@ -57,23 +58,25 @@
     g.worldInfo = cards;
     g.info = input.info;
 
-    // Console. Every call records one line: each argument JSON-serialised
-    // (undefined as null), joined by spaces. Bounded because the host persists
-    // the console with the turn.
+    // Console. Every call records one line: the arguments joined by spaces,
+    // a string as it is (log("x") shows x, like a browser console), anything
+    // else JSON-serialised (undefined as null). Bounded because the host
+    // persists the console with the turn.
     const maxLogLines = input.limits.logLines;
     const maxLogLine = input.limits.logLineChars;
     const logs = [];
     let logsDropped = false;
     const serialise = (v) => {
+      if (typeof v === "string") return v;
       if (v === undefined) return "null";
       try {
         const s = stringify(v);
         return s === undefined ? "null" : s;
       } catch (e) {
         try {
-          return stringify(toStr(v));
+          return toStr(v);
         } catch (e2) {
-          return '"[unserialisable value]"';
+          return "[unserialisable value]";
         }
       }
     };
@@ -83,7 +86,7 @@
         return;
       }
       let line = args.length <= 1 ? serialise(args[0]) : args.map(serialise).join(" ");
-      if (line.length > maxLogLine) line = stringify(line.slice(0, maxLogLine) + "…[truncated]");
+      if (line.length > maxLogLine) line = line.slice(0, maxLogLine) + "…[truncated]";
       logs.push(line);
     };
     g.log = log;

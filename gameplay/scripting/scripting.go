@@ -79,13 +79,16 @@ type Card struct {
 	UpdatedAt   string `json:"updatedAt"` // ISO 8601
 }
 
-// HistoryEntry is one recent action, exposed as {text, type, rawText} with
-// rawText equal to text. Types: start, continue, do, say, story, see.
+// HistoryEntry is one recent action, exposed as {text, type, rawText}.
+// Types: start, continue, do, say, story, see. rawText is AI Dungeon's
+// older name for the same text; "" means "equal to Text" (and a Text of ""
+// takes RawText), so scripts reading either field get the action.
 // history is read-only in the sense that it is never read back: scripts get
 // a plain copy they may sort or reverse in place without error.
 type HistoryEntry struct {
-	Text string `json:"text"`
-	Type string `json:"type"`
+	Text    string `json:"text"`
+	Type    string `json:"type"`
+	RawText string `json:"rawText,omitempty"`
 }
 
 // Info feeds the info global.
@@ -169,8 +172,9 @@ type Output struct {
 	// "" when it is unchanged or empty. Upstream shows the toast on change,
 	// which is why Auto-Cards tweaks a repeated message to re-show it.
 	Message string
-	// Logs are the log()/console.log() lines in order, each argument
-	// JSON-serialised (undefined as null) and joined by spaces. Kept on throw
+	// Logs are the log()/console.log() lines in order: the arguments joined
+	// by spaces, strings as they are and other values JSON-serialised
+	// (undefined as null), so log("x", 1, [2]) gives `x 1 [2]`. Kept on throw
 	// and empty results; lost when the runtime was killed.
 	Logs    []string
 	Error   *Error // nil on success
@@ -623,7 +627,7 @@ func (s *Sandbox) run(ctx context.Context, in Input) Output {
 	}
 	logs := res.Logs
 	if res.LogsDropped {
-		logs = append(logs, fmt.Sprintf("%q", fmt.Sprintf("[console limit of %d lines reached; later lines dropped]", s.opts.LogLines)))
+		logs = append(logs, fmt.Sprintf("[console limit of %d lines reached; later lines dropped]", s.opts.LogLines))
 	}
 	if res.Error != nil {
 		e := errorFromException(res.Error.Message+"\n"+res.Error.Stack, entry.libraryLines, entry.scriptLines)
@@ -691,9 +695,15 @@ func (s *Sandbox) inputJSON(in Input, entry *cacheEntry) ([]byte, error) {
 		info.MaxChars = &in.Info.MaxChars
 		info.MemoryLength = &in.Info.MemoryLength
 	}
-	history := in.History
-	if history == nil {
-		history = []HistoryEntry{}
+	history := make([]HistoryEntry, len(in.History))
+	for i, h := range in.History {
+		if h.Text == "" {
+			h.Text = h.RawText
+		}
+		if h.RawText == "" {
+			h.RawText = h.Text
+		}
+		history[i] = h
 	}
 	cards := in.Cards
 	if cards == nil {

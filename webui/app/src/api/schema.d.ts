@@ -1260,6 +1260,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/solo/settings/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the models of the caller's endpoint (GET /models; the body's unsaved values over the saved ones), with context lengths where the endpoint gives them */
+        post: operations["postSoloSettingsModels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/solo/settings/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connection test: one chat completion of max_tokens 1 to the caller's endpoint and model; reports latency and the answering model */
+        post: operations["postSoloSettingsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stage-images/{id}": {
         parameters: {
             query?: never;
@@ -2090,6 +2124,22 @@ export interface components {
             role: string;
             last_seen: string;
         };
+        ProviderModel: {
+            id: string;
+            context_length?: number;
+        };
+        ProviderModelList: {
+            models: components["schemas"]["ProviderModel"][];
+            demo: boolean;
+        };
+        ProviderProbeInput: {
+            /** @description empty for the saved base URL */
+            base_url?: string;
+            /** @description empty for the saved model */
+            model?: string;
+            /** @description absent for the stored key */
+            api_key?: null | string;
+        };
         ProviderSettingsInput: {
             base_url: string;
             model: string;
@@ -2122,6 +2172,11 @@ export interface components {
             memory_top_k: number;
             memory_capacity: number;
             demo?: components["schemas"]["DemoView"] | null;
+        };
+        ProviderTestResult: {
+            model: string;
+            latency_ms: number;
+            demo: boolean;
         };
         QuickRollInput: {
             /** @description dice notation; empty when check is given */
@@ -9585,6 +9640,162 @@ export interface operations {
                 };
             };
             /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSoloSettingsModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderProbeInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderModelList"];
+                };
+            };
+            /** @description Error codes: invalid_request, provider_settings_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable, provider_auth_failed, provider_connect_timeout, provider_headers_timeout, provider_rate_limited, provider_rejected, provider_total_timeout, provider_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSoloSettingsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderProbeInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderTestResult"];
+                };
+            };
+            /** @description Error codes: invalid_request, provider_settings_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: demo_budget_exhausted, rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable, provider_auth_failed, provider_connect_timeout, provider_headers_timeout, provider_rate_limited, provider_rejected, provider_total_timeout, provider_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -53,6 +53,12 @@ type Store struct {
 	pgURL string
 	// authority counts authority-changing commits (authority.go).
 	authority authorityState
+	// writer, on SQLite, is the one write lock as a Go semaphore: every
+	// transaction takes SQLite's write lock at BEGIN anyway, and queueing
+	// here wakes the next writer the moment the last one commits, where
+	// SQLite's busy handler would sleep in growing steps (up to 100 ms)
+	// and retry. nil on PostgreSQL, whose writers do not exclude each other.
+	writer chan struct{}
 }
 
 // Open opens (and for SQLite creates) the database. It does not migrate; call
@@ -79,6 +85,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		dialector = sqlite.Open(sqliteDSN(cfg.SQLitePath))
 		s.dialect, s.location = SQLite, cfg.SQLitePath
+		s.writer = make(chan struct{}, 1)
 	case strings.HasPrefix(cfg.DatabaseURL, "postgres://"), strings.HasPrefix(cfg.DatabaseURL, "postgresql://"):
 		dialector = postgres.Open(cfg.DatabaseURL)
 		s.dialect, s.location, s.pgURL = Postgres, RedactURL(cfg.DatabaseURL), cfg.DatabaseURL
@@ -187,6 +194,15 @@ func (s *Store) Ping(ctx context.Context) error {
 // Tx runs fn in one transaction: it commits when fn returns nil and rolls
 // back otherwise. On SQLite the write lock is taken at BEGIN.
 func (s *Store) Tx(ctx context.Context, fn func(tx *Store) error) error {
+	// A transaction inside a transaction (a savepoint) already holds it.
+	if s.writer != nil && s.authority.pending == nil {
+		select {
+		case s.writer <- struct{}{}:
+			defer func() { <-s.writer }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	// Beginning or committing may be what meets a lost connection.
 	changed := false
 	err := Unavailable(s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {

@@ -70,6 +70,10 @@ const (
 	SeatControllerRequired    Code = "seat_controller_required"
 	CharacterInvalid          Code = "character_invalid"
 	CharacterAlreadyInSession Code = "character_already_in_session"
+	// ImportFormatUnsupported: an imported file is not in the app's own
+	// format or names a version this build cannot read; details.format and
+	// details.version say what the file claimed.
+	ImportFormatUnsupported Code = "import_format_unsupported"
 
 	// Sessions.
 	CampaignNotActive        Code = "campaign_not_active"
@@ -196,6 +200,7 @@ var kinds = map[Code]Kind{
 	SeatControllerRequired:    KindForbidden,
 	CharacterInvalid:          KindInvalid,
 	CharacterAlreadyInSession: KindConflict,
+	ImportFormatUnsupported:   KindInvalid,
 
 	CampaignNotActive:        KindConflict,
 	CampaignNotRoomActive:    KindConflict,

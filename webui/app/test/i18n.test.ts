@@ -34,6 +34,7 @@ const SERVER_ERROR_CODES = [
   'seat_controller_required',
   'character_invalid',
   'character_already_in_session',
+  'import_format_unsupported',
   'campaign_not_active',
   'campaign_not_room_active',
   'session_already_open',

@@ -54,7 +54,8 @@ export type ProviderSettingsInput = Schemas['ProviderSettingsInput'];
 export type Insights = Schemas['Insights'];
 export type RefreshDiff = Schemas['RefreshDiff'];
 // ScriptConsoleEntry is one line of an adventure's script console: a log()
-// call (arguments JSON-serialised), a script failure or a state.message.
+// call (the arguments joined by spaces: strings as they are, other values as
+// JSON), a script failure or a state.message.
 export type ScriptConsoleEntry = Schemas['ConsoleEntry'];
 export type TurnInput = Schemas['TurnInput'];
 

@@ -5,6 +5,7 @@ import { format } from '../i18n/messages';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { getProviderSettings, putProviderSettings, type ProviderSettingsInput, type ProviderSettingsView } from './api';
+import { ProviderProbe } from './ProviderProbe';
 
 // ProviderSettingsPanel edits the language-model endpoint that narrates solo
 // adventures. The API key is write-only: the server never returns it, the
@@ -219,6 +220,14 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
           )}
         </div>
       </div>
+      <ProviderProbe
+        baseUrl={draft.base_url}
+        model={onDemo ? demoModel(demo.models, draft.model) : draft.model}
+        apiKey={apiKey}
+        clearKey={clearKey}
+        canList={!onDemo}
+        onPickModel={(model) => set({ model })}
+      />
       <div className="fields">
         {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
         {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -238,6 +239,31 @@ func (s *Server) tableRoutes() {
 		withID("id", http.StatusOK, t.GetCharacter), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/characters/{id}", Tag: "characters", Summary: "Replace a character's fields", Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.NotFound, apperr.CharacterInvalid}},
 		withIDAndBody("id", http.StatusOK, t.UpdateCharacter), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}/export", Tag: "characters", Summary: "One of the caller's characters as a file (adventure-table.character version 1), served as an attachment", Response: typeOf[table.CharacterFile](), Errors: []apperr.Code{apperr.NotFound}},
+		func(c *gin.Context) {
+			id, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			v, err := t.ExportCharacter(c.Request.Context(), callerOf(c), id)
+			if cd := mime.FormatMediaType("attachment", map[string]string{"filename": table.CharacterFileName(v.Character.Name)}); err == nil && cd != "" {
+				c.Header("Content-Disposition", cd)
+			}
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/characters/import", Tag: "characters", Summary: "Create a character of the caller from a character file (adventure-table.character version 1); ids in the file are never used", Status: http.StatusCreated, Request: typeOf[table.CharacterFile](), Response: character,
+		Errors: []apperr.Code{apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.CharacterInvalid}},
+		func(c *gin.Context) {
+			// The gameplay decoder is the strict one (duplicate keys, unknown
+			// fields, format and version); here the body is only bounded.
+			data, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, table.MaxCharacterFileBytes))
+			if err != nil {
+				respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The character file could not be read: %v", err))
+				return
+			}
+			v, err := t.ImportCharacter(c.Request.Context(), callerOf(c), data)
+			reply(c, http.StatusCreated, v, err)
+		}, s.identify)
 
 	s.route(apiRoute{Method: "POST", Path: "/api/campaigns/{id}/sessions", Tag: "sessions", Summary: "Open a session lobby", Status: http.StatusCreated, Response: resume, Errors: codes(apperr.RoomAuthorityRequired, apperr.SessionAlreadyOpen)},
 		withID("id", http.StatusCreated, t.OpenSession), s.identify)

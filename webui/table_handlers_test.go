@@ -123,6 +123,11 @@ func authorizationCases(svc *table.Service) []matrixCase {
 			request: func(f tabletest.Fixture) (string, string, string) {
 				return "PUT", p("/api/characters/%d", f.CharacterID), characterJSON("Mira II")
 			}},
+		{route: "GET /api/characters/{id}/export", allow: []string{"seated"}, deny: "not_found",
+			special: map[string]string{"revoked": "not_found"},
+			request: func(f tabletest.Fixture) (string, string, string) {
+				return "GET", p("/api/characters/%d/export", f.CharacterID), ""
+			}},
 		{route: "POST /api/campaigns/{id}/sessions", allow: []string{"owner", "dm_key"}, deny: "room_authority_required",
 			request: func(f tabletest.Fixture) (string, string, string) {
 				return "POST", p("/api/campaigns/%d/sessions", f.SpareCampaignID), ""

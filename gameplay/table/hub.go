@@ -66,8 +66,9 @@ type feed struct {
 	holders int
 	// wakes counts Notify calls.
 	wakes uint64
-	// reading: a reader goroutine is running for this feed.
-	reading bool
+	// reading: a reader goroutine is running for this feed; again asks it
+	// for one more read (a waiter came in behind the read under way).
+	reading, again bool
 	// head is the last seq of a complete read begun at wakes == headWakes:
 	// while wakes has not moved since, nothing was committed after it.
 	head      int64
@@ -151,10 +152,7 @@ func (n *Notifier) Notify(sessionID int64) {
 		n.dropIfIdle(sessionID, f)
 		return
 	}
-	if !f.reading {
-		f.reading = true
-		go n.read(sessionID, f)
-	}
+	n.readLocked(sessionID, f)
 }
 
 // Waiters reports how many polls wait on a session (tests and metrics).
@@ -302,13 +300,25 @@ func (n *Notifier) wait(sessionID int64, f *feed, ticket uint64, a audience, aft
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	f.waiters[w] = struct{}{}
-	// A wake since the ticket, or since the hub's last complete read, may
-	// have committed events this waiter has not seen.
-	if (f.wakes != ticket || f.headWakes != f.wakes) && !f.reading {
-		f.reading = true
-		go n.read(sessionID, f)
+	// A wake since the ticket or since the hub's last complete read may
+	// have committed events this waiter has not seen, and a read that
+	// finished since its poll checked covers may have handed out events
+	// after its cursor before it was here: read (again) for it.
+	if f.wakes != ticket || f.headWakes != f.wakes || after < f.seen {
+		n.readLocked(sessionID, f)
 	}
 	return w
+}
+
+// readLocked starts the feed's reader, or asks the running one for one
+// more read; called with n.mu held.
+func (n *Notifier) readLocked(sessionID int64, f *feed) {
+	if f.reading {
+		f.again = true
+		return
+	}
+	f.reading = true
+	go n.read(sessionID, f)
 }
 
 // cancel removes a waiter that stopped waiting and returns its cursor
@@ -326,6 +336,7 @@ func (n *Notifier) read(sessionID int64, f *feed) {
 	for {
 		n.mu.Lock()
 		ticket := f.wakes
+		f.again = false
 		from := f.seen
 		for w := range f.waiters {
 			if w.after < from {
@@ -340,7 +351,7 @@ func (n *Notifier) read(sessionID int64, f *feed) {
 
 		n.mu.Lock()
 		n.deliver(f, ticket, from, rows, err)
-		if f.wakes == ticket {
+		if f.wakes == ticket && !f.again {
 			f.reading = false
 			n.dropIfIdle(sessionID, f)
 			n.mu.Unlock()

@@ -34,6 +34,9 @@ var (
 		"POST /api/sessions/{id}/stage/images": limits.Upload,
 		"POST /api/adventures/{id}/turns":      limits.Turn,
 		"POST /api/adventures/{id}/retry":      limits.Turn,
+		// The narrator settings' probes call the model endpoint too.
+		"POST /api/solo/settings/models": limits.Turn,
+		"POST /api/solo/settings/test":   limits.Turn,
 	}
 )
 

@@ -108,10 +108,10 @@ func TestToolQueryCounts(t *testing.T) {
 		calls int
 		want  int64
 	}{
-		// bearer check; resume (session, seats, campaign, room, participants,
-		// names, characters, AI presence, stage, events); scope again; checks,
-		// results, pending actions, open windows
-		{"get_session_context", 2, 18},
+		// bearer check; one scope (session, seats, campaign, room); resume
+		// (participants, names, characters, AI presence, stage, events);
+		// board (checks, results, pending actions, open windows)
+		{"get_session_context", 2, 16},
 		// bearer check; scope (session, seats, campaign, room, participants);
 		// next seq (one UPDATE … RETURNING); message; event
 		{"post_dialogue", 2, 9 + notify},

@@ -478,11 +478,7 @@ func setStage(ctx context.Context, d toolDeps, c table.Caller, id int64, in stag
 // sessionContext assembles get_session_context from the resume and the
 // roll board, both already projected for the caller.
 func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (Context, error) {
-	r, err := d.table.Resume(ctx, c, id)
-	if err != nil {
-		return Context{}, err
-	}
-	board, err := d.table.Board(ctx, c, id)
+	r, board, err := d.table.ResumeWithBoard(ctx, c, id)
 	if err != nil {
 		return Context{}, err
 	}

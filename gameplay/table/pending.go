@@ -293,6 +293,12 @@ func (s *Service) Board(ctx context.Context, c Caller, sessionID int64) (RollBoa
 	if err != nil {
 		return RollBoard{}, err
 	}
+	return s.board(ctx, sc)
+}
+
+// board is the board as the scope's actor may see it.
+func (s *Service) board(ctx context.Context, sc sessionScope) (RollBoard, error) {
+	sessionID := sc.session.ID
 	rv := rollViewer{sc.viewer()}
 	reqs, err := s.store.FindRollRequests(ctx, sessionID, boardWindow)
 	if err != nil {

@@ -308,6 +308,21 @@ func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (Sessio
 	return resume(ctx, s.store, sc)
 }
 
+// ResumeWithBoard is Resume and Board from one resolution of the caller
+// (MCP's get_session_context reads both on every turn).
+func (s *Service) ResumeWithBoard(ctx context.Context, c Caller, sessionID int64) (SessionResume, RollBoard, error) {
+	sc, err := loadSession(ctx, s.store, c, sessionID, false)
+	if err != nil {
+		return SessionResume{}, RollBoard{}, err
+	}
+	r, err := resume(ctx, s.store, sc)
+	if err != nil {
+		return SessionResume{}, RollBoard{}, err
+	}
+	b, err := s.board(ctx, sc)
+	return r, b, err
+}
+
 // mutateSession runs fn on a locked session scope and returns the resume
 // view read in the same transaction; after the commit it wakes the
 // session's event waiters.

@@ -168,6 +168,10 @@ func (s *Server) soloRoutes() {
 			}
 			streamTurn(c, func(ctx context.Context) (*narrative.Turn, error) { return n.StartRetry(ctx, userOf(c), id) })
 		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/turn/stop", Tag: "solo", Summary: "Stop the narration being streamed; its text so far is kept as a take marked stopped (the stream ends with stopped and done)", Request: typeOf[EmptyInput](), Response: typeOf[narrative.StopResult](), Errors: notFound},
+		soloIDBody("id", http.StatusOK, func(ctx context.Context, userID, id int64, _ EmptyInput) (narrative.StopResult, error) {
+			return n.StopTurn(ctx, userID, id)
+		}), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/undo", Tag: "solo", Summary: "Remove the newest turn; the state rewinds to the turn before", Request: typeOf[EmptyInput](), Response: page, Errors: append(tree, apperr.NothingToUndo)},
 		soloIDBody("id", http.StatusOK, func(ctx context.Context, userID, id int64, _ EmptyInput) (narrative.AdventurePage, error) {
 			return n.Undo(ctx, userID, id)

@@ -39,6 +39,10 @@ const (
 // errShuttingDown is the cause of a turn's context when the server stops.
 var errShuttingDown = errors.New("the server is shutting down")
 
+// errStoppedByPlayer is the cause of a turn's context when its player
+// pressed Stop (StopTurn).
+var errStoppedByPlayer = errors.New("the player stopped the narration")
+
 // newProcessID returns a random process id, for a process with no stable one.
 func newProcessID() string {
 	var raw [8]byte
@@ -81,6 +85,9 @@ type turnClaim struct {
 	quitOnce    sync.Once
 	beating     chan struct{} // closed when the heartbeat goroutine ends
 	once        sync.Once
+	// stop is closed by StopTurn; the running turn cancels its model call.
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 // claim takes the adventure's turn slot after checking ownership, and
@@ -98,9 +105,41 @@ func (s *Service) claim(ctx context.Context, userID, adventureID int64) (*turnCl
 	if !ok {
 		return nil, apperr.E(apperr.TurnInProgress, "A turn is already being written for this adventure; wait for it to finish.")
 	}
-	c := &turnClaim{s: s, adventureID: adventureID, token: token, quit: make(chan struct{}), beating: make(chan struct{})}
+	c := &turnClaim{s: s, adventureID: adventureID, token: token, quit: make(chan struct{}), beating: make(chan struct{}),
+		stop: make(chan struct{})}
+	s.claimsMu.Lock()
+	if s.claims == nil {
+		s.claims = map[int64]*turnClaim{}
+	}
+	s.claims[adventureID] = c
+	s.claimsMu.Unlock()
 	go c.heartbeat()
 	return c, nil
+}
+
+// StopTurn asks the adventure's running narration to stop. The turn ends
+// on its own goroutine: the text streamed so far is saved as a take marked
+// stopped (in the turn's one save transaction, under its claim, so exactly
+// once), or, when no story text had arrived, nothing more is stored. A stop
+// when no turn runs, or a second stop, changes nothing and answers
+// Stopped false. It reaches the turns of this process (the one serving the
+// player's stream). Returns not_found if the adventure is not the user's.
+func (s *Service) StopTurn(ctx context.Context, userID, adventureID int64) (StopResult, error) {
+	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
+		return StopResult{}, err
+	}
+	s.claimsMu.Lock()
+	c := s.claims[adventureID]
+	s.claimsMu.Unlock()
+	if c == nil {
+		return StopResult{}, nil
+	}
+	stopped := false
+	c.stopOnce.Do(func() {
+		close(c.stop)
+		stopped = true
+	})
+	return StopResult{Stopped: stopped}, nil
 }
 
 func (c *turnClaim) heartbeat() {
@@ -131,6 +170,11 @@ func (c *turnClaim) stopHeartbeat() {
 // than once.
 func (c *turnClaim) release() {
 	c.once.Do(func() {
+		c.s.claimsMu.Lock()
+		if c.s.claims[c.adventureID] == c {
+			delete(c.s.claims, c.adventureID)
+		}
+		c.s.claimsMu.Unlock()
 		c.stopHeartbeat()
 		// The request's context may be gone (the browser hung up); the
 		// claim must still be freed.

@@ -41,6 +41,11 @@ type Service struct {
 	// a transaction, to prove the transaction is all or nothing.
 	fail func(point string) error
 
+	// claimsMu guards claims: the turns this process is running, by
+	// adventure, so StopTurn can reach them (claim.go).
+	claimsMu sync.Mutex
+	claims   map[int64]*turnClaim
+
 	sandboxOnce sync.Once
 	scripts     *scripting.Sandbox
 

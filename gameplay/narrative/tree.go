@@ -583,7 +583,7 @@ func (s *Service) actionViews(ctx context.Context, store *models.Store, rows []m
 			}
 		}
 		out[i] = ActionView{ID: r.ID, Kind: r.Kind, Mode: r.Mode, Text: r.Text, Depth: r.Depth, BranchID: r.BranchID, Takes: ti,
-			Outcomes: parseOutcomes(r.Outcomes), Truncated: r.Truncated, FinishReason: r.FinishReason, HasPrompt: r.HasPrompt, CreatedAt: r.CreatedAt}
+			Outcomes: parseOutcomes(r.Outcomes), Truncated: r.Truncated, FinishReason: r.FinishReason, Stopped: r.Stopped, HasPrompt: r.HasPrompt, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
 }

@@ -321,6 +321,7 @@ type built struct {
 	schema   Schema
 	state    State
 	script   string
+	world    string // the parent's world state, as stored
 	snapshot []byte
 	// memoryIDs are the memories the prompt carries; their use is counted
 	// when the narration is saved.
@@ -428,7 +429,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	}
 	raw, _ := json.Marshal(snap)
 	return &built{adv: adv, settings: settings, llm: ls, demo: demo, result: res, messages: messages, schema: schema, state: state,
-		script: parent.ScriptStateAfter, snapshot: compress(raw), memoryIDs: memories.ids()}, nil
+		script: parent.ScriptStateAfter, world: parent.WorldStateAfter, snapshot: compress(raw), memoryIDs: memories.ids()}, nil
 }
 
 // contextHook lets the onModelContext script rewrite the assembled prompt.
@@ -491,15 +492,31 @@ func providerError(err error) *apperr.Error {
 // or a single error event. Nothing of the narration is stored unless it
 // succeeds, so a provider error, an empty reply, a client hang-up or the
 // server shutting down (turn_interrupted) leaves the previous take in charge.
+// The one exception is the player's Stop (StopTurn): the text streamed so
+// far is saved as a take marked stopped, then stopped (reason "player") and
+// done; a stop before any story text stores nothing more and ends with
+// stopped and a done without an action.
 func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	defer t.claim.release()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(t.s.stopping, func() { cancel(errShuttingDown) })()
+	go func() {
+		select {
+		case <-t.claim.stop:
+			cancel(errStoppedByPlayer)
+		case <-ctx.Done():
+		}
+	}()
 	if t.player != nil {
 		emit(Event{Type: EventPlayer, Action: t.player})
 	}
+	byPlayer := func() bool { return errors.Is(context.Cause(ctx), errStoppedByPlayer) }
 	fail := func(err error) {
+		if byPlayer() {
+			t.endStopped(ctx, emit)
+			return
+		}
 		if errors.Is(context.Cause(ctx), errShuttingDown) {
 			err = apperr.E(apperr.TurnInterrupted, "The server stopped while the turn was being written; your action is kept. Retry to narrate it.")
 		}
@@ -519,17 +536,24 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(err)
 		return
 	}
+	// streamed is what the player has seen, kept for a stop.
+	var streamed strings.Builder
 	res, err := t.s.provider.Stream(ctx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
 		switch ev.Kind {
 		case llm.EventReasoning:
 			emit(Event{Type: EventReasoning, Text: ev.Text})
 		case llm.EventChunk:
+			streamed.WriteString(ev.Text)
 			emit(Event{Type: EventChunk, Text: ev.Text})
 		}
 	})
 	if b.demo {
 		// Counted whatever happens next: the server pays for what was spent.
 		t.s.recordDemoTokens(ctx, t.userID, demoTokensSpent(b.messages, res, err))
+	}
+	if err != nil && byPlayer() {
+		t.saveStopped(ctx, emit, b, res, streamed.String())
+		return
 	}
 	if err != nil {
 		fail(providerError(err))
@@ -592,6 +616,78 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		}
 	}
 	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure, Notices: t.allNotices()})
+}
+
+// playerStopMessage is the stopped event's message for a player's stop.
+const playerStopMessage = "You stopped the narrator; the text so far is kept as a take. Continue it, or Retry for a new take."
+
+// saveStopped keeps the text streamed before the player's stop as a take
+// marked stopped. It is saved like any narration (one transaction, under
+// the turn's claim), but the output script and the referee do not run: the
+// text is what the player saw, and a state block cut off mid-way is no
+// change of state, so the world stays as the turn found it. A stop before
+// any story text stores nothing more (endStopped).
+func (t *Turn) saveStopped(ctx context.Context, emit func(Event), b *built, res llm.Result, text string) {
+	saveCtx := context.WithoutCancel(ctx)
+	prose, _ := ExtractDelta(models.CleanText(text))
+	prose = strings.TrimSpace(prose)
+	if prose == "" {
+		t.endStopped(saveCtx, emit)
+		return
+	}
+	node := &models.Action{AdventureID: t.adventureID, Depth: t.depth, ParentID: &t.parentID, Kind: models.ActionNarration,
+		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: b.world, ScriptStateAfter: t.scripts.stateOr(b.script),
+		Outcomes: "[]", Stopped: true, PromptSnapshot: b.snapshot,
+		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, CachedPromptTokens: res.CachedPromptTokens, CreatedAt: t.s.now()}
+	if t.mode == ModeContinue {
+		node.Mode = ModeContinue
+	}
+	fail := func(err error) {
+		var ae *apperr.Error
+		if !errors.As(err, &ae) {
+			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
+		}
+		t.scripts.keepConsole(saveCtx, t.s.store)
+		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+	}
+	if err := t.save(saveCtx, node, b, res); err != nil {
+		fail(err)
+		return
+	}
+	t.claim.release()
+	page, err := t.s.GetAdventure(saveCtx, t.userID, t.adventureID)
+	if err != nil {
+		fail(err)
+		return
+	}
+	emit(Event{Type: EventStopped, Reason: "player", Message: playerStopMessage})
+	var saved *ActionView
+	for i := range page.Story {
+		if page.Story[i].ID == node.ID {
+			saved = &page.Story[i]
+		}
+	}
+	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure, Notices: t.allNotices()})
+}
+
+// endStopped ends a turn the player stopped before any story text: nothing
+// of the narration is stored (the player's action stays, waiting for
+// Retry), and the stream ends with stopped and a done without an action.
+func (t *Turn) endStopped(ctx context.Context, emit func(Event)) {
+	ctx = context.WithoutCancel(ctx)
+	t.scripts.keepConsole(ctx, t.s.store)
+	t.claim.release()
+	page, err := t.s.GetAdventure(ctx, t.userID, t.adventureID)
+	if err != nil {
+		var ae *apperr.Error
+		if !errors.As(err, &ae) {
+			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
+		}
+		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+		return
+	}
+	emit(Event{Type: EventStopped, Reason: "player", Message: "You stopped the narrator before it wrote anything; your action is kept. Retry narrates it."})
+	emit(Event{Type: EventDone, Adventure: &page.Adventure, Notices: t.allNotices()})
 }
 
 // allNotices are the input hook's notices then the context and output hooks'.

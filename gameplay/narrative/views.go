@@ -98,6 +98,7 @@ type ActionView struct {
 	Outcomes     []Outcome `json:"outcomes"`
 	Truncated    bool      `json:"truncated"`
 	FinishReason string    `json:"finish_reason"`
+	Stopped      bool      `json:"stopped" jsonschema:"the player stopped this narration mid-stream; the text is what had arrived"`
 	HasPrompt    bool      `json:"has_prompt"`
 	CreatedAt    time.Time `json:"created_at"`
 }
@@ -174,6 +175,13 @@ type BranchView struct {
 // BranchList is an adventure's branches, oldest first.
 type BranchList struct {
 	Branches []BranchView `json:"branches"`
+}
+
+// StopResult answers a stop.
+type StopResult struct {
+	// Stopped is true when a running narration was told to stop; false
+	// when none was running (it had finished, or was already stopped).
+	Stopped bool `json:"stopped"`
 }
 
 // Deleted answers a delete.

@@ -1,23 +1,93 @@
+import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { format } from '../i18n/messages';
-import { listCharacters } from '../table/api';
+import { exportCharacter, importCharacter, listCharacters, type Character } from '../table/api';
+import { useAction } from '../useAction';
 import { useApi } from '../useApi';
+
+// characterFileName is the name an exported character is saved under, as
+// the server names it: "<name>.character.json", path and reserved
+// characters replaced.
+export function characterFileName(name: string): string {
+  let clean = name.trim().replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_');
+  if (clean.replace(/\./g, '') === '') clean = 'character';
+  return `${clean}.character.json`;
+}
+
+// saveFile hands text to the browser as a download.
+function saveFile(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoked after the click has started the download.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
 
 export function CharactersPage() {
   const { t } = useI18n();
   usePageTitle('title.characters');
   const [chars, reload] = useApi(listCharacters);
+  const importing = useAction();
+  const exporting = useAction();
+  const [imported, setImported] = useState<Character | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = ''; // the same file may be chosen again
+    if (!file) return;
+    setImported(null);
+    exporting.clear();
+    const created = await importing.run(() => importCharacter(file));
+    if (created) {
+      setImported(created);
+      reload();
+    }
+  };
+  const onExport = (c: Character) => {
+    setImported(null);
+    importing.clear();
+    void exporting.run(async () => {
+      const file = await exportCharacter(c.id);
+      saveFile(characterFileName(c.name), JSON.stringify(file, null, 2));
+    });
+  };
+
   return (
     <>
       <h1>{t('characters.title')}</h1>
-      <p>
+      <p className="character-file-actions">
         <Link to="/characters/new" className="button-link">
           {t('characters.new')}
-        </Link>
+        </Link>{' '}
+        <button type="button" onClick={() => fileInput.current?.click()} disabled={importing.busy} data-testid="character-import">
+          {t('characters.import')}
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          onChange={(e) => void onFile(e)}
+          data-testid="character-import-file"
+          aria-label={t('characters.import')}
+        />
       </p>
+      {importing.error !== null && <ErrorNotice code={importing.error} lead={t('characters.importFailed')} />}
+      {exporting.error !== null && <ErrorNotice code={exporting.error} lead={t('characters.exportFailed')} />}
+      {imported && (
+        <p className="notice" role="status" data-testid="character-imported">
+          {format(t('characters.imported'), { name: imported.name })}{' '}
+          <Link to={`/characters/${imported.id}`}>{t('characters.openImported')}</Link>
+        </p>
+      )}
       {chars.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {chars.state === 'error' && <ErrorNotice code={chars.code} lead={t('characters.failed')} onRetry={reload} />}
       {chars.state === 'ok' &&
@@ -32,6 +102,14 @@ export function CharactersPage() {
               <li key={c.id}>
                 <Link to={`/characters/${c.id}`}>{c.name}</Link>
                 <span className="hint">{format(t('common.levelN'), { n: c.level })}</span>
+                <button
+                  type="button"
+                  onClick={() => onExport(c)}
+                  disabled={exporting.busy}
+                  aria-label={format(t('characters.exportOf'), { name: c.name })}
+                >
+                  {t('characters.export')}
+                </button>
               </li>
             ))}
           </ul>

@@ -184,6 +184,12 @@ export const getCharacter = (id: string | number, signal?: AbortSignal) =>
 export const createCharacter = (input: CharacterInput) => apiSend<Character>('POST', '/api/characters', input);
 export const updateCharacter = (id: number, input: CharacterInput) =>
   apiSend<Character>('PUT', `/api/characters/${id}`, input);
+// A character as a file in the app's own format (adventure-table.character).
+export type CharacterFile = Schemas['CharacterFile'];
+export const exportCharacter = (id: number) => apiGet<CharacterFile>(`/api/characters/${id}/export`);
+// importCharacter sends a chosen file as it is: the server alone decides
+// whether it is a character file.
+export const importCharacter = (file: Blob) => apiUpload<Character>('/api/characters/import', file);
 
 // Sessions
 export const openSession = (campaignId: number) =>

@@ -30,6 +30,7 @@ function node(id: number, kind: ActionView['kind'], text: string, over: Partial<
     takes: { index: 1, count: 1, ids: [id] },
     outcomes: [],
     truncated: false,
+    stopped: false,
     finish_reason: kind === 'narration' ? 'stop' : '',
     has_prompt: kind === 'narration',
     created_at: T0,

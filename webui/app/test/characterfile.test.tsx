@@ -39,36 +39,60 @@ function chooseFile(text: string, name = 'mira.character.json') {
   return file;
 }
 
+// lendDownloads records what the page downloads: jsdom has no object URLs
+// and does not follow a download link, so the test lends both.
+function lendDownloads() {
+  const blobs: Blob[] = [];
+  const revoked: string[] = [];
+  const downloads: string[] = [];
+  const lent = URL as unknown as { createObjectURL?: (b: Blob) => string; revokeObjectURL?: (u: string) => void };
+  lent.createObjectURL = (b: Blob) => {
+    blobs.push(b);
+    return 'blob:mira';
+  };
+  lent.revokeObjectURL = (u: string) => revoked.push(u);
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(`${this.download} ${this.href}`);
+  });
+  return {
+    blobs,
+    revoked,
+    downloads,
+    restore: () => {
+      click.mockRestore();
+      delete lent.createObjectURL;
+      delete lent.revokeObjectURL;
+    },
+  };
+}
+
 describe('character files', () => {
   it('Export downloads the server file as <name>.character.json', async () => {
     stubServer({
       'GET /api/characters': () => json(200, { characters: [MIRA] }),
       'GET /api/characters/3/export': () => json(200, FILE),
     });
-    // jsdom has no object URLs: the test lends URL its two functions.
-    const blobs: Blob[] = [];
-    const objectURLs = {
-      createObjectURL: vi.fn((b: Blob) => {
-        blobs.push(b);
-        return 'blob:mira';
-      }),
-      revokeObjectURL: vi.fn(),
-    };
-    Object.assign(URL, objectURLs);
-    const downloads: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.push(`${this.download} ${this.href}`);
-    });
+    const dl = lendDownloads();
     renderApp('/characters');
     fireEvent.click(await screen.findByRole('button', { name: 'Export Mira as a file' }));
-    await vi.waitFor(() => expect(downloads).toEqual(['Mira.character.json blob:mira']));
-    expect(JSON.parse(await blobs[0]!.text())).toEqual(FILE);
+    await vi.waitFor(() => expect(dl.downloads).toEqual(['Mira.character.json blob:mira']));
+    expect(JSON.parse(await dl.blobs[0]!.text())).toEqual(FILE);
     expect(callsTo('GET', '/api/characters/3/export')).toHaveLength(1);
-    await vi.waitFor(() => expect(objectURLs.revokeObjectURL).toHaveBeenCalledWith('blob:mira'));
-    click.mockRestore();
-    const lent = URL as unknown as Partial<typeof objectURLs>;
-    delete lent.createObjectURL;
-    delete lent.revokeObjectURL;
+    await vi.waitFor(() => expect(dl.revoked).toEqual(['blob:mira']));
+    dl.restore();
+  });
+
+  it('the character editor exports the saved character', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, MIRA),
+      'GET /api/characters/3/export': () => json(200, FILE),
+    });
+    const dl = lendDownloads();
+    renderApp('/characters/3');
+    fireEvent.click(await screen.findByTestId('character-export'));
+    await vi.waitFor(() => expect(dl.downloads).toEqual(['Mira.character.json blob:mira']));
+    expect(JSON.parse(await dl.blobs[0]!.text())).toEqual(FILE);
+    dl.restore();
   });
 
   it('Import sends the chosen file and shows the new character', async () => {

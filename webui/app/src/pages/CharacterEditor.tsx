@@ -17,6 +17,7 @@ import {
   type CharacterInput,
 } from '../table/api';
 import { useAction } from '../useAction';
+import { downloadCharacter } from './Characters';
 
 // The form keeps numbers as the text typed, so a field can be cleared while editing.
 interface Draft {
@@ -144,6 +145,7 @@ function Editor({ initial }: { initial: Character | null }) {
   const created = (location.state as { created?: boolean } | null)?.created === true;
   const [savedDraft, setSavedDraft] = useState<Draft | null>(created && initial ? firstDraft : null);
   const action = useAction();
+  const exporting = useAction();
   const idp = useId();
 
   const fieldErrors: Partial<Record<Group, string[]>> = {};
@@ -431,6 +433,15 @@ function Editor({ initial }: { initial: Character | null }) {
             {savedDraft !== null && savedDraft === draft && t('character.saved')}
           </span>
         </p>
+        {saved && (
+          <p>
+            {/* The file is the saved character, as the server holds it. */}
+            <button type="button" onClick={() => void exporting.run(() => downloadCharacter(saved))} disabled={exporting.busy} data-testid="character-export">
+              {t('characters.export')}
+            </button>
+          </p>
+        )}
+        {exporting.error !== null && <ErrorNotice code={exporting.error} lead={t('characters.exportFailed')} />}
       </form>
     </>
   );

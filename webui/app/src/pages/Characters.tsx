@@ -30,6 +30,13 @@ function saveFile(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+// downloadCharacter saves one of the caller's characters, as the server
+// writes it, under characterFileName.
+export async function downloadCharacter(c: Pick<Character, 'id' | 'name'>) {
+  const file = await exportCharacter(c.id);
+  saveFile(characterFileName(c.name), JSON.stringify(file, null, 2));
+}
+
 export function CharactersPage() {
   const { t } = useI18n();
   usePageTitle('title.characters');
@@ -54,10 +61,7 @@ export function CharactersPage() {
   const onExport = (c: Character) => {
     setImported(null);
     importing.clear();
-    void exporting.run(async () => {
-      const file = await exportCharacter(c.id);
-      saveFile(characterFileName(c.name), JSON.stringify(file, null, 2));
-    });
+    void exporting.run(() => downloadCharacter(c));
   };
 
   return (

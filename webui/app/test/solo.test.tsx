@@ -1254,3 +1254,122 @@ describe('scenario editor', () => {
     });
   });
 });
+
+// ---- Stop and the waiting action --------------------------------------------
+
+describe('stop and failed turns', () => {
+  it('Stop takes the place of Send while the narrator streams; the partial take is kept and marked stopped, with Continue and Retry at hand', async () => {
+    const stream = sse();
+    const next = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => (callsTo('POST', '/api/adventures/7/turns').length === 1 ? stream.response : next.response),
+      'POST /api/adventures/7/turn/stop': () => json(200, { stopped: true }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    expect(screen.queryByTestId('stop-turn')).toBeNull();
+    fireEvent.change(turnBox(), { target: { value: 'I open the door' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    const player = node(2, 'player', 'I open the door', { depth: 1 });
+    await stream.send({ type: 'player', action: player });
+    await stream.send({ type: 'chunk', text: 'The door creaks' });
+
+    const stop = screen.getByRole('button', { name: en['solo.stop.label'] }) as HTMLButtonElement;
+    expect(stop.disabled).toBe(false);
+    expect(screen.queryByRole('button', { name: en['solo.send'] })).toBeNull();
+    fireEvent.click(stop);
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turn/stop')).toHaveLength(1));
+    expect(screen.getByTestId('stop-turn').textContent).toBe(en['solo.stopping']);
+    expect((screen.getByTestId('stop-turn') as HTMLButtonElement).disabled).toBe(true);
+
+    // the server ends the stream: stopped (player), then done with the take
+    await stream.send({ type: 'stopped', reason: 'player', message: 'SERVER TEXT' });
+    expect(within(screen.getByTestId('live-turn')).queryByTestId('cut-short')).toBeNull();
+    const partial = node(3, 'narration', 'The door creaks', { depth: 2, stopped: true });
+    await stream.send({ type: 'done', action: partial, adventure: adventure({ head_depth: 2 }) });
+    await stream.close();
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I open the door', 'The door creaks']);
+    const taken = screen.getAllByTestId('story-node')[2]!;
+    expect(taken.getAttribute('data-stopped')).toBe('true');
+    expect(within(taken).getByTestId('stopped-take').textContent).toContain(en['solo.story.stopped']);
+    expect(screen.queryByTestId('stop-turn')).toBeNull();
+    expect(screen.getByRole('button', { name: en['solo.send'] })).toBeTruthy();
+    expect(turnBox().value).toBe('');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    expect(within(taken).getByRole('button', { name: en['solo.story.stoppedRetry'] })).toBeTruthy();
+    // Continue at the stopped take narrates on from it
+    fireEvent.click(within(taken).getByRole('button', { name: en['solo.story.stoppedContinue'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(2));
+    expect(callsTo('POST', '/api/adventures/7/turns')[1]!.body).toEqual({ mode: 'continue', text: '' });
+    // while it streams, the in-place buttons step aside
+    expect(within(taken).queryByRole('button', { name: en['solo.story.stoppedRetry'] })).toBeNull();
+  });
+
+  it('a stop before any text leaves the player action waiting for narration, with Retry and Undo at it', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+      'POST /api/adventures/7/turn/stop': () => json(200, { stopped: true }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'I wait' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    await stream.send({ type: 'player', action: node(2, 'player', 'I wait', { depth: 1 }) });
+    fireEvent.click(screen.getByTestId('stop-turn'));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turn/stop')).toHaveLength(1));
+    await stream.send({ type: 'stopped', reason: 'player', message: 'x' });
+    await stream.send({ type: 'done', adventure: adventure({ head_depth: 1 }) });
+    await stream.close();
+    await waitFor(() => expect(screen.queryByTestId('live-turn')).toBeNull());
+    expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.', 'I wait']);
+    const waiting = screen.getAllByTestId('story-node')[1]!;
+    expect(waiting.getAttribute('data-waiting')).toBe('true');
+    expect(within(waiting).getByRole('button', { name: en['solo.story.waitingRetry'] })).toBeTruthy();
+    expect(within(waiting).getByRole('button', { name: en['solo.story.waitingUndo'] })).toBeTruthy();
+  });
+
+  it('a failed turn says the action is kept and waits for narration; Retry and Undo are at the action', async () => {
+    const stream = sse();
+    const player = node(2, 'player', 'I knock', { depth: 1 });
+    let story = [OPENING];
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page(story)),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => {
+        story = [OPENING, player];
+        return stream.response;
+      },
+      'POST /api/adventures/7/undo': () => json(200, page([OPENING])),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'I knock' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    await stream.send({ type: 'player', action: player });
+    await stream.send({ type: 'error', code: 'provider_unavailable', message: 'down' });
+    await stream.close();
+
+    await waitFor(() => expect(callsTo('GET', '/api/adventures/7')).toHaveLength(2));
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert.textContent).toContain(en['solo.turn.failedKept']));
+    expect(alert.textContent).not.toContain(en['solo.turn.failed']);
+    const waiting = screen.getAllByTestId('story-node')[1]!;
+    expect(waiting.getAttribute('data-waiting')).toBe('true');
+    expect(within(waiting).getByTestId('awaiting-narration').textContent).toContain(en['solo.story.waiting']);
+    expect(within(waiting).getByRole('button', { name: en['solo.story.waitingRetry'] })).toBeTruthy();
+    fireEvent.click(within(waiting).getByRole('button', { name: en['solo.story.waitingUndo'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/undo')).toHaveLength(1));
+    await waitFor(() => expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.']));
+    expect(screen.queryByTestId('awaiting-narration')).toBeNull();
+  });
+});

@@ -74,6 +74,10 @@ describe('SSE parser', () => {
       reason: 'length',
       message: 'm',
     });
+    expect(parseStreamEvent('{"type":"stopped","reason":"player","message":"m"}')).toMatchObject({ reason: 'player' });
+    expect(parseStreamEvent('{"type":"stopped","reason":"other","message":"m"}')).toMatchObject({ reason: 'dropped' });
+    // a stop before any text: done without an action
+    expect(parseStreamEvent('{"type":"done","adventure":{"id":7}}')).toEqual({ type: 'done', action: null, adventure: { id: 7 } });
     expect(parseStreamEvent('not json')).toBeNull();
     expect(parseStreamEvent('{"type":"future_thing"}')).toBeNull();
     expect(parseStreamEvent('{"type":"done"}')).toBeNull();

@@ -15,6 +15,7 @@ import {
   getOlderStory,
   playTurn,
   retryTurn,
+  stopTurn,
   switchBranch,
   undoTurn,
   type ActionView,
@@ -44,13 +45,19 @@ export function AdventurePlayPage() {
 
 // mergeDone puts a finished turn into the page: the player action (new turns),
 // the saved narration (replacing the retried one) and the new adventure state.
+// A turn stopped before any text saved no narration (action null): the
+// player action stays at the tip, waiting for narration.
 export function mergeDone(
   p: AdventurePage,
   kind: LiveTurn['kind'],
   player: ActionView | null,
-  done: { action: ActionView; adventure: AdventurePage['adventure'] },
+  done: { action: ActionView | null; adventure: AdventurePage['adventure'] },
 ): AdventurePage {
   let story = p.story;
+  if (!done.action) {
+    if (player && !story.some((a) => a.id === player.id)) story = [...story, player];
+    return { ...p, adventure: done.adventure, story };
+  }
   if (kind === 'retry') {
     if (story[story.length - 1]?.kind === 'narration') story = story.slice(0, -1);
   } else if (player && !story.some((a) => a.id === player.id)) {
@@ -87,6 +94,10 @@ function Play({ id }: { id: string }) {
   const [nodeOp, setNodeOp] = useState<{ id: number; op: NodeFailure['op'] } | null>(null);
   const clearNode = nodeAction.clear;
   const abortRef = useRef<AbortController | null>(null);
+  // stopping: the player pressed Stop and the stream has not ended yet;
+  // stopError: the stop request itself failed
+  const [stopping, setStopping] = useState(false);
+  const [stopError, setStopError] = useState<string | null>(null);
 
   useEffect(() => {
     if (loaded.state !== 'ok') return;
@@ -120,6 +131,8 @@ function Play({ id }: { id: string }) {
     action.clear();
     clearNode();
     setAnnounce('');
+    setStopping(false);
+    setStopError(null);
     setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
     const ctrl = new AbortController();
     abortRef.current = ctrl;
@@ -163,13 +176,15 @@ function Play({ id }: { id: string }) {
     }
     if (ctrl.signal.aborted) return false;
     abortRef.current = null;
+    setStopping(false);
     setNotices(result.notices);
     const done = result.done;
     if (done) {
       setPage((p) => p && mergeDone(p, kind, player, done));
-      if (reasoning) setReasoningById((m) => ({ ...m, [done.action.id]: reasoning }));
+      const saved = done.action;
+      if (saved && reasoning) setReasoningById((m) => ({ ...m, [saved.id]: reasoning }));
       setLive(null);
-      setAnnounce(done.action.text);
+      setAnnounce(saved ? saved.text : t('solo.story.waitingHint'));
       return true;
     }
     // The turn failed: the previous take is back in charge, so show the page
@@ -204,6 +219,22 @@ function Play({ id }: { id: string }) {
   // while a retry streams, the narration it replaces steps aside
   const shown = live?.kind === 'retry' && last?.kind === 'narration' ? page.story.slice(0, -1) : page.story;
   const lastPrompt = [...page.story].reverse().find((a) => a.has_prompt);
+  // the tip is a player action with no narration: its turn failed or was
+  // stopped before any text, and it waits for Retry (or Undo)
+  const waiting = last?.kind === 'player';
+  const stop = async () => {
+    if (!streaming || stopping) return;
+    setStopping(true);
+    setStopError(null);
+    try {
+      // the stream itself ends the turn (stopped, then done with the take)
+      await stopTurn(adv.id);
+    } catch (e) {
+      setStopping(false);
+      setStopError(e instanceof ApiError ? e.code : '');
+    }
+  };
+  const undo = () => void run(() => undoTurn(adv.id));
   const version = `${adv.head_branch_id}:${adv.head_depth}:${adv.updated_at}`;
 
   const run = (fn: () => Promise<AdventurePage>) => {
@@ -258,6 +289,11 @@ function Play({ id }: { id: string }) {
         statPaths={Object.keys(adv.stat_schema ?? {})}
         reasoningById={reasoningById}
         live={live}
+        tipActions={
+          busy || elsewhere
+            ? null
+            : { onRetry: () => void stream('retry', null), onUndo: undo, onContinue: () => void stream('continue', { mode: 'continue', text: '' }) }
+        }
         handlers={{
           busy,
           onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
@@ -297,15 +333,22 @@ function Play({ id }: { id: string }) {
         ) : (
           <ErrorNotice
             code={turnError.code}
-            lead={refusedBusy ? t('solo.turn.inProgress') : t('solo.turn.failed')}
+            // a failed new turn keeps the player's action, waiting at the tip
+            // with Retry and Undo; a failed retry or continue changed nothing
+            lead={refusedBusy ? t('solo.turn.inProgress') : waiting ? t('solo.turn.failedKept') : t('solo.turn.failed')}
             onRetry={refusedBusy ? reload : undefined}
           />
         ))}
+      {stopError !== null && <ErrorNotice code={stopError} />}
       {action.error !== null && <ErrorNotice code={action.error} />}
 
       <ScriptNotices notices={notices} onChange={setNotices} />
 
-      <TurnInput disabled={busy || elsewhere} onSend={(input) => stream('turn', input)} />
+      <TurnInput
+        disabled={busy || elsewhere}
+        onSend={(input) => stream('turn', input)}
+        stop={streaming ? { onStop: () => void stop(), stopping } : null}
+      />
       <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
         <button
           type="button"
@@ -319,7 +362,7 @@ function Play({ id }: { id: string }) {
         <button
           type="button"
           disabled={busy || elsewhere || last === undefined || last.kind === 'opening'}
-          onClick={() => void run(() => undoTurn(adv.id))}
+          onClick={undo}
         >
           {t('solo.undo')}
         </button>

@@ -5,7 +5,7 @@ import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionView, Outcome, TurnInput } from './api';
 import { chipText, chipTitle, shortNames } from './outcomes';
-import { liveText } from './sse';
+import { liveText, type StopReason } from './sse';
 
 // LiveTurn is a turn while its reply streams in.
 export interface LiveTurn {
@@ -15,7 +15,17 @@ export interface LiveTurn {
   player: ActionView | null;
   text: string;
   reasoning: string;
-  stopped: { reason: 'length' | 'dropped' } | null;
+  stopped: { reason: StopReason } | null;
+}
+
+// TipActions are the buttons the newest node offers in place: a stopped
+// take can be continued or retried, a player action still waiting for its
+// narration can be narrated (Retry) or removed (Undo). null while a turn
+// runs or another action is busy.
+export interface TipActions {
+  onRetry: () => void;
+  onUndo: () => void;
+  onContinue: () => void;
 }
 
 // NodeFailure is the failed edit or delete of one node, shown at that node.
@@ -46,12 +56,14 @@ export function Story({
   reasoningById,
   live,
   handlers,
+  tipActions = null,
 }: {
   story: ActionView[];
   statPaths: string[];
   reasoningById: Record<number, string>;
   live: LiveTurn | null;
   handlers: NodeHandlers;
+  tipActions?: TipActions | null;
 }) {
   const { t } = useI18n();
   // Name stats as the state line does; paths only an outcome mentions join in.
@@ -63,8 +75,17 @@ export function Story({
   return (
     <>
       <ol className="solo-story" data-testid="story" aria-label={t('solo.story.label')}>
-        {story.map((a) => (
-          <StoryNode key={a.id} a={a} names={names} reasoning={reasoningById[a.id]} h={handlers} />
+        {story.map((a, i) => (
+          <StoryNode
+            key={a.id}
+            a={a}
+            names={names}
+            reasoning={reasoningById[a.id]}
+            h={handlers}
+            // a player action at the tip has no narration yet (its turn
+            // failed or was stopped before any text), unless one streams now
+            tip={i === story.length - 1 ? { waiting: a.kind === 'player' && live === null, actions: tipActions } : null}
+          />
         ))}
       </ol>
       <div className="live-region" aria-live="polite" aria-busy={live !== null}>
@@ -92,11 +113,13 @@ function StoryNode({
   names,
   reasoning,
   h,
+  tip,
 }: {
   a: ActionView;
   names: Map<string, string>;
   reasoning: string | undefined;
   h: NodeHandlers;
+  tip: { waiting: boolean; actions: TipActions | null } | null;
 }) {
   const { t } = useI18n();
   const takes = a.takes ?? { index: 1, count: 1, ids: [a.id] };
@@ -150,9 +173,11 @@ function StoryNode({
 
   return (
     <li
-      className={`solo-node kind-${a.kind}${a.mode === 'continue' ? ' is-continue' : ''}`}
+      className={`solo-node kind-${a.kind}${a.mode === 'continue' ? ' is-continue' : ''}${a.stopped ? ' is-stopped' : ''}${tip?.waiting ? ' is-waiting' : ''}`}
       data-testid="story-node"
       data-kind={a.kind}
+      data-stopped={a.stopped ? 'true' : undefined}
+      data-waiting={tip?.waiting ? 'true' : undefined}
       data-depth={a.depth}
       data-action-id={a.id}
     >
@@ -189,6 +214,45 @@ function StoryNode({
         <Markdown className="solo-text" testId="node-text" text={a.text} />
       )}
       {a.truncated && <CutShort reason={a.finish_reason === 'length' ? 'length' : 'dropped'} />}
+      {a.kind === 'narration' && a.stopped && (
+        <div className="node-state" data-testid="stopped-take">
+          <p>
+            <span className="tag">{t('solo.story.stopped')}</span> {t('solo.story.stoppedHint')}
+          </p>
+          {tip?.actions && (
+            <span className="node-tools">
+              <button
+                type="button"
+                className="tool"
+                aria-label={t('solo.story.stoppedContinue')}
+                onClick={tip.actions.onContinue}
+              >
+                {t('solo.continue')}
+              </button>
+              <button type="button" className="tool" aria-label={t('solo.story.stoppedRetry')} onClick={tip.actions.onRetry}>
+                {t('solo.retry')}
+              </button>
+            </span>
+          )}
+        </div>
+      )}
+      {tip?.waiting && (
+        <div className="node-state" data-testid="awaiting-narration">
+          <p>
+            <span className="tag">{t('solo.story.waiting')}</span> {t('solo.story.waitingHint')}
+          </p>
+          {tip.actions && (
+            <span className="node-tools">
+              <button type="button" className="tool" aria-label={t('solo.story.waitingRetry')} onClick={tip.actions.onRetry}>
+                {t('solo.retry')}
+              </button>
+              <button type="button" className="tool" aria-label={t('solo.story.waitingUndo')} onClick={tip.actions.onUndo}>
+                {t('solo.undo')}
+              </button>
+            </span>
+          )}
+        </div>
+      )}
       {outcomes.length > 0 && <Chips outcomes={outcomes} names={names} />}
       {reasoning && <Reasoning text={reasoning} />}
       {failure && (
@@ -363,7 +427,7 @@ function LiveBlock({ live }: { live: LiveTurn }) {
         ) : (
           <Markdown className="solo-text" testId="live-text" text={shown} />
         )}
-        {live.stopped && <CutShort reason={live.stopped.reason} />}
+        {live.stopped && live.stopped.reason !== 'player' && <CutShort reason={live.stopped.reason} />}
       </div>
     </div>
   );

@@ -6,8 +6,18 @@ const MODES: readonly PlayerMode[] = ['do', 'say', 'story'];
 
 // TurnInput is the player's box: a mode (Do / Say / Story), the text, Send.
 // onSend resolves true when the turn was saved; only then is the box emptied,
-// so a failed turn can be sent again as it was.
-export function TurnInput({ disabled, onSend }: { disabled: boolean; onSend: (input: TurnBody) => Promise<boolean> }) {
+// so a failed turn can be sent again as it was. While the narrator streams
+// (stop set), Stop takes Send's place; stopping: Stop was pressed and the
+// stream is ending.
+export function TurnInput({
+  disabled,
+  onSend,
+  stop = null,
+}: {
+  disabled: boolean;
+  onSend: (input: TurnBody) => Promise<boolean>;
+  stop?: { onStop: () => void; stopping: boolean } | null;
+}) {
   const { t } = useI18n();
   const id = useId();
   const [mode, setMode] = useState<PlayerMode>('do');
@@ -54,9 +64,22 @@ export function TurnInput({ disabled, onSend }: { disabled: boolean; onSend: (in
             }
           }}
         />
-        <button type="submit" disabled={disabled || text.trim() === ''}>
-          {t('solo.send')}
-        </button>
+        {stop ? (
+          <button
+            type="button"
+            className="stop-button"
+            data-testid="stop-turn"
+            aria-label={t('solo.stop.label')}
+            disabled={stop.stopping}
+            onClick={stop.onStop}
+          >
+            {stop.stopping ? t('solo.stopping') : t('solo.stop')}
+          </button>
+        ) : (
+          <button type="submit" disabled={disabled || text.trim() === ''}>
+            {t('solo.send')}
+          </button>
+        )}
       </div>
     </form>
   );

@@ -31,6 +31,7 @@ export type ScenarioView = Schemas['ScenarioView'];
 export type ScenarioSummary = Schemas['ScenarioSummary'];
 export type Persona = Schemas['Persona'];
 export type TakeInfo = Schemas['TakeInfo'];
+export type StopResult = Schemas['StopResult'];
 
 export type OutcomeStatus = 'applied' | 'clamped' | 'rejected';
 export type Outcome = Schemas['Outcome'];
@@ -234,6 +235,10 @@ async function postStream(
 // playTurn sends a Do / Say / Story action or a Continue and streams the reply.
 export const playTurn = (id: number, input: TurnInput, onEvent: (ev: StreamEvent) => void, signal?: AbortSignal) =>
   postStream(`/api/adventures/${id}/turns`, input, onEvent, signal);
+// stopTurn asks the narration being streamed to stop: its stream then ends
+// with stopped (player) and done carrying the partial text as a take marked
+// stopped. stopped is false when nothing was running any more.
+export const stopTurn = (id: number) => apiSend<StopResult>('POST', `/api/adventures/${id}/turn/stop`, {});
 // retryTurn regenerates the newest narration as a new take and streams it.
 export const retryTurn = (id: number, onEvent: (ev: StreamEvent) => void, signal?: AbortSignal) =>
   postStream(`/api/adventures/${id}/retry`, {}, onEvent, signal);

@@ -7,11 +7,18 @@ export type StreamEvent =
   | { type: 'player'; action: ActionView }
   | { type: 'reasoning'; text: string }
   | { type: 'chunk'; text: string }
-  | { type: 'stopped'; reason: 'length' | 'dropped'; message: string }
+  // reason: length (max output tokens), dropped (the model's connection
+  // ended early) or player (the player pressed Stop; the partial text is
+  // saved as a take marked stopped)
+  | { type: 'stopped'; reason: StopReason; message: string }
   // notices: messages for the player (a script's state.message, or a script
   // failure the turn went on without); absent when there are none
   | { type: 'error'; code: string; message: string; notices?: Notice[] }
-  | { type: 'done'; action: ActionView; adventure: AdventureView; notices?: Notice[] };
+  // action: the saved narration; null when the player stopped the narrator
+  // before it wrote anything (nothing was saved beyond the player's action)
+  | { type: 'done'; action: ActionView | null; adventure: AdventureView; notices?: Notice[] };
+
+export type StopReason = 'length' | 'dropped' | 'player';
 
 export interface SseParser {
   // push feeds the next piece of decoded text.
@@ -113,12 +120,21 @@ export function parseStreamEvent(data: string): StreamEvent | null {
     case 'chunk':
       return { type: 'chunk', text: str(o.text) };
     case 'stopped':
-      return { type: 'stopped', reason: o.reason === 'length' ? 'length' : 'dropped', message: str(o.message) };
+      return {
+        type: 'stopped',
+        reason: o.reason === 'length' || o.reason === 'player' ? o.reason : 'dropped',
+        message: str(o.message),
+      };
     case 'error':
       return { type: 'error', code: str(o.code), message: str(o.message), ...notices(o.notices) };
     case 'done':
-      return o.action && typeof o.action === 'object' && o.adventure && typeof o.adventure === 'object'
-        ? { type: 'done', action: o.action as ActionView, adventure: o.adventure as AdventureView, ...notices(o.notices) }
+      return o.adventure && typeof o.adventure === 'object'
+        ? {
+            type: 'done',
+            action: o.action && typeof o.action === 'object' ? (o.action as ActionView) : null,
+            adventure: o.adventure as AdventureView,
+            ...notices(o.notices),
+          }
         : null;
     default:
       return null;

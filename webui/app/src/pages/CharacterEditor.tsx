@@ -436,7 +436,12 @@ function Editor({ initial }: { initial: Character | null }) {
         {saved && (
           <p>
             {/* The file is the saved character, as the server holds it. */}
-            <button type="button" onClick={() => void exporting.run(() => downloadCharacter(saved))} disabled={exporting.busy} data-testid="character-export">
+            <button
+              type="button"
+              onClick={() => void exporting.run(() => downloadCharacter(saved))}
+              disabled={exporting.busy}
+              data-testid="character-export"
+            >
               {t('characters.export')}
             </button>
           </p>

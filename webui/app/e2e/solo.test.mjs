@@ -2,7 +2,8 @@
 // language model (fake-model.mjs). One player points the narrator settings at
 // the fake, writes a scenario with an hp stat, plays three turns, retries the
 // third and pages between its takes, forks at the second and moves between the
-// two branches. A second player writes a scenario with user scripts (an input
+// two branches, then stops a reply mid-stream (the partial take is kept,
+// marked stopped) and retries it. A second player writes a scenario with user scripts (an input
 // script that rewrites the player's text and logs, an output script that
 // appends to the reply), plays one turn and reads the script console. A third
 // keeps a promise in the memory bank: pins it, sees a prompt carry it, then
@@ -227,6 +228,28 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await node(page, forkTurn).waitFor();
     await waitState(page, 'hp 74/100 (healthy)');
     assert.equal(await node(page, turn3a).count(), 0);
+
+    // --- Stop while the narrator streams: the text so far is kept as a
+    // take marked stopped, the stats stay, Retry writes a new take beside it
+    const held = await play(page, 'I search the mud', {
+      text: 'Your fingers close on a cold iron key.',
+      state: { 'player.hp': -30 },
+      hold: true,
+    });
+    await page.getByTestId('live-text').filter({ hasText: /^Your fingers/ }).waitFor();
+    await page.getByRole('button', { name: 'Stop the narrator (the text so far is kept)' }).click();
+    const stoppedTake = node(page, 'Your fingers');
+    await stoppedTake.getByTestId('stopped-take').filter({ hasText: /^Stopped/ }).waitFor();
+    held.release();
+    assert.equal(await stoppedTake.getAttribute('data-stopped'), 'true');
+    await waitState(page, 'hp 74/100 (healthy)');
+    await button(page, 'Send').waitFor();
+    const retried = 'The mud gives up nothing but a broken buckle.';
+    model.push({ text: retried });
+    await stoppedTake.getByRole('button', { name: 'Retry this take', exact: true }).click();
+    await node(page, retried).getByTestId('take-pager').filter({ hasText: exactly('2/2') }).waitFor();
+    await button(node(page, retried), 'Previous take').click();
+    await node(page, 'Your fingers').getByTestId('stopped-take').waitFor();
 
     assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(model.queued, 0, 'every scripted reply was used');

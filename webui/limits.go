@@ -29,6 +29,7 @@ var (
 		"POST /api/rooms":                      limits.Create,
 		"POST /api/rooms/{id}/campaigns":       limits.Create,
 		"POST /api/characters":                 limits.Create,
+		"POST /api/characters/import":          limits.Create,
 		"POST /api/scenarios":                  limits.Create,
 		"POST /api/scenarios/{id}/play":        limits.Create,
 		"POST /api/sessions/{id}/stage/images": limits.Upload,

@@ -296,6 +296,9 @@ func TestPerUserClasses(t *testing.T) {
 	if rec := f.send(t, ann, "POST", "/api/scenarios", `{}`); !limited(t, rec) {
 		t.Fatalf("a third creation (a scenario): %d %s", rec.Code, rec.Body)
 	}
+	if rec := f.send(t, ann, "POST", "/api/characters/import", `{}`); !limited(t, rec) {
+		t.Fatalf("a character import past the creation budget: %d %s", rec.Code, rec.Body)
+	}
 	if rec := f.send(t, bob, "POST", "/api/rooms", `{"name":"Bob's"}`); rec.Code != http.StatusCreated {
 		t.Fatalf("another user's creation: %d %s", rec.Code, rec.Body)
 	}

@@ -31,8 +31,9 @@ function pieces(text, words = 2) {
 // startFakeModel listens on 127.0.0.1 and resolves with:
 //   url       the base URL to give the server (ends in /v1)
 //   push(r)   queue a reply { text, state?, reasoning?: string[], hold?: boolean,
-//             finishReason?: 'stop'|'length', delayMs? }; returns { release } which,
-//             for hold: true, lets the reply go on after its first content chunk
+//             finishReason?: 'stop'|'length', delayMs?, status? }; returns { release } which,
+//             for hold: true, lets the reply go on after its first content chunk;
+//             status answers with that HTTP error status instead of a reply
 //   requests  every chat request body received, parsed, in order (the memory
 //             bank's calls aside)
 //   memoryRequests  the memory bank's call bodies, answered with FAKE_MEMORY
@@ -84,6 +85,11 @@ export async function startFakeModel() {
         unexpected++;
         res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'fake model: no reply queued', type: 'server_error' } }));
+        return;
+      }
+      if (reply.status) {
+        res.writeHead(reply.status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'fake model: scripted failure', type: 'server_error' } }));
         return;
       }
       stream(req, res, body, reply).catch(() => res.destroy());

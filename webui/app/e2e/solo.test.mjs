@@ -251,6 +251,21 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await button(node(page, retried), 'Previous take').click();
     await node(page, 'Your fingers').getByTestId('stopped-take').waitFor();
 
+    // --- a failed turn says the truth: the action is kept, waiting for
+    // narration, with Retry and Undo at it; Retry narrates it
+    await play(page, 'I dig deeper', { status: 503 });
+    const failed = page.getByRole('alert').filter({ hasText: 'Your action is kept and waits for narration' });
+    await failed.waitFor();
+    const waiting = page.locator('[data-testid="story-node"][data-waiting="true"]');
+    await waiting.getByTestId('node-text').filter({ hasText: exactly('I dig deeper') }).waitFor();
+    await waiting.getByText('Waiting for narration', { exact: true }).waitFor();
+    const dug = 'Beneath the mud lies a flat stone with a ring in it.';
+    model.push({ text: dug });
+    await waiting.getByRole('button', { name: 'Retry this action', exact: true }).click();
+    await node(page, dug).waitFor();
+    await failed.waitFor({ state: 'detached' });
+    assert.equal(await waiting.count(), 0, 'the narrated action no longer waits');
+
     assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(model.queued, 0, 'every scripted reply was used');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');

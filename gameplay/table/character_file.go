@@ -103,7 +103,9 @@ func DecodeCharacterFile(data []byte) (CharacterInput, error) {
 
 // checkJSONKeys reports whether data is exactly one JSON value in which no
 // object repeats a key. encoding/json keeps the last of two equal keys
-// silently; a file that says two things must not import as one of them.
+// silently, and matches field names without regard to case, so keys are
+// compared case-folded: a file that says two things must not import as one
+// of them.
 func checkJSONKeys(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -136,10 +138,11 @@ func checkJSONKeys(data []byte) error {
 				continue
 			}
 			key := tok.(string) // the decoder only yields a string here
-			if stack[top].keys[key] {
+			folded := strings.ToLower(strings.ToUpper(key))
+			if stack[top].keys[folded] {
 				return fmt.Errorf("duplicate key %q", key)
 			}
-			stack[top].keys[key] = true
+			stack[top].keys[folded] = true
 			stack[top].expectKey = false
 			continue
 		}

@@ -94,6 +94,7 @@ func TestImportCharacterBadInput(t *testing.T) {
 		{"ErrUnknownField", strings.Replace(body, `"level":`, `"speed":30,"level":`, 1), apperr.InvalidRequest},
 		{"ErrUnknownTopField", strings.Replace(body, `"version":1`, `"version":1,"id":7`, 1), apperr.InvalidRequest},
 		{"ErrDuplicateKey", strings.Replace(body, `"level":3`, `"level":3,"level":20`, 1), apperr.InvalidRequest},
+		{"ErrDuplicateKeyOtherCase", strings.Replace(body, `"level":3`, `"level":3,"LEVEL":20`, 1), apperr.InvalidRequest},
 		{"ErrDuplicateTopKey", strings.Replace(body, `"version":1`, `"version":1,"version":1`, 1), apperr.InvalidRequest},
 		{"ErrWrongVersion", strings.Replace(body, `"version":1`, `"version":2`, 1), apperr.ImportFormatUnsupported},
 		{"ErrVersionAsString", strings.Replace(body, `"version":1`, `"version":"1"`, 1), apperr.ImportFormatUnsupported},

@@ -206,7 +206,7 @@ func (s *Service) inputHook(ctx context.Context, userID, adventureID int64, in T
 	if err != nil {
 		return "", nil, err
 	}
-	text, stop := run.hook(ctx, scripting.HookInput, adv.ScriptInput, in.Text, scripting.Info{CharacterNames: characterNames(adv)})
+	text, stop := run.hook(ctx, scripting.HookInput, adv.ScriptInput, in.Text, scripting.Info{})
 	if stop || strings.TrimSpace(text) == "" {
 		run.keepConsole(context.WithoutCancel(ctx), s.store)
 		return "", run, scriptStopped(scripting.HookInput, run.notices)
@@ -217,7 +217,8 @@ func (s *Service) inputHook(ctx context.Context, userID, adventureID int64, in T
 	return text, run, nil
 }
 
-// characterNames are the protagonist and the NPCs of the stat schema.
+// characterNames are the protagonist and the NPCs of the stat schema (for
+// the memory prompts; scripts get scriptCharacters).
 func characterNames(adv *models.Adventure) []string {
 	names := []string{}
 	if adv.PersonaName != "" {
@@ -447,7 +448,7 @@ func (t *Turn) contextHook(ctx context.Context, adv *models.Adventure, res promp
 	}
 	text := flattenPrompt(res.StaticBlock, rest)
 	out, stop := t.scripts.hook(ctx, scripting.HookContext, adv.ScriptContext, text,
-		scripting.Info{MaxChars: budget * 4, MemoryLength: len(res.StaticBlock), CharacterNames: characterNames(adv)})
+		scripting.Info{MaxChars: budget * 4, MemoryLength: len(res.StaticBlock)})
 	if stop {
 		return nil, scriptStopped(scripting.HookContext, t.scripts.notices)
 	}
@@ -565,7 +566,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	res.FinishReason = models.CleanText(res.FinishReason)
 	if b.adv.ScriptOutput != "" {
 		var stop bool
-		reply, stop = t.scripts.hook(ctx, scripting.HookOutput, b.adv.ScriptOutput, reply, scripting.Info{CharacterNames: characterNames(b.adv)})
+		reply, stop = t.scripts.hook(ctx, scripting.HookOutput, b.adv.ScriptOutput, reply, scripting.Info{})
 		if stop {
 			fail(scriptStopped(scripting.HookOutput, t.scripts.notices))
 			return

@@ -2,6 +2,7 @@ package narrative_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +167,39 @@ func TestStopIsTheOwners(t *testing.T) {
 	other := newSoloUser(t, f)
 	if _, err := f.svc.StopTurn(context.Background(), other, adv); apperr.CodeOf(err) != apperr.NotFound {
 		t.Fatalf("another user's stop: %v, want not_found", err)
+	}
+}
+
+// A stopped take is saved in the turn's one transaction: a failure inside
+// it (as a crash would) leaves no half of it, the player's action waits for
+// Retry, and the adventure is free.
+func TestStoppedSaveIsAtomic(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	adv := f.adventure().Adventure.ID
+	f.svc.SetFailpoint(func(p string) error {
+		if p == "turn.after_node" {
+			return errors.New("injected")
+		}
+		return nil
+	})
+	f.fake.Push(llmtest.Reply{Chunks: []string{"The door ", "creaks ", "open."}, Delay: 150 * time.Millisecond, FinishReason: "stop"})
+	turn, err := f.svc.StartTurn(ctx, f.user, adv, narrative.TurnInput{Mode: narrative.ModeDo, Text: "push the door"})
+	chunks, events := startStreaming(t, turn, err)
+	<-chunks
+	if _, err := f.svc.StopTurn(ctx, f.user, adv); err != nil {
+		t.Fatal(err)
+	}
+	evs := waitEvents(t, events)
+	if got := evs[len(evs)-1]; got.Type != narrative.EventError {
+		t.Fatalf("last event %+v, want the save's error", got)
+	}
+	f.svc.SetFailpoint(nil)
+	p := f.page(adv)
+	if tip := last(p); tip.Kind != "player" || len(p.Story) != 2 || p.Adventure.TurnInProgress {
+		t.Fatalf("after a failed stopped save: %q, in progress %v", texts(p), p.Adventure.TurnInProgress)
+	}
+	if ev := f.retry(adv, "The door opens.", ""); ev.Type != narrative.EventDone || ev.Action.Takes.Count != 1 {
+		t.Fatalf("retry after the failed save: %+v", ev)
 	}
 }

@@ -1372,4 +1372,24 @@ describe('stop and failed turns', () => {
     await waitFor(() => expect(nodeTexts()).toEqual(['The mill wheel creaks in the dark.']));
     expect(screen.queryByTestId('awaiting-narration')).toBeNull();
   });
+
+  it('a stop the server did not need (stopped false) lets Stop be pressed again', async () => {
+    const stream = sse();
+    stubServer({
+      'GET /api/adventures/7': () => json(200, page()),
+      'GET /api/adventures/7/branches': () => json(200, branches()),
+      'POST /api/adventures/7/turns': () => stream.response,
+      'POST /api/adventures/7/turn/stop': () => json(200, { stopped: false }),
+    });
+    renderApp('/solo/adventures/7');
+    await screen.findByText('The mill wheel creaks in the dark.');
+    fireEvent.change(turnBox(), { target: { value: 'I wait' } });
+    fireEvent.click(screen.getByRole('button', { name: en['solo.send'] }));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turns')).toHaveLength(1));
+    await stream.send({ type: 'chunk', text: 'Time' });
+    fireEvent.click(screen.getByTestId('stop-turn'));
+    await waitFor(() => expect(callsTo('POST', '/api/adventures/7/turn/stop')).toHaveLength(1));
+    await waitFor(() => expect((screen.getByTestId('stop-turn') as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByTestId('stop-turn').textContent).toBe(en['solo.stop']);
+  });
 });

@@ -227,8 +227,11 @@ function Play({ id }: { id: string }) {
     setStopping(true);
     setStopError(null);
     try {
-      // the stream itself ends the turn (stopped, then done with the take)
-      await stopTurn(adv.id);
+      // the stream itself ends the turn (stopped, then done with the take);
+      // stopped false: the turn was not running here (it was just ending,
+      // or another server process writes it), so Stop may be pressed again
+      const res = await stopTurn(adv.id);
+      if (!res.stopped) setStopping(false);
     } catch (e) {
       setStopping(false);
       setStopError(e instanceof ApiError ? e.code : '');

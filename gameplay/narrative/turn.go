@@ -502,17 +502,24 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(t.s.stopping, func() { cancel(errShuttingDown) })()
+	// A stop cancels only the build and the model call (genCtx): once the
+	// reply is in, it is finished and saved as any other, stop or not.
+	genCtx, genCancel := context.WithCancelCause(ctx)
+	defer genCancel(nil)
 	go func() {
 		select {
 		case <-t.claim.stop:
-			cancel(errStoppedByPlayer)
-		case <-ctx.Done():
+			genCancel(errStoppedByPlayer)
+		case <-genCtx.Done():
 		}
 	}()
 	if t.player != nil {
 		emit(Event{Type: EventPlayer, Action: t.player})
 	}
-	byPlayer := func() bool { return errors.Is(context.Cause(ctx), errStoppedByPlayer) }
+	generated := false
+	byPlayer := func() bool {
+		return t.stopped == nil && !generated && errors.Is(context.Cause(genCtx), errStoppedByPlayer)
+	}
 	fail := func(err error) {
 		if byPlayer() {
 			t.endStopped(ctx, emit)
@@ -532,14 +539,14 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(t.stopped)
 		return
 	}
-	b, err := t.build(ctx)
+	b, err := t.build(genCtx)
 	if err != nil {
 		fail(err)
 		return
 	}
 	// streamed is what the player has seen, kept for a stop.
 	var streamed strings.Builder
-	res, err := t.s.provider.Stream(ctx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
+	res, err := t.s.provider.Stream(genCtx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
 		switch ev.Kind {
 		case llm.EventReasoning:
 			emit(Event{Type: EventReasoning, Text: ev.Text})
@@ -560,6 +567,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(providerError(err))
 		return
 	}
+	generated = true
 	// PostgreSQL stores no NUL or invalid UTF-8 (SQLite would): cleaned
 	// before anything of the reply is kept.
 	reply := models.CleanText(res.Text)

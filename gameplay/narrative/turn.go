@@ -528,12 +528,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		if errors.Is(context.Cause(ctx), errShuttingDown) {
 			err = apperr.E(apperr.TurnInterrupted, "The server stopped while the turn was being written; your action is kept. Retry to narrate it.")
 		}
-		var ae *apperr.Error
-		if !errors.As(err, &ae) {
-			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
-		}
-		t.scripts.keepConsole(context.WithoutCancel(ctx), t.s.store)
-		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+		t.failed(ctx, emit, err)
 	}
 	if t.stopped != nil {
 		fail(t.stopped)
@@ -597,7 +592,22 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	if t.mode == ModeContinue {
 		node.Mode = ModeContinue
 	}
-	// Saving does not depend on the browser staying: the reply is paid for.
+	var before []Event
+	if res.Truncated {
+		reason, msg := "length", "The reply hit the max output tokens limit and was cut short; raise the limit in the model settings or retry."
+		if res.FinishReason == "" {
+			reason, msg = "dropped", "The connection to the model ended before the reply finished; the text may be incomplete. Retry to get a full reply."
+		}
+		before = append(before, Event{Type: EventStopped, Reason: reason, Message: msg})
+	}
+	t.finish(ctx, emit, fail, node, b, res, before...)
+}
+
+// finish saves the narration node (one transaction, under the turn's
+// claim), frees the adventure and tells the browser: the events given
+// (why the text stopped), then done with the saved action. Saving does not
+// depend on the browser staying: the reply is paid for.
+func (t *Turn) finish(ctx context.Context, emit func(Event), fail func(error), node *models.Action, b *built, res llm.Result, before ...Event) {
 	saveCtx := context.WithoutCancel(ctx)
 	if err := t.save(saveCtx, node, b, res); err != nil {
 		fail(err)
@@ -611,12 +621,8 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(err)
 		return
 	}
-	if res.Truncated {
-		reason, msg := "length", "The reply hit the max output tokens limit and was cut short; raise the limit in the model settings or retry."
-		if res.FinishReason == "" {
-			reason, msg = "dropped", "The connection to the model ended before the reply finished; the text may be incomplete. Retry to get a full reply."
-		}
-		emit(Event{Type: EventStopped, Reason: reason, Message: msg})
+	for _, e := range before {
+		emit(e)
 	}
 	var saved *ActionView
 	for i := range page.Story {
@@ -651,32 +657,25 @@ func (t *Turn) saveStopped(ctx context.Context, emit func(Event), b *built, res 
 	if t.mode == ModeContinue {
 		node.Mode = ModeContinue
 	}
-	fail := func(err error) {
-		var ae *apperr.Error
-		if !errors.As(err, &ae) {
-			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
-		}
-		t.scripts.keepConsole(saveCtx, t.s.store)
-		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+	fail := func(err error) { t.failed(saveCtx, emit, err) }
+	t.finish(ctx, emit, fail, node, b, res, Event{Type: EventStopped, Reason: "player", Message: playerStopMessage})
+}
+
+// failed ends the turn with its error, keeping the script console of what
+// ran.
+func (t *Turn) failed(ctx context.Context, emit func(Event), err error) {
+	t.scripts.keepConsole(context.WithoutCancel(ctx), t.s.store)
+	t.emitError(emit, err)
+}
+
+// emitError tells the browser the turn's error: its application code, or
+// internal for anything else.
+func (t *Turn) emitError(emit func(Event), err error) {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
 	}
-	if err := t.save(saveCtx, node, b, res); err != nil {
-		fail(err)
-		return
-	}
-	t.claim.release()
-	page, err := t.s.GetAdventure(saveCtx, t.userID, t.adventureID)
-	if err != nil {
-		fail(err)
-		return
-	}
-	emit(Event{Type: EventStopped, Reason: "player", Message: playerStopMessage})
-	var saved *ActionView
-	for i := range page.Story {
-		if page.Story[i].ID == node.ID {
-			saved = &page.Story[i]
-		}
-	}
-	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure, Notices: t.allNotices()})
+	emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
 }
 
 // endStopped ends a turn the player stopped before any story text: nothing
@@ -688,11 +687,8 @@ func (t *Turn) endStopped(ctx context.Context, emit func(Event)) {
 	t.claim.release()
 	page, err := t.s.GetAdventure(ctx, t.userID, t.adventureID)
 	if err != nil {
-		var ae *apperr.Error
-		if !errors.As(err, &ae) {
-			ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
-		}
-		emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+		// its console is kept above
+		t.emitError(emit, err)
 		return
 	}
 	emit(Event{Type: EventStopped, Reason: "player", Message: "You stopped the narrator before it wrote anything; your action is kept. Retry narrates it."})

@@ -162,6 +162,34 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(model.requests[0].model, 'fake');
     assert.equal(model.requests[0].stream, true);
 
+    // the stats bar is part of the page's flow, so it never covers story
+    // text scrolling under it
+    assert.equal(await stateLine(page).evaluate((el) => getComputedStyle(el.closest('.state-line')).position), 'static');
+    // a turn's actions wait in its ⋯ menu: hidden until the turn is hovered or
+    // the menu has focus; the arrow keys walk it, Escape closes it back to ⋯
+    const items = node(page, turn1).locator('.turn-menu-items');
+    await page.mouse.move(0, 0);
+    assert.equal(await items.evaluate((el) => getComputedStyle(el).opacity), '0');
+    await node(page, turn1).hover();
+    assert.equal(await items.evaluate((el) => getComputedStyle(el).opacity), '1');
+    await page.mouse.move(0, 0);
+    const toggle = node(page, turn1).getByRole('button', { name: /^Actions for this turn/ });
+    await toggle.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.match(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''), /^Fork a new branch here/);
+    assert.equal(await items.evaluate((el) => getComputedStyle(el).opacity), '1');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Insights');
+    await page.keyboard.press('Escape');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await toggle.evaluate((el) => el === document.activeElement), true);
+    // the shortcuts popover lists the keys
+    await page.getByRole('button', { name: /^Shortcuts/ }).click();
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Retry the last turn').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
+
     // the Insights drawer shows the exact prompt of that narration
     await button(node(page, turn1), 'Insights').click();
     const drawer = page.getByRole('dialog', { name: 'Insights' });

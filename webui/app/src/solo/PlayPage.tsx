@@ -33,6 +33,7 @@ import { ScriptConsole } from './ScriptConsole';
 import { ScriptNotices } from './ScriptNotices';
 import type { StreamEvent } from './sse';
 import { Story, type LiveTurn, type NodeFailure } from './Story';
+import { ShortcutKeys, ShortcutsHelp } from './Shortcuts';
 import { TurnInput } from './TurnInput';
 
 const OLDER_PAGE = 30;
@@ -98,6 +99,8 @@ function Play({ id }: { id: string }) {
   // stopError: the stop request itself failed
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
+  // the help popover listing the keyboard shortcuts
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
 
   useEffect(() => {
     if (loaded.state !== 'ok') return;
@@ -219,6 +222,9 @@ function Play({ id }: { id: string }) {
   // while a retry streams, the narration it replaces steps aside
   const shown = live?.kind === 'retry' && last?.kind === 'narration' ? page.story.slice(0, -1) : page.story;
   const lastPrompt = [...page.story].reverse().find((a) => a.has_prompt);
+  const canRetry = !busy && !elsewhere && (last?.kind === 'narration' || last?.kind === 'player');
+  const canUndo = !busy && !elsewhere && last !== undefined && last.kind !== 'opening';
+  const canContinue = !busy && !elsewhere;
   // the tip is a player action with no narration: its turn failed or was
   // stopped before any text, and it waits for Retry (or Undo)
   const waiting = last?.kind === 'player';
@@ -357,21 +363,24 @@ function Play({ id }: { id: string }) {
           type="button"
           // a narration gets a new take; a player action whose narration
           // failed gets narrated
-          disabled={busy || elsewhere || (last?.kind !== 'narration' && last?.kind !== 'player')}
+          disabled={!canRetry}
+          aria-keyshortcuts="r"
           onClick={() => void stream('retry', null)}
         >
           {t('solo.retry')}
         </button>
         <button
           type="button"
-          disabled={busy || elsewhere || last === undefined || last.kind === 'opening'}
+          disabled={!canUndo}
+          aria-keyshortcuts="u"
           onClick={undo}
         >
           {t('solo.undo')}
         </button>
         <button
           type="button"
-          disabled={busy || elsewhere}
+          disabled={!canContinue}
+          aria-keyshortcuts="c"
           onClick={() => void stream('continue', { mode: 'continue', text: '' })}
         >
           {t('solo.continue')}
@@ -419,6 +428,15 @@ function Play({ id }: { id: string }) {
             {t('solo.refresh.open')}
           </button>
         )}
+        <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+        <ShortcutKeys
+          actions={{
+            retry: canRetry ? () => void stream('retry', null) : null,
+            undo: canUndo ? undo : null,
+            continue: canContinue ? () => void stream('continue', { mode: 'continue', text: '' }) : null,
+            help: () => setShortcutsOpen((o) => !o),
+          }}
+        />
       </div>
 
       {settingsOpen && (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Markdown } from '../components/Markdown';
 import { format, type MessageKey } from '../i18n/messages';
@@ -267,8 +267,12 @@ function StoryNode({
           }
         />
       )}
-      <div className="node-tools">
-        {takes.count > 1 && <TakePager takes={takes} h={h} />}
+      {takes.count > 1 && (
+        <div className="node-tools">
+          <TakePager takes={takes} h={h} />
+        </div>
+      )}
+      <TurnMenu depth={a.depth} keepOpen={confirming}>
         <button
           type="button"
           className="tool"
@@ -330,8 +334,100 @@ function StoryNode({
               {t('solo.delete')}
             </button>
           ))}
-      </div>
+      </TurnMenu>
     </li>
+  );
+}
+
+// TurnMenu holds a turn's actions (Fork, Insights, Edit, Delete) out of the
+// reading text: a small ⋯ button at the turn's corner; the items show while
+// the pointer is over the turn, while one of them has focus, or once opened.
+// ⋯ (click, Enter, Space, ArrowDown) opens and focuses the first item, the
+// arrow keys and Home/End move between the items, Tab walks them, Escape
+// closes and gives focus back to ⋯. keepOpen holds it open (a delete waits
+// for its confirmation).
+export function TurnMenu({ depth, keepOpen = false, children }: { depth: number; keepOpen?: boolean; children: ReactNode }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const items = useRef<HTMLDivElement>(null);
+  const shown = open || keepOpen;
+  const buttons = () => [...(items.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])];
+  const focusAt = (i: number) => {
+    const all = buttons();
+    if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
+  };
+  const openAt = (i: number) => {
+    setOpen(true);
+    focusAt(i);
+  };
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  const onItemsKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const all = buttons();
+    const at = all.indexOf(document.activeElement as HTMLButtonElement);
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'ArrowRight':
+        focusAt(at + 1);
+        break;
+      case 'ArrowUp':
+      case 'ArrowLeft':
+        focusAt(at - 1);
+        break;
+      case 'Home':
+        focusAt(0);
+        break;
+      case 'End':
+        focusAt(-1);
+        break;
+      case 'Escape':
+        close();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  return (
+    <div
+      className={`turn-menu${shown ? ' is-open' : ''}`}
+      data-testid="turn-menu"
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        className="tool turn-menu-toggle"
+        ref={toggle}
+        aria-label={format(t('solo.menu.label'), { depth })}
+        aria-expanded={shown}
+        aria-controls={id}
+        onClick={() => (open ? setOpen(false) : openAt(0))}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            openAt(0);
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            openAt(-1);
+          } else if (e.key === 'Escape' && open) {
+            e.preventDefault();
+            setOpen(false);
+          }
+        }}
+      >
+        ⋯
+      </button>
+      <div className="turn-menu-items" id={id} ref={items} role="group" aria-label={format(t('solo.menu.items'), { depth })} onKeyDown={onItemsKey}>
+        {children}
+      </div>
+    </div>
   );
 }
 

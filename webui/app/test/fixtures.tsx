@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
+import type { ActionView } from '../src/solo/api';
 import type { EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
@@ -183,6 +184,27 @@ export function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {})
     stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
     cursor: 2,
     recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), msg(2, 'Hello there')],
+    ...over,
+  };
+}
+
+// storyNode is one node of a solo story as the server answers it: a single
+// take, no outcomes, narration finished with stop; over changes any field.
+export function storyNode(id: number, kind: ActionView['kind'], text: string, over: Partial<ActionView> = {}): ActionView {
+  return {
+    id,
+    kind,
+    mode: kind === 'player' ? 'do' : '',
+    text,
+    depth: 0,
+    branch_id: 1,
+    takes: { index: 1, count: 1, ids: [id] },
+    outcomes: [],
+    truncated: false,
+    stopped: false,
+    finish_reason: kind === 'narration' ? 'stop' : '',
+    has_prompt: kind === 'narration',
+    created_at: T0,
     ...over,
   };
 }

@@ -15,28 +15,10 @@ import type {
   ScenarioView,
   ScriptConsoleEntry,
 } from '../src/solo/api';
-import { apiError, calls, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
+import { apiError, calls, callsTo, json, renderApp, storyNode as node, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
-function node(id: number, kind: ActionView['kind'], text: string, over: Partial<ActionView> = {}): ActionView {
-  return {
-    id,
-    kind,
-    mode: kind === 'player' ? 'do' : '',
-    text,
-    depth: 0,
-    branch_id: 1,
-    takes: { index: 1, count: 1, ids: [id] },
-    outcomes: [],
-    truncated: false,
-    stopped: false,
-    finish_reason: kind === 'narration' ? 'stop' : '',
-    has_prompt: kind === 'narration',
-    created_at: T0,
-    ...over,
-  };
-}
 
 function adventure(over: Partial<AdventureView> = {}): AdventureView {
   return {

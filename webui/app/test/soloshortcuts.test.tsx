@@ -1,33 +1,14 @@
 // The play screen's reading aids: the per-turn action menu (⋯) driven from the
 // keyboard, the keyboard shortcuts (retry, undo, continue, send) and the help
 // popover that lists them.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
 import { format } from '../src/i18n/messages';
-import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventurePage } from '../src/solo/api';
-import { callsTo, json, renderApp, stubServer, T0 } from './fixtures';
+import { callsTo, json, renderApp, resetEachTest, storyNode as node, stubServer, T0 } from './fixtures';
 
-function node(id: number, kind: ActionView['kind'], text: string, over: Partial<ActionView> = {}): ActionView {
-  return {
-    id,
-    kind,
-    mode: kind === 'player' ? 'do' : '',
-    text,
-    depth: 0,
-    branch_id: 1,
-    takes: { index: 1, count: 1, ids: [id] },
-    outcomes: [],
-    truncated: false,
-    stopped: false,
-    finish_reason: kind === 'narration' ? 'stop' : '',
-    has_prompt: kind === 'narration',
-    created_at: T0,
-    ...over,
-  };
-}
 
 const STORY = [
   node(1, 'opening', 'The mill wheel creaks in the dark.'),
@@ -82,15 +63,7 @@ const key = async (el: Element | Document, k: string, over: KeyboardEventInit = 
   fireEvent.keyDown(el, { key: k, ...over });
 };
 
-beforeEach(() => {
-  localStorage.clear();
-  resetIdentity();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+resetEachTest();
 
 describe('turn menu', () => {
   it('opens from ⋯ with the keyboard, moves with the arrows, Home and End, and Escape closes it back to ⋯', async () => {

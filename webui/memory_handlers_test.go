@@ -18,8 +18,7 @@ func TestMemoryBankOverHTTP(t *testing.T) {
 	defer srv.Close()
 	fake := llmtest.New(t)
 	me := tabletest.NewUser(t, f.services.Table, "Solo")
-	decode[map[string]any](t, send(t, srv, me, "PUT", "/api/solo/settings",
-		fmt.Sprintf(`{"base_url":%q,"model":"fake","context_budget":4000,"max_output_tokens":300,"temperature":0.8,"top_p":0.9,"memory_top_k":3}`, fake.URL())), 200)
+	narrateWith(t, srv, me, fake.URL(), map[string]any{"memory_top_k": 3})
 	sc := decode[struct{ ID int64 }](t, send(t, srv, me, "POST", "/api/scenarios",
 		`{"title":"Inn","premise":"An inn.","plot_essentials":"","ai_instructions":"","authors_note":"","opening":"The inn is warm.","stat_schema":{},"cards":[]}`), 201)
 	adv := decode[struct {

@@ -25,8 +25,7 @@ func TestProviderProbesOverHTTP(t *testing.T) {
 	fake.SetModels(map[string]any{"id": "small"}, map[string]any{"id": "big", "max_model_len": 32768})
 	me := tabletest.NewUser(t, f.services.Table, "Prober")
 	key := "sk-probe-SECRET-123456789"
-	decode[map[string]any](t, send(t, srv, me, "PUT", "/api/solo/settings",
-		fmt.Sprintf(`{"base_url":%q,"model":"small","api_key":%q,"context_budget":4000,"max_output_tokens":300,"temperature":0.8,"top_p":0.9}`, fake.URL(), key)), 200)
+	narrateWith(t, srv, me, fake.URL(), map[string]any{"model": "small", "api_key": key})
 
 	type model struct {
 		ID            string `json:"id"`

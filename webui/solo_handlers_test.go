@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,6 +32,20 @@ func send(t *testing.T, srv *httptest.Server, c table.Caller, method, path, body
 		t.Fatal(err)
 	}
 	return res
+}
+
+// narrateWith saves me's narrator settings: the model endpoint at url with
+// the tests' defaults (model "fake", a 4000-token budget…) and over's
+// fields on top.
+func narrateWith(t *testing.T, srv *httptest.Server, me table.Caller, url string, over map[string]any) {
+	t.Helper()
+	settings := map[string]any{"base_url": url, "model": "fake", "context_budget": 4000, "max_output_tokens": 300, "temperature": 0.8, "top_p": 0.9}
+	maps.Copy(settings, over)
+	body, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode[map[string]any](t, send(t, srv, me, "PUT", "/api/solo/settings", string(body)), 200)
 }
 
 func decode[T any](t *testing.T, res *http.Response, want int) T {
@@ -89,8 +104,7 @@ func TestSoloTurnOverHTTP(t *testing.T) {
 	fake := llmtest.New(t)
 	me := tabletest.NewUser(t, f.services.Table, "Solo")
 	key := "sk-http-SECRET-987654321"
-	decode[map[string]any](t, send(t, srv, me, "PUT", "/api/solo/settings",
-		fmt.Sprintf(`{"base_url":%q,"model":"fake","api_key":%q,"context_budget":4000,"max_output_tokens":300,"temperature":0.8,"top_p":0.9}`, fake.URL(), key)), 200)
+	narrateWith(t, srv, me, fake.URL(), map[string]any{"api_key": key})
 	sc := decode[struct{ ID int64 }](t, send(t, srv, me, "POST", "/api/scenarios",
 		`{"title":"Keep","premise":"A keep.","plot_essentials":"","ai_instructions":"","authors_note":"","opening":"The gate is shut.","stat_schema":{"player.hp":{"min":0,"max":100,"initial":100,"bands":[[0,50,"hurt"],[50,100,"fine"]]}},"cards":[]}`), 201)
 	page := decode[struct {

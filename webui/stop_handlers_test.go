@@ -20,8 +20,7 @@ func TestSoloStopOverHTTP(t *testing.T) {
 	defer srv.Close()
 	fake := llmtest.New(t)
 	me := tabletest.NewUser(t, f.services.Table, "Solo")
-	decode[map[string]any](t, send(t, srv, me, "PUT", "/api/solo/settings",
-		fmt.Sprintf(`{"base_url":%q,"model":"fake","api_key":"sk-x","context_budget":4000,"max_output_tokens":300,"temperature":0.8,"top_p":0.9}`, fake.URL())), 200)
+	narrateWith(t, srv, me, fake.URL(), map[string]any{"api_key": "sk-x"})
 	sc := decode[struct{ ID int64 }](t, send(t, srv, me, "POST", "/api/scenarios",
 		`{"title":"Keep","premise":"A keep.","plot_essentials":"","ai_instructions":"","authors_note":"","opening":"The gate is shut.","stat_schema":{},"cards":[]}`), 201)
 	page := decode[struct {

@@ -2,7 +2,7 @@
 // guest played is kept) or logs in; an account logs out (here or everywhere),
 // changes its password or deletes itself. A local server has no accounts and
 // this page is "not found" there.
-import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '../account/AccountContext';
 import { changePassword, deleteAccount, login, logout, register, type AccountMe } from '../account/api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -53,7 +53,7 @@ function Field({
   autoComplete,
   hint,
   error,
-  inputRef,
+  autoFocus,
 }: {
   id: string;
   label: string;
@@ -63,7 +63,7 @@ function Field({
   autoComplete: string;
   hint?: string;
   error?: string | null;
-  inputRef?: Ref<HTMLInputElement>;
+  autoFocus?: boolean;
 }) {
   const hintId = hint ? `${id}-hint` : '';
   const errId = error ? `${id}-err` : '';
@@ -75,7 +75,7 @@ function Field({
       </label>
       <input
         id={id}
-        ref={inputRef}
+        autoFocus={autoFocus}
         type={type}
         value={value}
         required
@@ -381,19 +381,19 @@ function DeletePanel({ me }: { me: AccountMe }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const action = useAction();
-  const passwordRef = useRef<HTMLInputElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
-  // refocus: after opening or cancelling, where the keyboard focus goes
-  const refocus = useRef<'password' | 'open' | null>(null);
+  // closed: the form was open and is closed now, so the focus goes back to
+  // the button that opened it. Opening focuses the password as it mounts
+  // (autoFocus runs in the commit, with the input in place).
+  const closed = useRef(false);
 
   useEffect(() => {
-    if (refocus.current === 'password') passwordRef.current?.focus();
-    if (refocus.current === 'open') openRef.current?.focus();
-    refocus.current = null;
+    if (closed.current) openRef.current?.focus();
+    closed.current = false;
   }, [open]);
 
   const show = (yes: boolean) => {
-    refocus.current = yes ? 'password' : 'open';
+    closed.current = !yes;
     setOpen(yes);
     setPassword('');
     action.clear();
@@ -431,7 +431,7 @@ function DeletePanel({ me }: { me: AccountMe }) {
           </div>
           <Field
             id={`${id}-password`}
-            inputRef={passwordRef}
+            autoFocus
             label={t('account.delete.password')}
             type="password"
             value={password}

@@ -32,6 +32,7 @@ var migrations = []Migration{
 	migrationV10Cascade,
 	migrationV11Chat,
 	migrationV12StoppedTake,
+	migrationV13LoreInPlay,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -25,9 +25,12 @@ type ProviderSetting struct {
 	// MemoryTopK is how many memories a prompt carries (pinned included);
 	// MemoryCapacity how many stay remembered before the least used are
 	// forgotten.
-	MemoryTopK     int       `gorm:"not null;default:5"`
-	MemoryCapacity int       `gorm:"not null;default:200"`
-	UpdatedAt      time.Time `gorm:"not null"`
+	MemoryTopK     int `gorm:"not null;default:5"`
+	MemoryCapacity int `gorm:"not null;default:200"`
+	// ReasoningEffort is sent to the endpoint as reasoning_effort (low,
+	// medium or high) for models that think; "" sends nothing.
+	ReasoningEffort string    `gorm:"size:16;not null;default:''"`
+	UpdatedAt       time.Time `gorm:"not null"`
 }
 
 // Scenario is a template a user writes: the premise, the plot fields, the
@@ -115,6 +118,9 @@ type AdventureCard struct {
 	Entry          string `gorm:"type:text;not null"`
 	Type           string `gorm:"size:40;not null"`
 	Description    string `gorm:"type:text;not null;default:''"`
+	// Disabled sets the card aside: it never enters a prompt, and the
+	// scripts do not see it.
+	Disabled bool `gorm:"not null;default:false"`
 	// OriginActionID is the node whose turn created the card (a script's
 	// addition); such a card belongs to the lines that node is live on. A
 	// card without one (the scenario's, or an older one) is on every line.

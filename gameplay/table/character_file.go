@@ -1,15 +1,9 @@
 package table
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"strings"
 
-	"github.com/adventure-table/adventure-table/models/apperr"
+	"github.com/adventure-table/adventure-table/gameplay/appfile"
 )
 
 // CharacterFormat names the app's own character file format.
@@ -67,112 +61,18 @@ func (s *Service) ImportCharacter(ctx context.Context, c Caller, data []byte) (C
 // check the character's rules (CreateCharacter does). Returns
 // invalid_request or import_format_unsupported.
 func DecodeCharacterFile(data []byte) (CharacterInput, error) {
-	if len(data) > MaxCharacterFileBytes {
-		return CharacterInput{}, apperr.E(apperr.InvalidRequest, "The character file is larger than %d bytes.", MaxCharacterFileBytes).
-			WithDetail("limit_bytes", MaxCharacterFileBytes)
-	}
-	if err := checkJSONKeys(data); err != nil {
-		return CharacterInput{}, apperr.Wrap(err, apperr.InvalidRequest, "The character file is not valid JSON: %v", err)
-	}
-	// The header is read loosely first so that a file of another format or a
-	// later version is reported as such, not as its first unknown field.
-	var head struct {
-		Format  any `json:"format"`
-		Version any `json:"version"`
-	}
-	_ = json.Unmarshal(data, &head)
-	if head.Format != CharacterFormat || head.Version != float64(CharacterFormatVersion) {
-		e := apperr.E(apperr.ImportFormatUnsupported, "This is not an Adventure Table character file of version %d.", CharacterFormatVersion)
-		// Echo what the file claimed only when it is short and plain.
-		if f, ok := head.Format.(string); ok && len(f) <= 100 {
-			e.WithDetail("format", f)
-		}
-		if v, ok := head.Version.(float64); ok {
-			e.WithDetail("version", v)
-		}
-		return CharacterInput{}, e
-	}
 	var f CharacterFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return CharacterInput{}, apperr.Wrap(err, apperr.InvalidRequest, "The character file does not fit the format: %v", err)
+	if err := characterFileSpec.Decode(data, &f); err != nil {
+		return CharacterInput{}, err
 	}
 	return f.Character, nil
 }
 
-// checkJSONKeys reports whether data is exactly one JSON value in which no
-// object repeats a key. encoding/json keeps the last of two equal keys
-// silently, and matches field names without regard to case, so keys are
-// compared case-folded: a file that says two things must not import as one
-// of them.
-func checkJSONKeys(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	// One frame per open container: its keys when it is an object (nil for
-	// an array), and whether the next string token in it is a key.
-	type frame struct {
-		keys      map[string]bool
-		expectKey bool
-	}
-	var stack []frame
-	for seen := false; ; seen = true {
-		tok, err := dec.Token()
-		if seen && len(stack) == 0 {
-			// The one value is complete: only the end may follow.
-			if err == io.EOF {
-				return nil
-			}
-			return errors.New("trailing data after the JSON value")
-		}
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return err
-		}
-		top := len(stack) - 1
-		if top >= 0 && stack[top].keys != nil && stack[top].expectKey {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:top]
-				continue
-			}
-			key := tok.(string) // the decoder only yields a string here
-			folded := strings.ToLower(strings.ToUpper(key))
-			if stack[top].keys[folded] {
-				return fmt.Errorf("duplicate key %q", key)
-			}
-			stack[top].keys[folded] = true
-			stack[top].expectKey = false
-			continue
-		}
-		// A value (or an array's close) comes next.
-		if top >= 0 && stack[top].keys != nil {
-			stack[top].expectKey = true
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, frame{keys: map[string]bool{}, expectKey: true})
-		case json.Delim('['):
-			stack = append(stack, frame{})
-		case json.Delim(']'):
-			stack = stack[:top]
-		}
-	}
-}
+var characterFileSpec = appfile.Spec{Format: CharacterFormat, Version: CharacterFormatVersion, MaxBytes: MaxCharacterFileBytes, Noun: "character file"}
 
 // CharacterFileName is the name a character's file is saved under:
 // "<name>.character.json", the name's path separators and control
 // characters replaced.
 func CharacterFileName(name string) string {
-	clean := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
-			return '_'
-		}
-		return r
-	}, strings.TrimSpace(name))
-	if clean == "" || strings.Trim(clean, ".") == "" {
-		clean = "character"
-	}
-	return clean + ".character.json"
+	return appfile.FileName(name, "character", ".character.json")
 }

@@ -26,7 +26,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,6 +151,21 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s (library line %d)", e.Message, e.LibraryLine)
 	}
 	return e.Message
+}
+
+var errorLines = regexp.MustCompile(`\((?:library line (\d+), called from script line (\d+)|script line (\d+)|library line (\d+))\)$`)
+
+// ErrorLines reads back the lines an Error's text names (see Error): the
+// hook script's line and the Library's line, 0 where none is named. It lets
+// a stored English error line (the script console keeps text only) give
+// the lines again.
+func ErrorLines(text string) (line, libraryLine int) {
+	m := errorLines.FindStringSubmatch(text)
+	if m == nil {
+		return 0, 0
+	}
+	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	return n(m[2]) + n(m[3]), n(m[1]) + n(m[4])
 }
 
 // Output is the result of one hook call.

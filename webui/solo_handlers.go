@@ -239,6 +239,15 @@ func (s *Server) soloRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/console", Tag: "scripting", Summary: "The newest lines of the adventure's script console (log() calls, script errors, messages)", Response: typeOf[narrative.Console](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetConsole), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/scripts/test", Tag: "scripting", Summary: "Run scripts once against a sample story, as a turn would, and answer what each hook did with its errors' lines; nothing is stored", Request: typeOf[narrative.ScriptTestInput](), Response: typeOf[narrative.ScriptTestResult](), Errors: []apperr.Code{apperr.ScenarioInvalid}},
+		func(c *gin.Context) {
+			var in narrative.ScriptTestInput
+			if !bindJSONLimit(c, &in, maxScenarioBytes) {
+				return
+			}
+			v, err := n.TestScripts(c.Request.Context(), in)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "What updating from the scenario would change", Response: typeOf[narrative.RefreshDiff](), Errors: notFound},
 		soloID("id", http.StatusOK, n.RefreshDiff), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "Update from the scenario (never the opening, title, summary or player-authored cards)", Request: typeOf[EmptyInput](), Response: page, Errors: tree},

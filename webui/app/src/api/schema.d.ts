@@ -572,6 +572,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a file as a new scenario of the caller (a lorebook becomes a scenario holding its cards); the raw file as the body, at most 8 MiB */
+        post: operations["postImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB */
+        post: operations["postImportsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -868,6 +902,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scripts/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run scripts once against a sample story, as a turn would, and answer what each hook did with its errors' lines; nothing is stored */
+        post: operations["postScriptsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seats/{id}/assign": {
         parameters: {
             query?: never;
@@ -1081,6 +1132,23 @@ export interface paths {
         };
         /** Events after a cursor that the caller may see (?after=&limit=) */
         get: operations["getSessionsIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live feed as Server-Sent Events (?after= or Last-Event-ID): each message is an event page whose id is the cursor; a comment every 25 s when idle; a refusal after the stream opened is one "refused" event with the error body */
+        get: operations["getSessionsIdEventsStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1682,7 +1750,7 @@ export interface components {
             text: string;
             /** @description script.error on a script failure the server wrote; absent on a script's own lines */
             code?: string;
-            /** @description the parameters of code: hook, kind, error */
+            /** @description the parameters of code: hook, kind, error; line (in the hook's script) and library_line (in the Library) when known */
             params?: {
                 [key: string]: string;
             };
@@ -1896,6 +1964,10 @@ export interface components {
             schema_version: number;
             database: components["schemas"]["DatabaseHealth"];
         };
+        Imported: {
+            preview: components["schemas"]["Preview"];
+            scenario: components["schemas"]["ScenarioView"];
+        };
         InputLine: {
             text: string;
             subject_seat_id?: null | number;
@@ -2081,6 +2153,13 @@ export interface components {
             id: number;
             name: string;
         };
+        Note: {
+            code: string;
+            entry?: string;
+            params?: {
+                [key: string]: string;
+            };
+        };
         Notice: {
             /** @description script.message (params.text: the script's own words) or script.error (params.hook, params.kind, params.error) */
             code: string;
@@ -2184,6 +2263,14 @@ export interface components {
             role: string;
             last_seen: string;
         };
+        Preview: {
+            /** @description sillytavern_world_info, character_card_v1, character_card_v2, character_card_v3, character_book, ai_dungeon_scenario, ai_dungeon_adventure, ai_dungeon_story_cards or novelai_lorebook */
+            format: string;
+            title: string;
+            scenario: components["schemas"]["ScenarioInput"];
+            mapped: components["schemas"]["Note"][];
+            unmapped: components["schemas"]["Note"][];
+        };
         ProviderModel: {
             id: string;
             context_length?: number;
@@ -2218,6 +2305,8 @@ export interface components {
             memory_top_k?: number;
             /** @description 10 to 10000; 0 for the default 200 */
             memory_capacity?: number;
+            /** @description empty (not sent), low, medium or high */
+            reasoning_effort?: string;
         };
         ProviderSettingsView: {
             base_url: string;
@@ -2231,6 +2320,8 @@ export interface components {
             embedding_model: string;
             memory_top_k: number;
             memory_capacity: number;
+            /** @description empty (not sent), low, medium or high */
+            reasoning_effort: string;
             demo?: components["schemas"]["DemoView"] | null;
         };
         ProviderTestResult: {
@@ -2396,6 +2487,38 @@ export interface components {
             scripts: components["schemas"]["Scripts"];
             created_at: string;
             updated_at: string;
+        };
+        ScriptTestError: {
+            /** @description throw, timeout, memory, compile, empty, canceled or internal */
+            kind: string;
+            /** @description the interpreter's message, in English */
+            message: string;
+            /** @description 1-based line in the hook's script; 0 when none is known */
+            line: number;
+            /** @description 1-based line in the Library; 0 when the error is not raised there */
+            library_line: number;
+        };
+        ScriptTestHook: {
+            /** @description library (the Library run alone, first), input, context or output */
+            hook: string;
+            /** @description the text the hook left (what it got, when it failed) */
+            text: string;
+            /** @description the hook stopped the action */
+            stop: boolean;
+            /** @description state.message when the hook set it */
+            message: string;
+            /** @description its log() lines */
+            logs: string[];
+            /** @description null when the hook ran */
+            error: components["schemas"]["ScriptTestError"] | null;
+        };
+        ScriptTestInput: {
+            scripts: components["schemas"]["Scripts"];
+            /** @description the player's action the input hook gets; absent for a sample action */
+            text?: string;
+        };
+        ScriptTestResult: {
+            hooks: components["schemas"]["ScriptTestHook"][];
         };
         Scripts: {
             /** @description prepended to every hook, same scope */
@@ -5781,6 +5904,148 @@ export interface operations {
             };
         };
     };
+    postImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+                "application/octet-stream": unknown;
+                "image/png": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imported"];
+                };
+            };
+            /** @description Error codes: import_format_unsupported, import_png_without_card, invalid_request, scenario_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postImportsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+                "application/octet-stream": unknown;
+                "image/png": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            /** @description Error codes: import_format_unsupported, import_png_without_card, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -7661,6 +7926,84 @@ export interface operations {
             };
         };
     };
+    postScriptsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScriptTestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptTestResult"];
+                };
+            };
+            /** @description Error codes: invalid_request, scenario_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postSeatsIdAssign: {
         parameters: {
             query?: never;
@@ -8699,6 +9042,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessionsIdEventsStream: {
+        parameters: {
+            query?: {
+                after?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Error codes: invalid_request */

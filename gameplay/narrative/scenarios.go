@@ -18,10 +18,16 @@ const (
 	maxTitleRunes   = 120
 	maxCardTitle    = 200
 	maxCardKeyRunes = 80
+	maxCardType     = 40
 	// MaxScriptBytes bounds one script slot: real AI Dungeon libraries run
 	// to 0.3–0.8 MB.
 	MaxScriptBytes = 1 << 20
 )
+
+// ScenarioLimits are the limits validateScenario enforces, for code that fits
+// text from elsewhere (an imported file) into a scenario before creating it.
+var ScenarioLimits = struct{ Title, Text, CardTitle, CardEntry, CardType, CardKeys, CardKeyRunes int }{
+	maxTitleRunes, maxTextField, maxCardTitle, maxCardEntry, maxCardType, maxKeysPerCard, maxCardKeyRunes}
 
 func validateScenario(in *ScenarioInput) error {
 	bad := apperr.E(apperr.ScenarioInvalid, "The scenario has a problem.")
@@ -49,28 +55,33 @@ func validateScenario(in *ScenarioInput) error {
 		bad.WithField("cards", fmt.Sprintf("at most %d cards", MaxCards))
 	}
 	for i := range in.Cards {
-		c := &in.Cards[i]
-		field := fmt.Sprintf("cards[%d]", i)
-		c.Title = strings.TrimSpace(c.Title)
-		checkText(bad, field+".title", c.Title, maxCardTitle, true)
-		checkText(bad, field+".entry", c.Entry, maxCardEntry, false)
-		checkText(bad, field+".type", c.Type, 40, false)
-		keys := c.Keys[:0:0]
-		for _, k := range c.Keys {
-			if k = strings.TrimSpace(k); k != "" {
-				keys = append(keys, k)
-				checkText(bad, field+".keys", k, maxCardKeyRunes, false)
-			}
-		}
-		if len(keys) > maxKeysPerCard {
-			bad.WithField(field+".keys", fmt.Sprintf("at most %d keys", maxKeysPerCard))
-		}
-		c.Keys = keys
+		checkCard(bad, fmt.Sprintf("cards[%d].", i), &in.Cards[i])
 	}
 	if len(bad.Fields) > 0 {
 		return bad
 	}
 	return nil
+}
+
+// checkCard bounds one story card as the scenario editor and play write it,
+// trimming its title and keys and dropping empty keys; problems go to e
+// under prefix + the field's name.
+func checkCard(e *apperr.Error, prefix string, c *CardInput) {
+	c.Title = strings.TrimSpace(c.Title)
+	checkText(e, prefix+"title", c.Title, maxCardTitle, true)
+	checkText(e, prefix+"entry", c.Entry, maxCardEntry, false)
+	checkText(e, prefix+"type", c.Type, maxCardType, false)
+	keys := c.Keys[:0:0]
+	for _, k := range c.Keys {
+		if k = strings.TrimSpace(k); k != "" {
+			keys = append(keys, k)
+			checkText(e, prefix+"keys", k, maxCardKeyRunes, false)
+		}
+	}
+	if len(keys) > maxKeysPerCard {
+		e.WithField(prefix+"keys", fmt.Sprintf("at most %d keys", maxKeysPerCard))
+	}
+	c.Keys = keys
 }
 
 func scenarioRow(userID int64, in ScenarioInput) models.Scenario {

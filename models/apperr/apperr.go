@@ -74,6 +74,9 @@ const (
 	// format or names a version this build cannot read; details.format and
 	// details.version say what the file claimed.
 	ImportFormatUnsupported Code = "import_format_unsupported"
+	// ImportPNGWithoutCard: an imported PNG holds no character card (no
+	// chara or ccv3 text chunk).
+	ImportPNGWithoutCard Code = "import_png_without_card"
 
 	// Sessions.
 	CampaignNotActive        Code = "campaign_not_active"
@@ -157,6 +160,15 @@ const (
 	ScriptStopped   Code = "script_stopped"
 	// MemoryInvalid: a memory the player writes or edits is empty or too long.
 	MemoryInvalid Code = "memory_invalid"
+	// BundleInvalid: an imported adventure bundle's story does not hold
+	// together, or the rows it would write pass a cap; fields say where.
+	BundleInvalid Code = "bundle_invalid"
+	// CardInvalid: a story card written or edited in play breaks the
+	// scenario editor's rules (fields name the problems).
+	CardInvalid Code = "card_invalid"
+	// CardLimitReached: the adventure already holds the most story cards
+	// one may (the scenario editor's cap).
+	CardLimitReached Code = "card_limit_reached"
 
 	// Hosted mode: accounts, limits and the demo narrator.
 	RateLimited         Code = "rate_limited"
@@ -201,6 +213,7 @@ var kinds = map[Code]Kind{
 	CharacterInvalid:          KindInvalid,
 	CharacterAlreadyInSession: KindConflict,
 	ImportFormatUnsupported:   KindInvalid,
+	ImportPNGWithoutCard:      KindInvalid,
 
 	CampaignNotActive:        KindConflict,
 	CampaignNotRoomActive:    KindConflict,
@@ -273,6 +286,9 @@ var kinds = map[Code]Kind{
 	TurnInterrupted:         KindUnavailable,
 	ScriptStopped:           KindConflict,
 	MemoryInvalid:           KindInvalid,
+	BundleInvalid:           KindInvalid,
+	CardInvalid:             KindInvalid,
+	CardLimitReached:        KindConflict,
 
 	RateLimited:         KindRateLimited,
 	LoginFailed:         KindUnauthorized,

@@ -35,6 +35,7 @@ const SERVER_ERROR_CODES = [
   'character_invalid',
   'character_already_in_session',
   'import_format_unsupported',
+  'import_png_without_card',
   'campaign_not_active',
   'campaign_not_room_active',
   'session_already_open',

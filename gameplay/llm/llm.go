@@ -22,6 +22,9 @@ type Settings struct {
 	MaxOutputTokens int    // sent as max_tokens (Ollama's /v1 ignores max_completion_tokens)
 	Temperature     float64
 	TopP            float64
+	// ReasoningEffort is sent as reasoning_effort (low, medium or high) to
+	// models that think; "" sends nothing, leaving the endpoint's default.
+	ReasoningEffort string
 }
 
 // Message roles.

@@ -76,12 +76,14 @@ func params(s Settings, r Request) (openai.ChatCompletionNewParams, error) {
 		}
 	}
 	return openai.ChatCompletionNewParams{
-		Model:         s.Model,
-		Messages:      msgs,
-		Temperature:   openai.Float(s.Temperature),
-		TopP:          openai.Float(s.TopP),
-		MaxTokens:     openai.Int(int64(s.MaxOutputTokens)),
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+		Model:       s.Model,
+		Messages:    msgs,
+		Temperature: openai.Float(s.Temperature),
+		TopP:        openai.Float(s.TopP),
+		MaxTokens:   openai.Int(int64(s.MaxOutputTokens)),
+		// omitted when "" (the field is omitzero)
+		ReasoningEffort: openai.ReasoningEffort(s.ReasoningEffort),
+		StreamOptions:   openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}, nil
 }
 

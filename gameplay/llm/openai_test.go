@@ -127,6 +127,29 @@ func TestRequestCarriesSettings(t *testing.T) {
 	}
 }
 
+// reasoning_effort is sent when set and absent from the body when not, so
+// endpoints that do not know it never see it.
+func TestReasoningEffortSentOnlyWhenSet(t *testing.T) {
+	for _, effort := range []string{"", "low", "high"} {
+		t.Run("effort="+effort, func(t *testing.T) {
+			f := llmtest.New(t)
+			f.Push(llmtest.Reply{Chunks: []string{"x"}, FinishReason: "stop"})
+			s := settings(f)
+			s.ReasoningEffort = effort
+			if _, err := llm.NewOpenAI(nil).Stream(context.Background(), s, request, nil); err != nil {
+				t.Fatalf("Stream: %v", err)
+			}
+			r := f.Requests()[0]
+			if r.ReasoningEffort != effort {
+				t.Errorf("reasoning_effort = %q, want %q", r.ReasoningEffort, effort)
+			}
+			if sent := strings.Contains(string(r.Raw), `"reasoning_effort"`); sent != (effort != "") {
+				t.Errorf("reasoning_effort in the body = %v, want %v: %s", sent, effort != "", r.Raw)
+			}
+		})
+	}
+}
+
 func TestZeroSamplingValuesAreStillSent(t *testing.T) {
 	f := llmtest.New(t)
 	f.Push(llmtest.Reply{Chunks: []string{"x"}, FinishReason: "stop"})

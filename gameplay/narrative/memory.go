@@ -226,7 +226,7 @@ func (b *bank) complete(ctx context.Context, messages []llm.Message, maxTokens, 
 
 // cards are the story cards on the bank's line, for the cast brief.
 func (b *bank) cards(ctx context.Context) ([]prompt.Card, error) {
-	rows, err := b.s.store.AdventureCards(ctx, b.adv.ID, b.h.line)
+	rows, err := enabledCards(b.s.store.AdventureCards(ctx, b.adv.ID, b.h.line))
 	out := make([]prompt.Card, len(rows))
 	for i, c := range rows {
 		out[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}

@@ -74,12 +74,22 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 	p.removed = p.diff.StatePathsRemoved
 
 	bySource := map[int64]models.AdventureCard{}
+	// edited: scenario cards whose copy the player edited in play; the
+	// copy is theirs now, so the scenario's card is neither applied to it
+	// nor added again beside it.
+	edited := map[int64]bool{}
 	for _, c := range advCards {
-		if c.SourceCardID != nil && !c.PlayerAuthored {
+		switch {
+		case c.SourceCardID != nil && c.PlayerAuthored:
+			edited[*c.SourceCardID] = true
+		case c.SourceCardID != nil:
 			bySource[*c.SourceCardID] = c
 		}
 	}
 	for _, sc := range scCards {
+		if edited[sc.ID] {
+			continue
+		}
 		ac, ok := bySource[sc.ID]
 		delete(bySource, sc.ID)
 		switch {

@@ -55,7 +55,7 @@ func (s *Service) newScriptRun(ctx context.Context, store *models.Store, adv *mo
 	if !hasScripts(adv) {
 		return nil, nil
 	}
-	cards, err := store.AdventureCards(ctx, adv.ID, line)
+	cards, err := enabledCards(store.AdventureCards(ctx, adv.ID, line))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -175,6 +176,10 @@ const (
 	DefaultTopP            = 0.95
 )
 
+// ReasoningEfforts are the values of the reasoning_effort setting: "" sends
+// none (the endpoint's default; models that do not think ignore it).
+var ReasoningEfforts = []string{"", "low", "medium", "high"}
+
 func defaultSettings(userID int64) models.ProviderSetting {
 	return models.ProviderSetting{UserID: userID, BaseURL: llm.DefaultBaseURL, Model: DefaultModel,
 		ContextBudget: DefaultContextBudget, MaxOutputTokens: DefaultMaxOutputTokens, Temperature: DefaultTemperature, TopP: DefaultTopP, TokenRatio: 1,
@@ -187,7 +192,8 @@ func (s *Service) settingsView(ctx context.Context, userID int64, p models.Provi
 	demo, err := s.demoView(ctx, userID, p)
 	return ProviderSettingsView{Demo: demo, BaseURL: p.BaseURL, Model: p.Model, APIKeySet: p.APIKeySealed != "", ContextBudget: p.ContextBudget,
 		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, TopP: p.TopP, TokenRatio: p.TokenRatio,
-		EmbeddingModel: p.EmbeddingModel, MemoryTopK: cmpPositive(p.MemoryTopK, DefaultMemoryTopK), MemoryCapacity: cmpPositive(p.MemoryCapacity, DefaultMemoryCapacity)}, err
+		EmbeddingModel: p.EmbeddingModel, MemoryTopK: cmpPositive(p.MemoryTopK, DefaultMemoryTopK), MemoryCapacity: cmpPositive(p.MemoryCapacity, DefaultMemoryCapacity),
+		ReasoningEffort: p.ReasoningEffort}, err
 }
 
 func (s *Service) loadSettings(ctx context.Context, store *models.Store, userID int64) (models.ProviderSetting, error) {
@@ -242,6 +248,9 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 	if in.MemoryCapacity != 0 && (in.MemoryCapacity < 10 || in.MemoryCapacity > 10000) {
 		bad.WithField("memory_capacity", "10 to 10000")
 	}
+	if !slices.Contains(ReasoningEfforts, in.ReasoningEffort) {
+		bad.WithField("reasoning_effort", "empty, low, medium or high")
+	}
 	if in.APIKey != nil && len(*in.APIKey) > 1000 {
 		bad.WithField("api_key", "up to 1000 characters")
 	}
@@ -262,6 +271,7 @@ func (s *Service) PutSettings(ctx context.Context, userID int64, in ProviderSett
 		p.BaseURL, p.Model, p.ContextBudget, p.MaxOutputTokens, p.Temperature, p.TopP =
 			in.BaseURL, in.Model, in.ContextBudget, in.MaxOutputTokens, in.Temperature, in.TopP
 		p.EmbeddingModel = in.EmbeddingModel
+		p.ReasoningEffort = in.ReasoningEffort
 		p.MemoryTopK = cmpPositive(in.MemoryTopK, DefaultMemoryTopK)
 		p.MemoryCapacity = cmpPositive(in.MemoryCapacity, DefaultMemoryCapacity)
 		if in.APIKey != nil {
@@ -298,7 +308,7 @@ func (s *Service) llmSettings(p models.ProviderSetting) (llm.Settings, error) {
 		return llm.Settings{}, errKeyUnreadable()
 	}
 	return llm.Settings{BaseURL: p.BaseURL, Model: p.Model, APIKey: key, MaxOutputTokens: p.MaxOutputTokens,
-		Temperature: p.Temperature, TopP: p.TopP}, nil
+		Temperature: p.Temperature, TopP: p.TopP, ReasoningEffort: p.ReasoningEffort}, nil
 }
 
 // resealKey seals p's stored key again with the current secret when it

@@ -229,12 +229,9 @@ func (s *Service) setHead(ctx context.Context, store *models.Store, adventureID,
 // transaction, refusing while a turn is generating, then returns the page.
 func (s *Service) treeChange(ctx context.Context, userID, adventureID int64, fn func(tx *models.Store, h head) error) (AdventurePage, error) {
 	err := s.store.Tx(ctx, func(tx *models.Store) error {
-		h, err := ownHead(ctx, tx, userID, adventureID, true)
+		h, err := s.idleHead(ctx, tx, userID, adventureID)
 		if err != nil {
 			return err
-		}
-		if s.turnRunning(h.adv) {
-			return apperr.E(apperr.TurnInProgress, "A turn is being written for this adventure; wait for it to finish.")
 		}
 		return fn(tx, h)
 	})
@@ -243,6 +240,20 @@ func (s *Service) treeChange(ctx context.Context, userID, adventureID int64, fn 
 	}
 	s.wakeMemory() // an edit or delete may have left memories to rewrite
 	return s.GetAdventure(ctx, userID, adventureID)
+}
+
+// idleHead loads the user's adventure locked for update, and its head,
+// refusing with turn_in_progress while a turn is generating: what the
+// player changes by hand never races the turn that reads it.
+func (s *Service) idleHead(ctx context.Context, tx *models.Store, userID, adventureID int64) (head, error) {
+	h, err := ownHead(ctx, tx, userID, adventureID, true)
+	if err != nil {
+		return head{}, err
+	}
+	if s.turnRunning(h.adv) {
+		return head{}, apperr.E(apperr.TurnInProgress, "A turn is being written for this adventure; wait for it to finish.")
+	}
+	return h, nil
 }
 
 func (s *Service) turnRunning(adv *models.Adventure) bool {

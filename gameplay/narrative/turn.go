@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -353,7 +352,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	cardRows, err := s.store.AdventureCards(ctx, adv.ID, h.line)
+	cardRows, err := enabledCards(s.store.AdventureCards(ctx, adv.ID, h.line))
 	if err != nil {
 		return nil, err
 	}
@@ -773,17 +772,9 @@ func (s *Service) GetInsights(ctx context.Context, userID, actionID int64) (Insi
 	if !n.HasPrompt {
 		return Insights{}, apperr.E(apperr.NotFound, "This turn has no prompt to inspect.")
 	}
-	raw, err := s.store.FindActionPrompt(ctx, actionID)
+	snap, err := readSnapshot(ctx, s.store, actionID)
 	if err != nil {
 		return Insights{}, err
-	}
-	data, err := decompress(raw)
-	if err != nil {
-		return Insights{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
-	}
-	var snap snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
-		return Insights{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
 	}
 	if snap.Memories == nil {
 		snap.Memories = []InsightMemory{}

@@ -285,6 +285,9 @@ type ProviderSettingsView struct {
 	EmbeddingModel string  `json:"embedding_model"`
 	MemoryTopK     int     `json:"memory_top_k"`
 	MemoryCapacity int     `json:"memory_capacity"`
+	// ReasoningEffort is sent as reasoning_effort to models that think;
+	// "" sends none.
+	ReasoningEffort string `json:"reasoning_effort" jsonschema:"empty (not sent), low, medium or high"`
 	// Demo says whether the server's demo narrator is offered and whether
 	// it serves this user (no key of their own, the default base URL).
 	Demo *DemoView `json:"demo,omitempty"`
@@ -306,6 +309,9 @@ type ProviderSettingsInput struct {
 	EmbeddingModel string `json:"embedding_model,omitempty" jsonschema:"up to 200 characters; empty for the built-in lexical scorer"`
 	MemoryTopK     int    `json:"memory_top_k,omitempty" jsonschema:"1 to 20; 0 for the default 5"`
 	MemoryCapacity int    `json:"memory_capacity,omitempty" jsonschema:"10 to 10000; 0 for the default 200"`
+	// ReasoningEffort asks a model that thinks for an effort; absent or ""
+	// sends none.
+	ReasoningEffort string `json:"reasoning_effort,omitempty" jsonschema:"empty (not sent), low, medium or high"`
 }
 
 // TurnInput is the player's move.
@@ -334,7 +340,7 @@ type ConsoleEntry struct {
 	// Code and Params are set on a script failure the server wrote (code
 	// script.error, as a turn's notice), for the web app to translate.
 	Code      string            `json:"code,omitempty" jsonschema:"script.error on a script failure the server wrote; absent on a script's own lines"`
-	Params    map[string]string `json:"params,omitempty" jsonschema:"the parameters of code: hook, kind, error"`
+	Params    map[string]string `json:"params,omitempty" jsonschema:"the parameters of code: hook, kind, error; line (in the hook's script) and library_line (in the Library) when known"`
 	CreatedAt time.Time         `json:"created_at"`
 }
 

@@ -77,8 +77,10 @@ type Request struct {
 	TopP                *float64
 	MaxTokens           *int
 	MaxCompletionTokens *int
-	StreamOptions       *StreamOptions
-	Raw                 []byte
+	// ReasoningEffort is the request's reasoning_effort; "" when absent.
+	ReasoningEffort string
+	StreamOptions   *StreamOptions
+	Raw             []byte
 }
 
 // Fake is the scripted server. Create it with New.
@@ -161,6 +163,7 @@ type wireRequest struct {
 	TopP                *float64       `json:"top_p"`
 	MaxTokens           *int           `json:"max_tokens"`
 	MaxCompletionTokens *int           `json:"max_completion_tokens"`
+	ReasoningEffort     string         `json:"reasoning_effort"`
 	StreamOptions       *StreamOptions `json:"stream_options"`
 }
 
@@ -214,6 +217,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		TopP:                wr.TopP,
 		MaxTokens:           wr.MaxTokens,
 		MaxCompletionTokens: wr.MaxCompletionTokens,
+		ReasoningEffort:     wr.ReasoningEffort,
 		StreamOptions:       wr.StreamOptions,
 		Raw:                 body,
 	}

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { deleteAdventure, listAdventures, listScenarios, type AdventureSummary, type ScenarioSummary } from '../solo/api';
+import { ImportDialog } from '../solo/ImportDialog';
 import { PlayDialog } from '../solo/PlayDialog';
 import { ProviderSettingsPanel } from '../solo/ProviderSettings';
 import { useAction } from '../useAction';
@@ -86,6 +87,7 @@ function Scenarios() {
   const { t } = useI18n();
   const [list, reload] = useApi(listScenarios);
   const [playing, setPlaying] = useState<ScenarioSummary | null>(null);
+  const [importing, setImporting] = useState(false);
   return (
     <section className="panel" aria-labelledby="solo-scenarios-title">
       <h2 id="solo-scenarios-title">{t('solo.scenarios.title')}</h2>
@@ -114,8 +116,12 @@ function Scenarios() {
       <p>
         <Link className="button-link" to="/solo/scenarios/new">
           {t('solo.scenarios.new')}
-        </Link>
+        </Link>{' '}
+        <button type="button" onClick={() => setImporting(true)} data-testid="import-open">
+          {t('solo.import.button')}
+        </button>
       </p>
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
       {playing && <PlayDialog scenarioId={playing.id} title={playing.title} onClose={() => setPlaying(null)} />}
     </section>
   );

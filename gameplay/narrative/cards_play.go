@@ -63,11 +63,12 @@ type PlayCards struct {
 
 // CardEdit edits a story card in play; nil fields are kept.
 type CardEdit struct {
-	Title   *string   `json:"title,omitempty" jsonschema:"1 to 200 characters"`
-	Keys    *[]string `json:"keys,omitempty" jsonschema:"up to 20 trigger words of up to 80 characters"`
-	Entry   *string   `json:"entry,omitempty" jsonschema:"up to 4000 characters"`
-	Type    *string   `json:"type,omitempty" jsonschema:"up to 40 characters"`
-	Enabled *bool     `json:"enabled,omitempty" jsonschema:"false sets the card aside"`
+	Title *string `json:"title,omitempty" jsonschema:"1 to 200 characters"`
+	// Keys absent (nil) keeps them; [] clears them.
+	Keys    []string `json:"keys,omitempty" jsonschema:"up to 20 trigger words of up to 80 characters"`
+	Entry   *string  `json:"entry,omitempty" jsonschema:"up to 4000 characters"`
+	Type    *string  `json:"type,omitempty" jsonschema:"up to 40 characters"`
+	Enabled *bool    `json:"enabled,omitempty" jsonschema:"false sets the card aside"`
 }
 
 // TokenCountInput is text to count.
@@ -259,7 +260,7 @@ func (s *Service) ChangeCard(ctx context.Context, userID, adventureID, cardID in
 			next.Title = *in.Title
 		}
 		if in.Keys != nil {
-			next.Keys = *in.Keys
+			next.Keys = in.Keys
 		}
 		if in.Entry != nil {
 			next.Entry = *in.Entry

@@ -216,7 +216,7 @@ func TestCardsInPlayRefuseBadInput(t *testing.T) {
 			if fields := fieldsOf(err); fields[tt.field] == "" {
 				t.Fatalf("fields %v, want %s", fields, tt.field)
 			}
-			_, err = f.svc.ChangeCard(ctx, f.user, adv, gwen.ID, narrative.CardEdit{Title: &tt.in.Title, Keys: &tt.in.Keys, Entry: &tt.in.Entry, Type: &tt.in.Type})
+			_, err = f.svc.ChangeCard(ctx, f.user, adv, gwen.ID, narrative.CardEdit{Title: &tt.in.Title, Keys: tt.in.Keys, Entry: &tt.in.Entry, Type: &tt.in.Type})
 			assertCode(t, err, "card_invalid")
 		})
 	}

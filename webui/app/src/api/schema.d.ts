@@ -228,6 +228,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/adventures/{id}/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The story cards of the line being read (set-aside ones too), what the newest prompt did with each, and how full that prompt was */
+        get: operations["getAdventuresIdCards"];
+        put?: never;
+        /** Write a story card in play (the player's: on every line, never changed by update from scenario) */
+        post: operations["postAdventuresIdCards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/adventures/{id}/cards/{card_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit, set aside or bring back a story card of the line being read; an edit makes it the player's */
+        patch: operations["patchAdventuresIdCardsCardId"];
+        trace?: never;
+    };
     "/api/adventures/{id}/console": {
         parameters: {
             query?: never;
@@ -1396,6 +1431,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/solo/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Estimate the tokens of a text as the caller's model endpoint will count them (the server's tokenizer times the learnt ratio) */
+        post: operations["postSoloTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stage-images/{id}": {
         parameters: {
             query?: never;
@@ -1625,6 +1677,18 @@ export interface components {
             old: components["schemas"]["Card"];
             new: components["schemas"]["Card"];
         };
+        CardEdit: {
+            /** @description 1 to 200 characters */
+            title?: null | string;
+            /** @description up to 20 trigger words of up to 80 characters */
+            keys?: string[];
+            /** @description up to 4000 characters */
+            entry?: null | string;
+            /** @description up to 40 characters */
+            type?: null | string;
+            /** @description false sets the card aside */
+            enabled?: null | boolean;
+        };
         CardInput: {
             /** @description 1 to 200 characters */
             title: string;
@@ -1634,6 +1698,13 @@ export interface components {
             entry: string;
             /** @description free text such as character, location, item, lore */
             type: string;
+        };
+        CardUse: {
+            /** @description the key that named it */
+            trigger: string;
+            tokens: number;
+            /** @description false when it did not fit the card budget */
+            included: boolean;
         };
         CharacterFile: {
             /** @description always adventure-table.character */
@@ -1738,6 +1809,12 @@ export interface components {
                 [key: string]: string;
             };
             created_at: string;
+        };
+        ContextFill: {
+            action_id: number;
+            budget: number;
+            used: number;
+            estimated: boolean;
         };
         CredentialsInput: {
             /** @description an email address; stored trimmed and lower-cased */
@@ -2216,6 +2293,28 @@ export interface components {
             /** @description up to 2000 characters */
             persona_desc: string;
         };
+        PlayCard: {
+            id: number;
+            /** @description 1 to 200 characters */
+            title: string;
+            /** @description trigger words, matched case-insensitively on word boundaries */
+            keys: string[];
+            /** @description up to 4000 characters */
+            entry: string;
+            /** @description free text such as character, location, item, lore */
+            type: string;
+            /** @description false: set aside, it never enters a prompt */
+            enabled: boolean;
+            /** @description scenario, player or script */
+            source: string;
+            player_authored: boolean;
+            last_turn: components["schemas"]["CardUse"] | null;
+        };
+        PlayCards: {
+            cards: components["schemas"]["PlayCard"][];
+            max_cards: number;
+            last_build: components["schemas"]["ContextFill"] | null;
+        };
         PostedMessage: {
             /** @description 0 when the line was a roll (/r, /roll, /gmroll) */
             message_id: number;
@@ -2621,6 +2720,14 @@ export interface components {
             action_id: number;
         };
         TextInput: {
+            text: string;
+        };
+        TokenCount: {
+            tokens: number;
+            token_ratio: number;
+        };
+        TokenCountInput: {
+            /** @description up to 16000 characters */
             text: string;
         };
         TransitionInput: {
@@ -3893,6 +4000,270 @@ export interface operations {
                 };
             };
             /** @description Error codes: action_not_editable, action_not_on_line, turn_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdventuresIdCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayCards"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdventuresIdCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayCard"];
+                };
+            };
+            /** @description Error codes: card_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: card_limit_reached, turn_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchAdventuresIdCardsCardId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                card_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardEdit"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayCard"];
+                };
+            };
+            /** @description Error codes: card_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: turn_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10419,6 +10790,84 @@ export interface operations {
                 };
             };
             /** @description Error codes: database_unavailable, provider_auth_failed, provider_connect_timeout, provider_headers_timeout, provider_rate_limited, provider_rejected, provider_total_timeout, provider_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSoloTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCountInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCount"];
+                };
+            };
+            /** @description Error codes: invalid_request, turn_text_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -108,7 +108,7 @@ func (r *scriptRun) hook(ctx context.Context, name, script, text string, info sc
 		msg := scriptErrorText(name, string(out.Error.Kind), out.Error.Error())
 		r.log(name, ConsoleError, msg)
 		r.notices = append(r.notices, Notice{Code: NoticeScriptError, Text: msg,
-			Params: map[string]string{"hook": name, "kind": string(out.Error.Kind), "error": models.CleanText(out.Error.Error())}})
+			Params: scriptErrorParams(name, string(out.Error.Kind), models.CleanText(out.Error.Error()))})
 		return text, false
 	}
 	if out.Message != "" {
@@ -289,7 +289,23 @@ func scriptErrorCode(text string) (string, map[string]string) {
 	if m == nil {
 		return "", nil
 	}
-	return NoticeScriptError, map[string]string{"hook": m[1], "kind": m[2], "error": m[3]}
+	return NoticeScriptError, scriptErrorParams(m[1], m[2], m[3])
+}
+
+// scriptErrorParams are the params of a script.error notice or console
+// line: the hook, the kind and the English error, plus "line" (the line of
+// the hook's own script) and "library_line" (of the Library) when the error
+// names them, so an editor can mark the line.
+func scriptErrorParams(hook, kind, errText string) map[string]string {
+	p := map[string]string{"hook": hook, "kind": kind, "error": errText}
+	line, lib := scripting.ErrorLines(errText)
+	if line > 0 {
+		p["line"] = strconv.Itoa(line)
+	}
+	if lib > 0 {
+		p["library_line"] = strconv.Itoa(lib)
+	}
+	return p
 }
 
 // scriptStopped is the turn error when a script stops the action.

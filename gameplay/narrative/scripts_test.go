@@ -123,10 +123,11 @@ func TestScriptFailuresNeverBreakTheTurn(t *testing.T) {
 	for _, tc := range []struct {
 		name, script, want string
 		timeout            time.Duration
+		line               string // params.line: the hook script's line, "" when none
 	}{
-		{"throw", "const x = 1\nnull.boom\nmodifier(text)", "line 2", 0},
-		{"infinite loop", "while (true) {}", "timeout", 300 * time.Millisecond},
-		{"memory bomb", "const a = []; const s = 'x'.repeat(1 << 20); while (true) a.push(s + a.length);", "memory", 0},
+		{"throw", "const x = 1\nnull.boom\nmodifier(text)", "line 2", 0, "2"},
+		{"infinite loop", "while (true) {}", "timeout", 300 * time.Millisecond, ""},
+		{"memory bomb", "const a = []; const s = 'x'.repeat(1 << 20); while (true) a.push(s + a.length);", "memory", 0, "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newSolo(t)
@@ -147,17 +148,51 @@ func TestScriptFailuresNeverBreakTheTurn(t *testing.T) {
 				!strings.Contains(strings.ToLower(n.Params["kind"]+" "+n.Params["error"]), tc.want) {
 				t.Fatalf("notice %+v: want code %s with hook, kind and error", n, narrative.NoticeScriptError)
 			}
+			// The line travels as a param of its own, for the editor to mark.
+			if n.Params["line"] != tc.line || n.Params["library_line"] != "" {
+				t.Fatalf("notice params %v, want line %q and no library_line", n.Params, tc.line)
+			}
 			c := f.console(adv)
 			if len(c) == 0 || c[len(c)-1].Level != narrative.ConsoleError {
 				t.Fatalf("console %+v: the failure is not recorded", c)
 			}
 			// The console line carries the same code as the notice.
-			if e := c[len(c)-1]; e.Code != narrative.NoticeScriptError || e.Params["hook"] != "output" || e.Params["kind"] != n.Params["kind"] || e.Params["error"] != n.Params["error"] {
+			if e := c[len(c)-1]; e.Code != narrative.NoticeScriptError || e.Params["hook"] != "output" || e.Params["kind"] != n.Params["kind"] || e.Params["error"] != n.Params["error"] || e.Params["line"] != tc.line {
 				t.Fatalf("console line %+v, want the notice's code and params %v", e, n.Params)
 			}
 			// The next turn still works.
 			f.play(adv, "wait again", "Still nothing.", "")
 		})
+	}
+}
+
+// An error raised in the Library names both lines: the Library's where it
+// was raised and the hook script's that called it, in the notice and in the
+// console line read back.
+func TestScriptErrorInTheLibraryNamesBothLines(t *testing.T) {
+	f := newSolo(t)
+	adv := f.adventureWith(narrative.Scripts{
+		Library: "// helpers\nfunction check(text) {\n  throw new Error('no ' + text)\n}",
+		Output:  "const modifier = (text) => {\n  check(text)\n  return { text }\n}\nmodifier(text)",
+	}).Adventure.ID
+	done := f.play(adv, "wait", "Nothing happens.", "")
+	if len(done.Notices) != 1 {
+		t.Fatalf("notices %+v, want one", done.Notices)
+	}
+	want := map[string]string{"line": "2", "library_line": "3"}
+	for k, v := range want {
+		if got := done.Notices[0].Params[k]; got != v {
+			t.Errorf("notice params[%s] = %q, want %q (%v)", k, got, v, done.Notices[0].Params)
+		}
+	}
+	c := f.console(adv)
+	if len(c) == 0 {
+		t.Fatal("no console line")
+	}
+	for k, v := range want {
+		if got := c[len(c)-1].Params[k]; got != v {
+			t.Errorf("console params[%s] = %q, want %q (%v)", k, got, v, c[len(c)-1].Params)
+		}
 	}
 }
 

@@ -43,14 +43,7 @@ func validateScenario(in *ScenarioInput) error {
 	for path, problem := range ValidateSchema(in.StatSchema) {
 		bad.WithField("stat_schema."+path, problem)
 	}
-	for field, v := range map[string]string{"scripts.library": in.Scripts.Library, "scripts.input": in.Scripts.Input,
-		"scripts.context": in.Scripts.Context, "scripts.output": in.Scripts.Output} {
-		if len(v) > MaxScriptBytes {
-			bad.WithField(field, "at most 1 MiB")
-		} else if !models.StorableText(v) {
-			bad.WithField(field, models.UnstorableTextProblem)
-		}
-	}
+	checkScripts(bad, in.Scripts)
 	if len(in.Cards) > MaxCards {
 		bad.WithField("cards", fmt.Sprintf("at most %d cards", MaxCards))
 	}

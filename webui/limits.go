@@ -32,6 +32,8 @@ var (
 		"POST /api/characters/import":          limits.Create,
 		"POST /api/scenarios":                  limits.Create,
 		"POST /api/scenarios/{id}/play":        limits.Create,
+		"POST /api/scenarios/import":           limits.Create,
+		"POST /api/adventures/import":          limits.Create,
 		"POST /api/imports":                    limits.Create,
 		"POST /api/sessions/{id}/stage/images": limits.Upload,
 		"POST /api/adventures/{id}/turns":      limits.Turn,

@@ -107,6 +107,7 @@ func New(opts Options) (*Server, error) {
 	s.rollRoutes()
 	s.grantRoutes()
 	s.soloRoutes()
+	s.bundleRoutes()
 	s.loreRoutes()
 	s.importRoutes()
 	s.providerProbeRoutes()

@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/adventures/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an adventure of the caller from an adventure bundle (adventure-table.adventure version 1); references in the file are only links inside it, every row is new */
+        post: operations["postAdventuresImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/adventures/{id}": {
         parameters: {
             query?: never;
@@ -222,6 +239,23 @@ export interface paths {
         put?: never;
         /** Continue on another branch; its state is restored */
         post: operations["postAdventuresIdBranchesBranchIdSwitch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/adventures/{id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's adventures as a bundle (adventure-table.adventure version 1: every branch, every take, cards, scripts, stats, persona, memories), served as an attachment */
+        get: operations["getAdventuresIdBundle"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -901,6 +935,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scenarios/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a scenario of the caller from a scenario bundle (adventure-table.scenario version 1) */
+        post: operations["postScenariosImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scenarios/{id}": {
         parameters: {
             query?: never;
@@ -915,6 +966,23 @@ export interface paths {
         post?: never;
         /** Delete a scenario */
         delete: operations["deleteScenariosId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scenarios/{id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's scenarios as a bundle (adventure-table.scenario version 1), served as an attachment */
+        get: operations["getScenariosIdBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1537,6 +1605,13 @@ export interface components {
             status: string;
             created_at: string;
         };
+        AdventureBundle: {
+            /** @description always adventure-table.adventure */
+            format: string;
+            /** @description format version; 1 */
+            version: number;
+            adventure: components["schemas"]["BundleAdventure"];
+        };
         AdventureChange: {
             title?: null | string;
             authors_note?: null | string;
@@ -1623,6 +1698,99 @@ export interface components {
             tip_depth: number;
             is_head: boolean;
             created_at: string;
+        };
+        BundleAdventure: {
+            title: string;
+            premise: string;
+            plot_essentials: string;
+            ai_instructions: string;
+            authors_note: string;
+            stat_schema: {
+                [key: string]: components["schemas"]["StatSpec"];
+            };
+            /** @description up to 120 characters */
+            persona_name: string;
+            /** @description up to 60 characters */
+            persona_pronouns: string;
+            /** @description up to 2000 characters */
+            persona_desc: string;
+            summary: string;
+            scripts: components["schemas"]["Scripts"];
+            cards: components["schemas"]["BundleCard"][];
+            /** @description the first is the main line; a branch's parent comes before it */
+            branches: components["schemas"]["BundleBranch"][];
+            /** @description ref of the branch being played */
+            head_branch: number;
+            /** @description a turn's parent comes before it */
+            turns: components["schemas"]["BundleTurn"][];
+            memories: components["schemas"]["BundleMemory"][];
+        };
+        BundleBranch: {
+            /** @description this branch's reference in the file, from 1 */
+            ref: number;
+            /** @description ref of the branch it forks from; 0 for the main line */
+            parent: number;
+            /** @description the depth up to which it reads its parent's line */
+            fork_depth: number;
+            name: string;
+        };
+        BundleCard: {
+            /** @description 1 to 200 characters */
+            title: string;
+            /** @description trigger words, matched case-insensitively on word boundaries */
+            keys: string[];
+            /** @description up to 4000 characters */
+            entry: string;
+            /** @description free text such as character, location, item, lore */
+            type: string;
+            description: string;
+            player_authored: boolean;
+            disabled: boolean;
+            /** @description ref of the node whose turn created the card; 0 for a card on every line */
+            origin: number;
+        };
+        BundleMemory: {
+            /** @description ref of the branch of the node it hangs off */
+            branch: number;
+            depth: number;
+            from_depth: number;
+            /** @description block, note or summary */
+            kind: string;
+            text: string;
+            pinned: boolean;
+            forgotten: boolean;
+            stale: boolean;
+        };
+        BundleNode: {
+            /** @description this node's reference in the file, from 1 */
+            ref: number;
+            /** @description ref of its branch */
+            branch: number;
+            depth: number;
+            /** @description the take its branch shows at this depth (one per branch and depth) */
+            live: boolean;
+            /** @description opening, player or narration */
+            kind: string;
+            /** @description do, say, story, continue or empty */
+            mode: string;
+            text: string;
+            /** @description the stats as this node leaves them */
+            world_state: {
+                [key: string]: unknown;
+            };
+            /** @description the scripts' state as this node leaves it */
+            script_state: {
+                [key: string]: unknown;
+            };
+            outcomes: components["schemas"]["Outcome"][];
+            finish_reason: string;
+            truncated: boolean;
+            stopped: boolean;
+        };
+        BundleTurn: {
+            /** @description ref of the node the takes answer; 0 for the opening */
+            parent: number;
+            takes: components["schemas"]["BundleNode"][];
         };
         CampaignChange: {
             name?: null | string;
@@ -2530,6 +2698,13 @@ export interface components {
             my_access: components["schemas"]["AccessView"];
             members: components["schemas"]["MemberView"][];
             campaigns: components["schemas"]["CampaignView"][];
+        };
+        ScenarioBundle: {
+            /** @description always adventure-table.scenario */
+            format: string;
+            /** @description format version; 1 */
+            version: number;
+            scenario: components["schemas"]["ScenarioInput"];
         };
         ScenarioInput: {
             /** @description 1 to 120 characters */
@@ -3558,6 +3733,84 @@ export interface operations {
             };
         };
     };
+    postAdventuresImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdventureBundle"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdventurePage"];
+                };
+            };
+            /** @description Error codes: bundle_invalid, import_format_unsupported, invalid_request, scenario_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdventuresId: {
         parameters: {
             query?: never;
@@ -4010,6 +4263,73 @@ export interface operations {
             };
             /** @description Error codes: invalid_request */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdventuresIdBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdventureBundle"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7968,6 +8288,84 @@ export interface operations {
             };
         };
     };
+    postScenariosImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScenarioBundle"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioView"];
+                };
+            };
+            /** @description Error codes: import_format_unsupported, invalid_request, scenario_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getScenariosId: {
         parameters: {
             query?: never;
@@ -8142,6 +8540,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getScenariosIdBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioBundle"];
                 };
             };
             /** @description Error codes: origin_forbidden */

@@ -299,6 +299,12 @@ func TestPerUserClasses(t *testing.T) {
 	if rec := f.send(t, ann, "POST", "/api/characters/import", `{}`); !limited(t, rec) {
 		t.Fatalf("a character import past the creation budget: %d %s", rec.Code, rec.Body)
 	}
+	if rec := f.send(t, ann, "POST", "/api/imports", `{"entries":{}}`); !limited(t, rec) {
+		t.Fatalf("a scenario import past the creation budget: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.send(t, ann, "POST", "/api/imports/preview", `{"entries":{}}`); rec.Code != http.StatusOK {
+		t.Fatalf("a preview creates nothing and is not charged as creation: %d %s", rec.Code, rec.Body)
+	}
 	if rec := f.send(t, bob, "POST", "/api/rooms", `{"name":"Bob's"}`); rec.Code != http.StatusCreated {
 		t.Fatalf("another user's creation: %d %s", rec.Code, rec.Body)
 	}

@@ -325,10 +325,13 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     // the stored scripts come back into their tabs
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'The Cave' }).waitFor();
-    assert.equal(await label(page, 'Input script').inputValue(), inputScript);
-    assert.equal(await label(page, 'Output script').inputValue(), outputScript);
-    assert.equal(await label(page, 'Library script').inputValue(), '');
-    assert.equal(await label(page, 'Context script').inputValue(), '');
+    // (each is a code editor: its text is its lines')
+    const code = (name) =>
+      label(page, name).evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+    assert.equal(await code('Input script'), inputScript);
+    assert.equal(await code('Output script'), outputScript);
+    assert.equal(await code('Library script'), '');
+    assert.equal(await code('Context script'), '');
 
     await button(page, 'Play').click();
     const dialog = page.getByRole('dialog');

@@ -220,7 +220,8 @@ type builder struct {
 	in       narrative.ScenarioInput
 	mapped   []Note
 	unmapped []Note
-	dropped  int // entries beyond narrative.MaxCards
+	dropped  int             // entries beyond narrative.MaxCards
+	titles   map[string]bool // card titles taken
 }
 
 func (b *builder) mapField(from, to string) {
@@ -317,28 +318,23 @@ func (b *builder) addCard(c card) {
 	b.in.Cards = append(b.in.Cards, narrative.CardInput{Title: c.title, Keys: fitted, Entry: entry, Type: typ})
 }
 
+// uniqueTitle numbers a title already taken by another card ("Mira (2)"),
+// within the title limit.
 func (b *builder) uniqueTitle(t string) string {
-	taken := func(t string) bool {
-		for _, c := range b.in.Cards {
-			if c.Title == t {
-				return true
-			}
-		}
-		return false
+	if b.titles == nil {
+		b.titles = map[string]bool{}
 	}
-	if !taken(t) {
-		return t
-	}
-	for i := 2; ; i++ {
-		s := fmt.Sprintf("%s (%d)", t, i)
-		if !taken(s) && utf8.RuneCountInString(s) <= narrative.ScenarioLimits.CardTitle {
-			return s
+	s := t
+	for i := 2; b.titles[s]; i++ {
+		suffix := fmt.Sprintf(" (%d)", i)
+		r := []rune(t)
+		if room := narrative.ScenarioLimits.CardTitle - utf8.RuneCountInString(suffix); len(r) > room {
+			r = r[:room]
 		}
-		if i > narrative.MaxCards+1 { // a title at the limit: shorten it
-			t = string([]rune(t)[:utf8.RuneCountInString(t)-8])
-			i = 1
-		}
+		s = string(r) + suffix
 	}
+	b.titles[s] = true
+	return s
 }
 
 // finish closes the preview.

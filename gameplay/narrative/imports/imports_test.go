@@ -340,3 +340,14 @@ func TestMalformedInput(t *testing.T) {
 		})
 	}
 }
+
+// Two entries with the same title at the limit stay two cards with
+// distinct titles within the limit.
+func TestDuplicateLongTitles(t *testing.T) {
+	long := strings.Repeat("é", narrative.ScenarioLimits.CardTitle)
+	p := parse(t, fmt.Sprintf(`{"entries":{"0":{"key":["a"],"comment":%q},"1":{"key":["b"],"comment":%q}}}`, long, long))
+	c := p.Scenario.Cards
+	if len(c) != 2 || c[0].Title != long || !strings.HasSuffix(c[1].Title, "é (2)") || len([]rune(c[1].Title)) != narrative.ScenarioLimits.CardTitle {
+		t.Fatalf("titles %q", []string{c[0].Title, c[1].Title})
+	}
+}

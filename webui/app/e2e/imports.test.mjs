@@ -1,10 +1,10 @@
 // The import journey against the real server binary, on a phone-sized
 // screen (390×844): a player imports a SillyTavern World Info file, a
-// Character Card V2 PNG (the card in its tEXt "chara" chunk) and an AI
-// Dungeon scenario export. Each goes through the preview (format, title,
-// counts, what maps and what does not) before anything is created; Import
-// opens the new scenario in the editor, and the stored scenario holds the
-// cards, the opening and the scripts. A picture without a card is refused
+// Character Card V2 PNG (the card in its tEXt "chara" chunk), an AI Dungeon
+// scenario export and a NovelAI lorebook. Each goes through the preview
+// (format, title, counts, what maps and what does not) before anything is
+// created; Import opens the new scenario in the editor, and the stored
+// scenario holds the cards, the opening and the scripts. A picture without a card is refused
 // and creates nothing. Every file is written here (no third-party files).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -65,6 +65,16 @@ const AID_SCENARIO = {
       ],
     },
   },
+};
+
+const NOVELAI = {
+  lorebookVersion: 5,
+  entries: [
+    { text: 'The moon has two faces.', displayName: 'Moon', keys: ['moon', 'lunar'], enabled: true, forceActivation: false, contextConfig: { insertionPosition: -1 } },
+    { text: 'Off.', displayName: 'Unused', keys: ['x'], enabled: false },
+  ],
+  settings: {},
+  categories: [],
 };
 
 // ---- a PNG written here: 1×1 pixel, with tEXt chunks before IEND ----------
@@ -217,6 +227,16 @@ describe('import journey', { skip: !haveChromium && skipLine() }, () => {
       [['Temple', ['temple', 'drowned temple'], 'A temple of green stone.', 'location']],
     );
 
+    // --- NovelAI lorebook (.lorebook, no media type) → a scenario of cards
+    p = await preview({ name: 'moon.lorebook', mimeType: 'application/octet-stream', buffer: Buffer.from(JSON.stringify(NOVELAI)) });
+    assert.equal(p.format, 'NovelAI lorebook');
+    assert.deepEqual(p.unmapped, ['Unused: disabled in the file, so not imported']);
+    id = await importIt(p.dialog, 'Imported lorebook');
+    assert.deepEqual(
+      (await stored(id)).cards.map((c) => [c.title, c.keys, c.entry]),
+      [['Moon', ['moon', 'lunar'], 'The moon has two faces.']],
+    );
+
     // --- a picture without a card is refused and creates nothing
     await page.goto(new URL('solo', server.url).href);
     await page.getByTestId('import-open').click();
@@ -224,7 +244,7 @@ describe('import journey', { skip: !haveChromium && skipLine() }, () => {
     await dialog.getByTestId('import-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png({ Software: 'paint' }) });
     await dialog.getByRole('alert').filter({ hasText: 'This picture holds no character card' }).waitFor();
     assert.equal(await dialog.getByTestId('import-submit').isDisabled(), true);
-    assert.equal(await listed(), 3);
+    assert.equal(await listed(), 4);
 
     assert.deepEqual(pageErrors, []);
     await context.close();

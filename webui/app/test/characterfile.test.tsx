@@ -10,7 +10,7 @@ import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
 import { characterFileName } from '../src/pages/Characters';
 import type { Character } from '../src/table/api';
-import { apiError, callsTo, json, renderApp, resetEachTest, stubServer } from './fixtures';
+import { apiError, callsTo, json, lendDownloads, renderApp, resetEachTest, stubServer } from './fixtures';
 
 resetEachTest();
 
@@ -37,33 +37,6 @@ function chooseFile(text: string, name = 'mira.character.json') {
   const input = screen.getByTestId('character-import-file') as HTMLInputElement;
   fireEvent.change(input, { target: { files: [file] } });
   return file;
-}
-
-// lendDownloads records what the page downloads: jsdom has no object URLs
-// and does not follow a download link, so the test lends both.
-function lendDownloads() {
-  const blobs: Blob[] = [];
-  const revoked: string[] = [];
-  const downloads: string[] = [];
-  const lent = URL as unknown as { createObjectURL?: (b: Blob) => string; revokeObjectURL?: (u: string) => void };
-  lent.createObjectURL = (b: Blob) => {
-    blobs.push(b);
-    return 'blob:mira';
-  };
-  lent.revokeObjectURL = (u: string) => revoked.push(u);
-  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(`${this.download} ${this.href}`);
-  });
-  return {
-    blobs,
-    revoked,
-    downloads,
-    restore: () => {
-      click.mockRestore();
-      delete lent.createObjectURL;
-      delete lent.revokeObjectURL;
-    },
-  };
 }
 
 describe('character files', () => {

@@ -208,3 +208,30 @@ export function storyNode(id: number, kind: ActionView['kind'], text: string, ov
     ...over,
   };
 }
+
+// lendDownloads records what the page downloads: jsdom has no object URLs
+// and does not follow a download link, so the test lends both.
+export function lendDownloads() {
+  const blobs: Blob[] = [];
+  const revoked: string[] = [];
+  const downloads: string[] = [];
+  const lent = URL as unknown as { createObjectURL?: (b: Blob) => string; revokeObjectURL?: (u: string) => void };
+  lent.createObjectURL = (b: Blob) => {
+    blobs.push(b);
+    return 'blob:mira';
+  };
+  lent.revokeObjectURL = (u: string) => revoked.push(u);
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(`${this.download} ${this.href}`);
+  });
+  return {
+    blobs,
+    revoked,
+    downloads,
+    restore: () => {
+      click.mockRestore();
+      delete lent.createObjectURL;
+      delete lent.revokeObjectURL;
+    },
+  };
+}

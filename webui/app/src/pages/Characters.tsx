@@ -3,31 +3,16 @@ import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
+import { fileName, saveFile } from '../files';
 import { format } from '../i18n/messages';
 import { exportCharacter, importCharacter, listCharacters, type Character } from '../table/api';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 
 // characterFileName is the name an exported character is saved under, as
-// the server names it: "<name>.character.json", path and reserved
-// characters replaced.
+// the server names it: "<name>.character.json".
 export function characterFileName(name: string): string {
-  let clean = name.trim().replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_');
-  if (clean.replace(/\./g, '') === '') clean = 'character';
-  return `${clean}.character.json`;
-}
-
-// saveFile hands text to the browser as a download.
-function saveFile(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoked after the click has started the download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  return fileName(name, 'character', '.character.json');
 }
 
 // downloadCharacter saves one of the caller's characters, as the server

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { deleteAdventure, listAdventures, listScenarios, type AdventureSummary, type ScenarioSummary } from '../solo/api';
+import { ExportBundleButton, ImportBundleButton } from '../solo/BundleButtons';
 import { ImportDialog } from '../solo/ImportDialog';
 import { PlayDialog } from '../solo/PlayDialog';
 import { ProviderSettingsPanel } from '../solo/ProviderSettings';
@@ -46,6 +47,9 @@ function Adventures() {
             ))}
           </ul>
         ))}
+      <p>
+        <ImportBundleButton kind="adventure" onImported={reload} />
+      </p>
     </section>
   );
 }
@@ -74,9 +78,12 @@ function AdventureItem({ a, onDeleted }: { a: AdventureSummary; onDeleted: () =>
           </button>
         </>
       ) : (
-        <button type="button" onClick={() => setConfirm(true)} aria-label={`${t('solo.adventures.delete')}: ${a.title}`}>
-          {t('solo.adventures.delete')}
-        </button>
+        <>
+          <ExportBundleButton kind="adventure" id={a.id} title={a.title} />
+          <button type="button" onClick={() => setConfirm(true)} aria-label={`${t('solo.adventures.delete')}: ${a.title}`}>
+            {t('solo.adventures.delete')}
+          </button>
+        </>
       )}
       {action.error !== null && <ErrorNotice code={action.error} />}
     </li>
@@ -109,6 +116,7 @@ function Scenarios() {
                 <button type="button" onClick={() => setPlaying(s)} aria-label={`${t('solo.play.button')}: ${s.title}`}>
                   {t('solo.play.button')}
                 </button>
+                <ExportBundleButton kind="scenario" id={s.id} title={s.title} />
               </li>
             ))}
           </ul>
@@ -119,7 +127,8 @@ function Scenarios() {
         </Link>{' '}
         <button type="button" onClick={() => setImporting(true)} data-testid="import-open">
           {t('solo.import.button')}
-        </button>
+        </button>{' '}
+        <ImportBundleButton kind="scenario" onImported={reload} />
       </p>
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
       {playing && <PlayDialog scenarioId={playing.id} title={playing.title} onClose={() => setPlaying(null)} />}

@@ -25,6 +25,7 @@ import {
   type TurnInput as TurnBody,
 } from './api';
 import { AdventureSettings } from './AdventureSettings';
+import { ExportBundleButton } from './BundleButtons';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
 import { MemoryPanel } from './MemoryPanel';
@@ -428,6 +429,13 @@ function Play({ id }: { id: string }) {
             {t('solo.refresh.open')}
           </button>
         )}
+        <ExportBundleButton
+          kind="adventure"
+          id={adv.id}
+          title={adv.title}
+          label={t('solo.bundle.exportAdventure')}
+          disabled={busy}
+        />
         <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
         <ShortcutKeys
           actions={{

@@ -13,15 +13,25 @@ import (
 // server process a session has new events. The payload is the session id.
 const sessionEventsChannel = "at_session_events"
 
+// turnStopsChannel tells every server process that a Stop was asked for an
+// adventure's turn (RequestTurnStop). The payload is the adventure id.
+const turnStopsChannel = "at_turn_stops"
+
 // notifySessionEvents queues a NOTIFY inside the caller's transaction:
 // PostgreSQL delivers it at commit and drops it on rollback, so a waiter is
 // never woken for an event that does not exist. SQLite has one process and
 // needs nothing.
 func (s *Store) notifySessionEvents(ctx context.Context, sessionID int64) error {
+	return s.notify(ctx, sessionEventsChannel, sessionID)
+}
+
+// notify queues a NOTIFY of id on channel inside the caller's transaction
+// (PostgreSQL only).
+func (s *Store) notify(ctx context.Context, channel string, id int64) error {
 	if s.dialect != Postgres {
 		return nil
 	}
-	return s.db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", sessionEventsChannel, strconv.FormatInt(sessionID, 10)).Error
+	return s.db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", channel, strconv.FormatInt(id, 10)).Error
 }
 
 // ListenSessionEvents calls onEvent with the session id of every commit that
@@ -32,16 +42,29 @@ func (s *Store) notifySessionEvents(ctx context.Context, sessionID int64) error 
 // only: every wait re-reads the database. SQLite has one process: it does
 // nothing and returns nil.
 func (s *Store) ListenSessionEvents(ctx context.Context, onEvent func(sessionID int64), onError func(error)) error {
+	return s.listenFor(ctx, sessionEventsChannel, onEvent, onError)
+}
+
+// ListenTurnStops calls onStop with the adventure id of every Stop asked
+// for (RequestTurnStop) in any server process, until ctx ends; as
+// ListenSessionEvents otherwise. A notification missed while reconnecting
+// costs latency only: the turn's heartbeat reads the request too.
+func (s *Store) ListenTurnStops(ctx context.Context, onStop func(adventureID int64), onError func(error)) error {
+	return s.listenFor(ctx, turnStopsChannel, onStop, onError)
+}
+
+// listenFor runs one LISTEN connection for channel, whose payloads are ids.
+func (s *Store) listenFor(ctx context.Context, channel string, onID func(int64), onError func(error)) error {
 	if s.dialect != Postgres {
 		return nil
 	}
-	conn, err := s.listen(ctx)
+	conn, err := s.listen(ctx, channel)
 	if err != nil {
 		return err
 	}
 	go func() {
 		for {
-			err := receive(ctx, conn, onEvent)
+			err := receive(ctx, conn, channel, onID)
 			_ = conn.Close(context.Background())
 			if ctx.Err() != nil {
 				return
@@ -53,7 +76,7 @@ func (s *Store) ListenSessionEvents(ctx context.Context, onEvent func(sessionID 
 					return
 				case <-time.After(time.Second):
 				}
-				if conn, err = s.listen(ctx); err == nil {
+				if conn, err = s.listen(ctx, channel); err == nil {
 					break
 				}
 				onError(err)
@@ -63,23 +86,23 @@ func (s *Store) ListenSessionEvents(ctx context.Context, onEvent func(sessionID 
 	return nil
 }
 
-func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
+func (s *Store) listen(ctx context.Context, channel string) (*pgx.Conn, error) {
 	conn, err := pgx.Connect(ctx, s.pgURL)
 	if err != nil {
-		return nil, fmt.Errorf("listen for session events: connect: %w", err)
+		return nil, fmt.Errorf("listen on %s: connect: %w", channel, err)
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+sessionEventsChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		_ = conn.Close(context.Background())
-		return nil, fmt.Errorf("listen for session events: %w", err)
+		return nil, fmt.Errorf("listen on %s: %w", channel, err)
 	}
 	return conn, nil
 }
 
-func receive(ctx context.Context, conn *pgx.Conn, onEvent func(int64)) error {
+func receive(ctx context.Context, conn *pgx.Conn, channel string, onEvent func(int64)) error {
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return fmt.Errorf("listen for session events: %w", err)
+			return fmt.Errorf("listen on %s: %w", channel, err)
 		}
 		if id, err := strconv.ParseInt(n.Payload, 10, 64); err == nil {
 			onEvent(id)

@@ -33,6 +33,7 @@ var migrations = []Migration{
 	migrationV11Chat,
 	migrationV12StoppedTake,
 	migrationV13LoreInPlay,
+	migrationV14TurnStop,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -99,8 +99,12 @@ type Adventure struct {
 	// while the turn runs, so a claim whose process died goes stale.
 	TurnToken       string     `gorm:"size:40;not null;default:''"`
 	TurnHeartbeatAt *time.Time `gorm:"column:turn_started_at"`
-	CreatedAt       time.Time  `gorm:"not null"`
-	UpdatedAt       time.Time  `gorm:"not null"`
+	// TurnStop is the claim token a Stop was asked for (RequestTurnStop):
+	// the holding process, wherever it runs, sees it at its next heartbeat,
+	// or at once through a NOTIFY on PostgreSQL.
+	TurnStop  string    `gorm:"size:40;not null;default:''"`
+	CreatedAt time.Time `gorm:"not null"`
+	UpdatedAt time.Time `gorm:"not null"`
 }
 
 // AdventureCard is an adventure's own copy of a story card. SourceCardID

@@ -305,23 +305,53 @@ func (s *Store) DeleteAdventure(ctx context.Context, id int64) error {
 func (s *Store) ClaimTurn(ctx context.Context, id int64, token string, now, staleBefore time.Time) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Adventure{}).
 		Where("id = ? AND (turn_token = '' OR turn_started_at IS NULL OR turn_started_at < ?)", id, staleBefore).
-		Updates(map[string]any{"turn_token": token, "turn_started_at": now})
+		Updates(map[string]any{"turn_token": token, "turn_started_at": now, "turn_stop": ""})
 	return res.RowsAffected == 1, translate(res.Error, "adventure")
 }
 
-// RenewTurn records a heartbeat of the claim token; it reports false when
-// token no longer holds the slot. It leaves updated_at alone: a heartbeat
-// is not a change of the adventure.
-func (s *Store) RenewTurn(ctx context.Context, id int64, token string, now time.Time) (bool, error) {
-	res := s.db.WithContext(ctx).Model(&Adventure{}).Where("id = ? AND turn_token = ?", id, token).
-		UpdateColumn("turn_started_at", now)
-	return res.RowsAffected == 1, translate(res.Error, "adventure")
+// RenewTurn records a heartbeat of the claim token; it reports whether
+// token still holds the slot and whether a Stop was asked for it
+// (RequestTurnStop), in one statement. It leaves updated_at alone: a
+// heartbeat is not a change of the adventure.
+func (s *Store) RenewTurn(ctx context.Context, id int64, token string, now time.Time) (held, stop bool, err error) {
+	// UPDATE … RETURNING (SQLite 3.35+ and PostgreSQL): the heartbeat and
+	// the stop request are one round trip.
+	var stops []string
+	err = s.db.WithContext(ctx).Raw("UPDATE adventures SET turn_started_at = ? WHERE id = ? AND turn_token = ? RETURNING turn_stop",
+		now, id, token).Scan(&stops).Error
+	if err != nil {
+		return false, false, translate(err, "adventure")
+	}
+	return len(stops) == 1, len(stops) == 1 && stops[0] == token, nil
+}
+
+// RequestTurnStop asks the adventure's live turn to stop, wherever it runs:
+// it stores the claim's token as turn_stop and, on PostgreSQL, tells every
+// server process at commit (ListenTurnStops). It reports false, changing
+// nothing, when no live claim holds the slot (none, or its heartbeat is
+// before staleBefore) or its stop was already asked for.
+func (s *Store) RequestTurnStop(ctx context.Context, id int64, staleBefore time.Time) (bool, error) {
+	asked := false
+	err := s.Tx(ctx, func(tx *Store) error {
+		res := tx.db.WithContext(ctx).Model(&Adventure{}).
+			Where("id = ? AND turn_token <> '' AND turn_stop <> turn_token AND turn_started_at >= ?", id, staleBefore).
+			UpdateColumn("turn_stop", gorm.Expr("turn_token"))
+		if res.Error != nil {
+			return translate(res.Error, "adventure")
+		}
+		asked = res.RowsAffected == 1
+		if asked {
+			return tx.notify(ctx, turnStopsChannel, id)
+		}
+		return nil
+	})
+	return asked, err
 }
 
 // ReleaseTurn frees the turn slot if token still holds it.
 func (s *Store) ReleaseTurn(ctx context.Context, id int64, token string) error {
 	return translate(s.db.WithContext(ctx).Model(&Adventure{}).Where("id = ? AND turn_token = ?", id, token).
-		Updates(map[string]any{"turn_token": "", "turn_started_at": nil}).Error, "adventure")
+		Updates(map[string]any{"turn_token": "", "turn_started_at": nil, "turn_stop": ""}).Error, "adventure")
 }
 
 // ReleaseDeadTurns frees every claim whose token starts with holderPrefix
@@ -335,7 +365,7 @@ func (s *Store) ReleaseDeadTurns(ctx context.Context, holderPrefix string, stale
 	} else {
 		db = db.Where("turn_token <> '' AND (turn_started_at IS NULL OR turn_started_at < ?)", staleBefore)
 	}
-	res := db.UpdateColumns(map[string]any{"turn_token": "", "turn_started_at": nil})
+	res := db.UpdateColumns(map[string]any{"turn_token": "", "turn_started_at": nil, "turn_stop": ""})
 	return res.RowsAffected, translate(res.Error, "adventure")
 }
 

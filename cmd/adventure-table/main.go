@@ -255,6 +255,13 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}); err != nil {
 		return fmt.Errorf("listen for session events: %w", err)
 	}
+	// A Stop asked in another process reaches the turns streaming here at
+	// once (without it, at their next heartbeat).
+	if err := services.Narrative.FollowStops(ctx, func(err error) {
+		logger.Warn("listening for other processes' stops failed; turns hear of a stop at their next heartbeat until it reconnects", "err", err)
+	}); err != nil {
+		return fmt.Errorf("listen for turn stops: %w", err)
+	}
 	// One set of rate limits for the web app and MCP (nil: none, local mode).
 	lim := limits.New(cfg.Limits)
 	logger.Info("rate limits", slog.String("limits", cfg.Limits.String()))

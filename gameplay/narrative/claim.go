@@ -85,7 +85,8 @@ type turnClaim struct {
 	quitOnce    sync.Once
 	beating     chan struct{} // closed when the heartbeat goroutine ends
 	once        sync.Once
-	// stop is closed by StopTurn; the running turn cancels its model call.
+	// stop is closed once a Stop was asked for the claim (renew); the
+	// running turn cancels its model call.
 	stop     chan struct{}
 	stopOnce sync.Once
 }
@@ -117,29 +118,47 @@ func (s *Service) claim(ctx context.Context, userID, adventureID int64) (*turnCl
 	return c, nil
 }
 
-// StopTurn asks the adventure's running narration to stop. The turn ends
-// on its own goroutine: the text streamed so far is saved as a take marked
-// stopped (in the turn's one save transaction, under its claim, so exactly
-// once), or, when no story text had arrived, nothing more is stored. A stop
-// when no turn runs, or a second stop, changes nothing and answers
-// Stopped false. It reaches the turns of this process (the one serving the
-// player's stream). Returns not_found if the adventure is not the user's.
+// StopTurn asks the adventure's running narration to stop, in whichever
+// server process it streams. The request goes through the database (the
+// claim's token is stored as the adventure's turn_stop): the process
+// holding the claim reads it with its next heartbeat, at once when it is
+// this process or, on PostgreSQL, when the NOTIFY reaches it (FollowStops).
+// The turn ends on its own goroutine: the text streamed so far is saved as
+// a take marked stopped (in the turn's one save transaction, under its
+// claim, so exactly once), or, when no story text had arrived, nothing more
+// is stored. A stop when no live turn holds the adventure, or a second
+// stop, changes nothing and answers Stopped false. Returns not_found if the
+// adventure is not the user's.
 func (s *Service) StopTurn(ctx context.Context, userID, adventureID int64) (StopResult, error) {
 	if _, err := ownAdventure(ctx, s.store, userID, adventureID, false); err != nil {
 		return StopResult{}, err
 	}
+	asked, err := s.store.RequestTurnStop(ctx, adventureID, s.now().UTC().Add(-s.staleTurn))
+	if err != nil || !asked {
+		return StopResult{}, err
+	}
+	s.checkStop(adventureID)
+	return StopResult{Stopped: true}, nil
+}
+
+// FollowStops lets a Stop asked in another server process reach the turns
+// of this one at once: on PostgreSQL it listens for the NOTIFY that
+// RequestTurnStop sends (without it a turn still hears of the stop at its
+// next heartbeat). It returns once listening; on SQLite (one process) it
+// does nothing.
+func (s *Service) FollowStops(ctx context.Context, onError func(error)) error {
+	return s.store.ListenTurnStops(ctx, s.checkStop, onError)
+}
+
+// checkStop has this process's turn on the adventure, if any, read whether
+// its stop was asked for, as its heartbeat does.
+func (s *Service) checkStop(adventureID int64) {
 	s.claimsMu.Lock()
 	c := s.claims[adventureID]
 	s.claimsMu.Unlock()
-	if c == nil {
-		return StopResult{}, nil
+	if c != nil {
+		c.renew()
 	}
-	stopped := false
-	c.stopOnce.Do(func() {
-		close(c.stop)
-		stopped = true
-	})
-	return StopResult{Stopped: stopped}, nil
 }
 
 func (c *turnClaim) heartbeat() {
@@ -151,12 +170,21 @@ func (c *turnClaim) heartbeat() {
 		case <-c.quit:
 			return
 		case <-tick.C:
-			// A failed renewal is retried at the next tick; a claim lost
-			// meanwhile makes the save refuse (turn_in_progress).
-			ctx, cancel := context.WithTimeout(context.Background(), c.s.turnHeartbeat)
-			_, _ = c.s.store.RenewTurn(ctx, c.adventureID, c.token, c.s.now().UTC())
-			cancel()
+			c.renew()
 		}
+	}
+}
+
+// renew records a heartbeat of the claim and stops the turn when its stop
+// was asked for (StopTurn, from any process). A failed renewal is retried
+// at the next tick; a claim lost meanwhile makes the save refuse
+// (turn_in_progress).
+func (c *turnClaim) renew() {
+	// (at least a few seconds: a short test heartbeat must not cut the read)
+	ctx, cancel := context.WithTimeout(context.Background(), max(c.s.turnHeartbeat, 5*time.Second))
+	defer cancel()
+	if _, stop, err := c.s.store.RenewTurn(ctx, c.adventureID, c.token, c.s.now().UTC()); err == nil && stop {
+		c.stopOnce.Do(func() { close(c.stop) })
 	}
 }
 

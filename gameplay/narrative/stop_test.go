@@ -9,6 +9,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -201,5 +202,68 @@ func TestStoppedSaveIsAtomic(t *testing.T) {
 	}
 	if ev := f.retry(adv, "The door opens.", ""); ev.Type != narrative.EventDone || ev.Action.Takes.Count != 1 {
 		t.Fatalf("retry after the failed save: %+v", ev)
+	}
+}
+
+// A Stop reaches a turn streaming in another server process, through the
+// database: the process serving the Stop answers Stopped true (false for a
+// second stop), and the process streaming the turn ends it with the partial
+// take, as for a stop of its own. On PostgreSQL the NOTIFY carries it at
+// once (the streaming process's heartbeat is set far beyond the test);
+// on SQLite, one process in production, the same request is read by the
+// heartbeat.
+func TestStopReachesATurnInAnotherProcess(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	adv := f.adventure().Adventure.ID
+	streaming := f.process("streamer", nil)
+	serving := f.process("server2", nil)
+	if f.store.Dialect() == models.Postgres {
+		streaming.SetTurnHeartbeat(time.Minute)
+		listenCtx, cancel := context.WithCancel(ctx)
+		t.Cleanup(cancel)
+		must(t, streaming.FollowStops(listenCtx, func(err error) { t.Errorf("listen: %v", err) }))
+	} else {
+		streaming.SetTurnHeartbeat(50 * time.Millisecond)
+	}
+	f.fake.Push(llmtest.Reply{Chunks: []string{"The door ", "creaks ", "open, ", "and ", "a ", "cold ", "wind ", "blows ", "through ", "the ", "hall."},
+		Delay: 200 * time.Millisecond, FinishReason: "stop"})
+	turn, err := streaming.StartTurn(ctx, f.user, adv, narrative.TurnInput{Mode: narrative.ModeDo, Text: "push the door"})
+	chunks, events := startStreaming(t, turn, err)
+	<-chunks
+	<-chunks
+	asked := time.Now()
+	res, err := serving.StopTurn(ctx, f.user, adv)
+	must(t, err)
+	if !res.Stopped {
+		t.Fatal("the stop of a turn streaming in another process answered Stopped false")
+	}
+	if again, err := serving.StopTurn(ctx, f.user, adv); err != nil || again.Stopped {
+		t.Fatalf("a second stop: %+v, %v; want Stopped false", again, err)
+	}
+	evs := waitEvents(t, events)
+	if took := time.Since(asked); took > 1500*time.Millisecond {
+		t.Errorf("the turn ended %v after the stop; the stop did not reach it promptly", took)
+	}
+	n := len(evs)
+	if n < 2 || evs[n-2].Type != narrative.EventStopped || evs[n-2].Reason != "player" || evs[n-1].Type != narrative.EventDone {
+		t.Fatalf("events %s, want ... stopped(player), done", types(evs))
+	}
+	streamed := strings.TrimSpace(chunkText(evs))
+	if done := evs[n-1].Action; done == nil || !done.Stopped || done.Text != streamed || strings.Contains(streamed, "hall") {
+		t.Fatalf("done action %+v, want a stopped take of the text before the stop", done)
+	}
+	// The claim is free, and its stop request went with it.
+	if p := f.page(adv); p.Adventure.TurnInProgress || !last(p).Stopped {
+		t.Fatalf("after the stop: in progress %v, tip %+v", p.Adventure.TurnInProgress, last(p))
+	}
+	if res, err := serving.StopTurn(ctx, f.user, adv); err != nil || res.Stopped {
+		t.Fatalf("a stop with no turn running: %+v, %v", res, err)
+	}
+	// The next turn, in either process, is not stopped by the old request.
+	f.fake.Push(llmtest.Reply{Chunks: []string{"The wind ", "dies."}, Delay: 100 * time.Millisecond, FinishReason: "stop"})
+	turn, err = streaming.StartTurn(ctx, f.user, adv, narrative.TurnInput{Mode: narrative.ModeContinue})
+	if evs := run(t, turn, err); evs[len(evs)-1].Type != narrative.EventDone || evs[len(evs)-1].Action.Stopped {
+		t.Fatalf("the next turn: %s", types(evs))
 	}
 }

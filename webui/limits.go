@@ -41,6 +41,8 @@ var (
 		// The narrator settings' probes call the model endpoint too.
 		"POST /api/solo/settings/models": limits.Turn,
 		"POST /api/solo/settings/test":   limits.Turn,
+		// A script test run takes the sandbox as a turn's hooks do.
+		"POST /api/scripts/test": limits.Turn,
 	}
 )
 

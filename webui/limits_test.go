@@ -330,6 +330,14 @@ func TestPerUserClasses(t *testing.T) {
 			t.Fatalf("%s second attempt: %d %s", path, rec.Code, rec.Body)
 		}
 	}
+	// A script test run is charged to the turn budget too (ann's is spent;
+	// bob's is his own).
+	if rec := f.send(t, ann, "POST", "/api/scripts/test", `{"scripts":{"library":"","input":"","context":"","output":""}}`); !limited(t, rec) {
+		t.Fatalf("a script test past the turn budget: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.send(t, bob, "POST", "/api/scripts/test", `{"scripts":{"library":"","input":"","context":"","output":""}}`); rec.Code != http.StatusOK {
+		t.Fatalf("another user's script test: %d %s", rec.Code, rec.Body)
+	}
 	for i, path := range []string{"/api/account/login", "/api/account/register", "/api/account/login"} {
 		rec := f.send(t, from{peer: "192.0.2.31:1000"}, "POST", path, `{}`)
 		if (i < 2) == (rec.Code == http.StatusTooManyRequests) {

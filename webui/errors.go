@@ -74,16 +74,23 @@ func respondError(c *gin.Context, err error) {
 		c.AbortWithStatus(status)
 		return
 	}
+	if apperr.CodeOf(err) == apperr.Internal {
+		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
+	}
+	setRetryAfter(c.Writer.Header(), err)
+	c.AbortWithStatusJSON(statusOfError(err), errorBodyOf(err))
+}
+
+// errorBodyOf is the body every error answer carries: the stable code, the
+// message, and for a refusal (never an internal error) its fields and
+// details.
+func errorBodyOf(err error) ErrorBody {
 	code := apperr.CodeOf(err)
 	body := ErrorBody{Error: ErrorDetail{Code: string(code), Message: apperr.MessageOf(err)}}
 	if e, ok := apperr.As(err); ok && code != apperr.Internal {
 		body.Error.Fields, body.Error.Details = e.Fields, e.Details
 	}
-	if code == apperr.Internal {
-		loggerOf(c).Error("request failed", slog.String("error", err.Error()))
-	}
-	setRetryAfter(c.Writer.Header(), err)
-	c.AbortWithStatusJSON(statusOfError(err), body)
+	return body
 }
 
 // retryAfterSeconds is how long a client should wait before retrying while

@@ -78,6 +78,8 @@ func (s *Server) liveRoutes() {
 			v, err := t.WaitEvents(c.Request.Context(), callerOf(c), id, after, time.Duration(timeout)*time.Second)
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events/stream", Tag: "live", Summary: "The live feed as Server-Sent Events (?after= or Last-Event-ID): each message is an event page whose id is the cursor; a comment every 25 s when idle; a refusal after the stream opened is one \"refused\" event with the error body", Query: []string{"after"}, Stream: true, Response: page, Errors: codes(apperr.InvalidRequest)},
+		s.streamEvents, s.identify)
 	diceCodes := []apperr.Code{apperr.DiceInvalidExpression, apperr.DiceExpressionTooLong, apperr.DiceTooManyDiceInTerm,
 		apperr.DiceTooManyDice, apperr.DiceTooManySides, apperr.DiceExplosionTooDeep, apperr.DiceDivisionByZero}
 	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/messages", Tag: "live", Summary: "Post a chat line (dialogue, narration, action, ooc, whisper; DM proxy with subject_seat_id); [[dice]] rolls inline", Status: http.StatusCreated, Request: typeOf[table.MessageInput](), Response: posted, Errors: append(append([]apperr.Code{}, postCodes...), diceCodes...)},

@@ -9,8 +9,9 @@
 //
 //   - probes unrelated requests (GET /api/me, GET /api/sessions/{id}) for
 //     a baseline;
-//   - starts N HTTP long polls (GET /api/sessions/{id}/events/wait, each
-//     re-polling from its cursor, as the web app does) and M MCP
+//   - starts N HTTP waiters (-http-mode: GET /api/sessions/{id}/events/stream
+//     as the web app does, GET .../events/wait long polls re-polling from
+//     their cursor as a browser without EventSource does, or half each) and M MCP
 //     wait_for_event calls, and reads the server's RSS, open files and, on
 //     PostgreSQL, its connections (pg_stat_activity) with the waiters idle;
 //   - posts messages as the DM at a set rate (HTTP, or MCP post_dialogue
@@ -55,7 +56,7 @@ type config struct {
 	mcpWaiters, humans, aiSeats  int
 	posts                        int
 	rate                         float64
-	writer                       string
+	writer, httpMode             string
 	waitTimeout                  time.Duration
 	settle, probe, grace         time.Duration
 	workers                      int
@@ -102,7 +103,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.dbURL, "database-url", "", "the server's AT_DATABASE_URL (PostgreSQL); empty: SQLite in the data dir")
 	fs.StringVar(&c.pg, "pg", "", "start the server on a fresh database created on this PostgreSQL server (a postgres:// URL), dropped afterwards")
 	fs.IntVar(&c.sessions, "sessions", 1, "sessions the waiters are spread over (S)")
-	fs.IntVar(&c.httpWaiters, "http", 1000, "HTTP long polls (N)")
+	fs.IntVar(&c.httpWaiters, "http", 1000, "HTTP waiters (N)")
+	fs.StringVar(&c.httpMode, "http-mode", "stream", "how the HTTP waiters follow events: stream (GET events/stream, Server-Sent Events, as the web app does), poll (GET events/wait long polls) or mixed (half each)")
 	fs.IntVar(&c.mcpWaiters, "mcp", 100, "MCP wait_for_event calls (M)")
 	fs.IntVar(&c.humans, "identities", 4, "guest identities per session that play a seat each; the HTTP waiters share them")
 	fs.IntVar(&c.aiSeats, "ai-seats", 4, "AI seats (one grant each) per session; the MCP waiters share them")
@@ -138,6 +140,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		def("probe", func() { c.probe = time.Second })
 		def("grace", func() { c.grace = 5 * time.Second })
 		def("c", func() { c.workers = 2 })
+		def("http-mode", func() { c.httpMode = "mixed" })
 		def("tput", func() { c.tput = time.Second })
 	}
 	var bad []string
@@ -155,6 +158,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.writer != "http" && c.writer != "mcp" {
 		bad = append(bad, "-writer is http or mcp")
+	}
+	if c.httpMode != "stream" && c.httpMode != "poll" && c.httpMode != "mixed" {
+		bad = append(bad, "-http-mode is stream, poll or mixed")
 	}
 	if c.waitTimeout < time.Second || c.waitTimeout > 60*time.Second {
 		bad = append(bad, "-wait-timeout is 1s to 60s")
@@ -181,7 +187,7 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logw, "atload %s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
 	}
-	rep = &report{Config: reportConfig{Sessions: cfg.sessions, HTTPWaiters: cfg.httpWaiters, MCPWaiters: cfg.mcpWaiters,
+	rep = &report{Config: reportConfig{Sessions: cfg.sessions, HTTPWaiters: cfg.httpWaiters, HTTPMode: cfg.httpMode, MCPWaiters: cfg.mcpWaiters,
 		Identities: cfg.humans, AISeats: cfg.aiSeats, Posts: cfg.posts, Rate: cfg.rate, Writer: cfg.writer,
 		WaitTimeoutS: int(cfg.waitTimeout / time.Second), Workers: cfg.workers, Smoke: cfg.smoke, GOMAXPROCS: runtime.GOMAXPROCS(0)},
 		Problems: []string{}}
@@ -305,7 +311,8 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 	all := make([]*waiter, 0, waiters)
 	for i := range cfg.httpWaiters {
 		t := i % cfg.sessions
-		all = append(all, &waiter{kind: "http", table: t, who: (i / cfg.sessions) % cfg.humans, cursor: tables[t].cursor})
+		stream := cfg.httpMode == "stream" || (cfg.httpMode == "mixed" && i%2 == 0)
+		all = append(all, &waiter{kind: "http", stream: stream, table: t, who: (i / cfg.sessions) % cfg.humans, cursor: tables[t].cursor})
 	}
 	for i := range cfg.mcpWaiters {
 		t := i % cfg.sessions
@@ -316,9 +323,12 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 		w.posts, w.whispers = map[int]time.Time{}, map[int]bool{}
 		t := tables[w.table]
 		wg.Go(func() {
-			if w.kind == "http" {
+			switch {
+			case w.kind == "http" && w.stream:
+				w.runStream(wctx, pc, waitClient, humans[w.who].cookie, t.sessionID, posts)
+			case w.kind == "http":
 				w.runHTTP(wctx, pc, waitClient, humans[w.who].cookie, t.sessionID, posts)
-			} else {
+			default:
 				w.runMCP(wctx, pc, &mcpClient{url: srv.base + "/mcp", token: t.grants[w.who], client: waitClient}, posts)
 			}
 		})

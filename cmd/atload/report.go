@@ -57,6 +57,7 @@ type report struct {
 type reportConfig struct {
 	Sessions     int     `json:"sessions"`
 	HTTPWaiters  int     `json:"http_waiters"`
+	HTTPMode     string  `json:"http_mode"`
 	MCPWaiters   int     `json:"mcp_waiters"`
 	Identities   int     `json:"identities_per_session"`
 	AISeats      int     `json:"ai_seats_per_session"`
@@ -137,8 +138,8 @@ func (r *report) print(w io.Writer) {
 		mode = "smoke"
 	}
 	p("== atload (%s) against %s, %s, pid %d ==", mode, r.Server.URL, r.Server.Database, r.Server.PID)
-	p("waiters: %d HTTP long polls + %d MCP wait_for_event over %d session(s) (%d identities, %d AI seats each); %d posts at %.1f/s via %s; poll timeout %ds",
-		c.HTTPWaiters, c.MCPWaiters, c.Sessions, c.Identities, c.AISeats, c.Posts, c.Rate, c.Writer, c.WaitTimeoutS)
+	p("waiters: %d HTTP (%s) + %d MCP wait_for_event over %d session(s) (%d identities, %d AI seats each); %d posts at %.1f/s via %s; poll timeout %ds",
+		c.HTTPWaiters, c.HTTPMode, c.MCPWaiters, c.Sessions, c.Identities, c.AISeats, c.Posts, c.Rate, c.Writer, c.WaitTimeoutS)
 	p("set-up %.1fs, waiters out and settled in %.1fs", r.SetupSeconds, r.Idle.RampSeconds)
 	p("")
 	p("wake latency (post sent -> waiter has the event; %d polls):", r.Wake.Polls)

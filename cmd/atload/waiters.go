@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +19,7 @@ import (
 // wait_for_event) does.
 type waiter struct {
 	kind    string // "http" or "mcp"
+	stream  bool   // http: follows events/stream instead of long-polling
 	table   int    // index into the waited tables
 	who     int    // identity (http) or AI seat (mcp) within the table
 	cursor  int64
@@ -85,14 +91,7 @@ type pollConfig struct {
 func (w *waiter) runHTTP(ctx context.Context, pc pollConfig, client *http.Client, cookie string, sessionID int64, posts *postLog) {
 	a := &api{base: pc.base, client: client, cookie: cookie}
 	for ctx.Err() == nil {
-		var page struct {
-			Events []struct {
-				Payload struct {
-					Text string `json:"text"`
-				} `json:"payload"`
-			} `json:"events"`
-			Cursor int64 `json:"cursor"`
-		}
+		var page eventPage
 		path := fmt.Sprintf("/api/sessions/%d/events/wait?after=%d&timeout=%d", sessionID, w.cursor, pc.timeoutS)
 		w.started.Store(true)
 		err := a.do(ctx, "GET", path, nil, &page)
@@ -111,6 +110,86 @@ func (w *waiter) runHTTP(ctx context.Context, pc pollConfig, client *http.Client
 		}
 		w.observe(texts, recv, posts)
 		w.cursor = page.Cursor
+	}
+}
+
+// eventPage is the part of an event page the waiters read.
+type eventPage struct {
+	Events []struct {
+		Payload struct {
+			Text string `json:"text"`
+		} `json:"payload"`
+	} `json:"events"`
+	Cursor int64 `json:"cursor"`
+}
+
+// runStream follows GET /api/sessions/{id}/events/stream (Server-Sent
+// Events) as the web app does, reconnecting from its cursor when the stream
+// ends, until ctx ends.
+func (w *waiter) runStream(ctx context.Context, pc pollConfig, client *http.Client, cookie string, sessionID int64, posts *postLog) {
+	for ctx.Err() == nil {
+		err := w.streamOnce(ctx, pc, client, cookie, sessionID, posts)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			w.fail(err)
+		}
+		time.Sleep(200 * time.Millisecond) // never spin on a failing server
+	}
+}
+
+// streamOnce reads one stream until it ends; a "refused" event is an error.
+func (w *waiter) streamOnce(ctx context.Context, pc pollConfig, client *http.Client, cookie string, sessionID int64, posts *postLog) error {
+	path := fmt.Sprintf("/api/sessions/%d/events/stream?after=%d", sessionID, w.cursor)
+	req, err := http.NewRequestWithContext(ctx, "GET", pc.base+path, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cookie", cookie)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return &apiError{Method: "GET", Path: path, Status: resp.StatusCode}
+	}
+	w.started.Store(true)
+	r := bufio.NewReader(resp.Body)
+	event := ""
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		recv := time.Now()
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "":
+			event = ""
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "id: "):
+			if c, err := strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64); err == nil {
+				w.cursor = c
+			}
+		case strings.HasPrefix(line, "data: "):
+			data := strings.TrimPrefix(line, "data: ")
+			if event == "refused" {
+				return errors.New("stream refused: " + data)
+			}
+			var page eventPage
+			if err := json.Unmarshal([]byte(data), &page); err != nil {
+				return err
+			}
+			texts := make([]string, len(page.Events))
+			for i, e := range page.Events {
+				texts[i] = e.Payload.Text
+			}
+			w.observe(texts, recv, posts)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -245,10 +246,10 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 			if !r.recheck {
 				return r.page, nil
 			}
-			n.forgetAudience(f, c)
+			n.forgetAudience(f, c, aud)
 		case <-recheck.C:
 			after = n.cancel(f, w)
-			n.forgetAudience(f, c)
+			n.forgetAudience(f, c, aud)
 		case <-timer.C:
 			recheck.Stop()
 			page.Cursor = n.cancel(f, w)
@@ -277,17 +278,30 @@ func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID i
 		s.touchPresence(ctx, a.actor, sessionID)
 		return a, nil
 	}
-	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
+	// The waiters of one caller miss together (their trust ends at the same
+	// moment, an authority change releases them all): one resolves and the
+	// others share its answer, in a context no single client's leaving ends.
+	key := fmt.Sprintf("%d/%d/%d/%d", sessionID, c.UserID, c.GrantID, generation)
+	v, err, _ := s.notifier.resolving.Do(key, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
+		defer cancel()
+		sc, err := loadAudience(allowEndedRead(rctx), s.store, c, sessionID, false)
+		if err != nil {
+			return audience{}, err
+		}
+		a := audience{actor: sc.actor, viewer: sc.viewer(), generation: generation, until: now.Add(audienceTTL)}
+		// A grant whose session is over reads to the end, then is refused; a
+		// pre-session grant expires on its own clock: neither is cached.
+		if !sc.actor.SessionOver && (sc.actor.Kind != ActorAI || sc.actor.GrantSessionID != nil) {
+			s.notifier.cacheAudience(f, c, a)
+		}
+		return a, nil
+	})
 	if err != nil {
 		return audience{}, err
 	}
-	s.touchPresence(ctx, sc.actor, sessionID)
-	a := audience{actor: sc.actor, viewer: sc.viewer(), generation: generation, until: now.Add(audienceTTL)}
-	// A grant whose session is over reads to the end, then is refused; a
-	// pre-session grant expires on its own clock: neither is cached.
-	if !sc.actor.SessionOver && (sc.actor.Kind != ActorAI || sc.actor.GrantSessionID != nil) {
-		s.notifier.cacheAudience(f, c, a)
-	}
+	a := v.(audience)
+	s.touchPresence(ctx, a.actor, sessionID)
 	return a, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/adventure-table/adventure-table/models"
 )
 
@@ -56,6 +58,9 @@ type Notifier struct {
 	sweeps int
 	// base is the context of the shared reads (tests count their queries).
 	base context.Context
+	// resolving shares one resolution of a caller's viewer among its
+	// waiters that need it at the same time.
+	resolving singleflight.Group
 }
 
 // feed is one session's waiters and what the hub knows of its events.
@@ -134,6 +139,10 @@ func (n *Notifier) Shutdown() { n.stopOnce.Do(func() { close(n.stopping) }) }
 // Shutdown answers every open long poll (WaitEvents, and so MCP's
 // wait_for_event) with its current page, at once and from now on.
 func (s *Service) Shutdown() { s.notifier.Shutdown() }
+
+// Stopping is closed when the server starts to stop (Shutdown): a stream
+// of events ends then, as a long poll answers.
+func (s *Service) Stopping() <-chan struct{} { return s.notifier.stopping }
 
 // Notify tells the hub that events of the session were committed (by this
 // process, or by another one through PostgreSQL's LISTEN/NOTIFY).
@@ -239,10 +248,15 @@ func (n *Notifier) cacheAudience(f *feed, c Caller, a audience) {
 	f.audiences[c.key()] = a
 }
 
-func (n *Notifier) forgetAudience(f *feed, c Caller) {
+// forgetAudience drops the caller's cached viewer if it is still the stale
+// one this waiter held: another waiter of the same caller may have resolved
+// and cached a fresh one already, which must not be thrown away.
+func (n *Notifier) forgetAudience(f *feed, c Caller, stale audience) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	delete(f.audiences, c.key())
+	if a, ok := f.audiences[c.key()]; ok && a.generation == stale.generation && a.until.Equal(stale.until) {
+		delete(f.audiences, c.key())
+	}
 }
 
 // cachedRoster returns the session's seats when the hub holds them and

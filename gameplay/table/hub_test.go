@@ -212,3 +212,41 @@ func TestHubShutdownAndCancel(t *testing.T) {
 		t.Fatalf("%d waiters left after cancel", n)
 	}
 }
+
+// TestHubResolvesOncePerCaller: when every waiter must resolve its actor
+// again at the same moment (an authority change committed by this process
+// releases them all, or their trust runs out together), the waiters of one
+// caller share one resolution instead of each reading the rows again.
+func TestHubResolvesOncePerCaller(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	const perRole = 25
+	start, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	cursor := start.Cursor
+	for round := range 2 {
+		results := waitAll(t, lt, cursor, perRole, 30*time.Second)
+		if round == 1 {
+			// A rename is an authority change: every cached viewer is stale.
+			tabletest.NewUser(t, lt.svc, "Newcomer")
+		}
+		posted := lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: fmt.Sprintf("round %d", round)})
+		var own int64
+		for range 4 * perRole {
+			r := <-results
+			tabletest.Must(t, r.err)
+			if len(r.page.Events) != 1 || r.page.Events[0].Seq != posted.Event.Seq {
+				t.Fatalf("round %d: %s got %+v, want the new event", round, r.role, r.page)
+			}
+			own += r.queries
+		}
+		t.Logf("round %d: the %d waiters ran %d statements", round, 4*perRole, own)
+		// After a recheck each waiter reads its own page (one statement);
+		// the resolution (four statements: the session, the caller's
+		// access, seats, grants) is shared by the waiters of a caller. A
+		// hundred waiters resolving on their own would run about 500.
+		if round == 1 && own > 2*4*perRole {
+			t.Fatalf("round %d: the %d waiters ran %d statements to resolve again, want about one resolution per caller", round, 4*perRole, own)
+		}
+		cursor = posted.Event.Seq
+	}
+}

@@ -27,5 +27,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // A bound on a hung test, not a measure: the longest journeys through a
+    // page take 3-5 s when CI's machine is busy, and 5 s (the default)
+    // failed them there.
+    testTimeout: 20000,
   },
 });

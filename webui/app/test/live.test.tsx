@@ -115,6 +115,69 @@ describe('event feed', () => {
     expect(waits).toHaveLength(5);
   });
 
+  it('follows the event stream where the browser has EventSource: pages by id, a lost stream catches up and reopens from the cursor, a refusal stops', async () => {
+    // A stand-in for the browser's EventSource (jsdom has none); Chromium
+    // runs the real one in the browser journeys.
+    const opened: FakeEventSource[] = [];
+    class FakeEventSource {
+      url: string;
+      closed = false;
+      onmessage: ((m: MessageEvent<string>) => void) | null = null;
+      onerror: (() => void) | null = null;
+      private refused: ((m: MessageEvent<string>) => void) | null = null;
+      constructor(url: string) {
+        this.url = url;
+        opened.push(this);
+      }
+      addEventListener(name: string, fn: (m: MessageEvent<string>) => void) {
+        if (name === 'refused') this.refused = fn;
+      }
+      close() {
+        this.closed = true;
+      }
+      page(events: EventView[], cursor: number) {
+        this.onmessage?.(new MessageEvent('message', { data: JSON.stringify({ events, cursor, has_more: false }) }));
+      }
+      fail() {
+        this.onerror?.();
+      }
+      refuse(code: string) {
+        this.refused?.(new MessageEvent('refused', { data: JSON.stringify({ error: { code, message: '' } }) }));
+      }
+    }
+    vi.stubGlobal('EventSource', FakeEventSource);
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/events': () => json(200, { events: [msg(4, 'Fourth line')], cursor: 4, has_more: false }),
+    });
+    const { unmount } = renderApp('/sessions/12');
+    await screen.findByTestId('session-status');
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    expect(opened[0]!.url).toBe('/api/sessions/12/events/stream?after=2');
+    expect(waitCalls()).toHaveLength(0); // no long poll beside the stream
+
+    await act(async () => opened[0]!.page([msg(2, 'Hello there'), msg(3, 'Second line')], 3));
+    await vi.waitFor(() => expect(chatTexts()).toEqual(['Hello there', 'Second line']));
+
+    // The stream is lost: one read from the cursor catches up, then a new
+    // stream opens from the cursor that read returned.
+    await act(async () => opened[0]!.fail());
+    expect(opened[0]!.closed).toBe(true);
+    await vi.waitFor(() => expect(chatTexts()).toEqual(['Hello there', 'Second line', 'Fourth line']));
+    expect(callsTo('GET', '/api/sessions/12/events').map((c) => c.query.get('after'))).toEqual(['3']);
+    await vi.waitFor(() => expect(opened).toHaveLength(2), { timeout: 3000 });
+    expect(opened[1]!.url).toBe('/api/sessions/12/events/stream?after=4');
+
+    // A refusal while open stops the feed with its code; nothing reopens.
+    await act(async () => opened[1]!.refuse('room_access_revoked'));
+    await screen.findByText(errorsEn.room_access_revoked);
+    expect(screen.queryByTestId('feed-status')).toBeNull();
+    expect(opened[1]!.closed).toBe(true);
+    unmount();
+    expect(opened).toHaveLength(2);
+    expect(waitCalls()).toHaveLength(0);
+  });
+
   it('refreshes the resume on participant.joined and session events; applies stage.updated directly', async () => {
     let n = 0;
     const later = resume('player');

@@ -33,6 +33,7 @@ const DEMO_USER: ProviderSettingsView = {
   embedding_model: '',
   memory_top_k: 5,
   memory_capacity: 200,
+  reasoning_effort: '',
   demo: { available: true, in_use: true, models: ['demo-small', 'demo-large'], daily_tokens: 20000, used_today: 4500 },
 };
 

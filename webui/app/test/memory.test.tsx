@@ -114,6 +114,7 @@ function settings(over: Partial<ProviderSettingsView> = {}): ProviderSettingsVie
     embedding_model: '',
     memory_top_k: 5,
     memory_capacity: 200,
+    reasoning_effort: '',
     ...over,
   };
 }

@@ -24,6 +24,7 @@ const SETTINGS: ProviderSettingsView = {
   embedding_model: '',
   memory_top_k: 5,
   memory_capacity: 200,
+  reasoning_effort: '',
 };
 
 function stub(routes: Record<string, Handler>) {

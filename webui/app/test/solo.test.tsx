@@ -967,6 +967,7 @@ const SETTINGS: ProviderSettingsView = {
   embedding_model: '',
   memory_top_k: 5,
   memory_capacity: 200,
+  reasoning_effort: '',
 };
 
 describe('narrator settings', () => {
@@ -1005,6 +1006,7 @@ describe('narrator settings', () => {
       embedding_model: '',
       memory_top_k: 5,
       memory_capacity: 200,
+      reasoning_effort: '',
     });
     await screen.findByText(en['common.saved']);
 

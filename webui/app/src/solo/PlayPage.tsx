@@ -28,6 +28,7 @@ import { AdventureSettings } from './AdventureSettings';
 import { ExportBundleButton } from './BundleButtons';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
+import { LorePanel } from './LorePanel';
 import { MemoryPanel } from './MemoryPanel';
 import { RefreshPanel } from './RefreshPanel';
 import { ScriptConsole } from './ScriptConsole';
@@ -35,6 +36,7 @@ import { ScriptNotices } from './ScriptNotices';
 import type { StreamEvent } from './sse';
 import { Story, type LiveTurn, type NodeFailure } from './Story';
 import { ShortcutKeys, ShortcutsHelp } from './Shortcuts';
+import { TokenMeter } from './TokenMeter';
 import { TurnInput } from './TurnInput';
 
 const OLDER_PAGE = 30;
@@ -84,6 +86,8 @@ function Play({ id }: { id: string }) {
   const consoleButton = useRef<HTMLButtonElement>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
   const memoryButton = useRef<HTMLButtonElement>(null);
+  const [loreOpen, setLoreOpen] = useState(false);
+  const loreButton = useRef<HTMLButtonElement>(null);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
@@ -264,6 +268,7 @@ function Play({ id }: { id: string }) {
   const openInsights = (actionId: number) => {
     setConsoleOpen(false);
     setMemoryOpen(false);
+    setLoreOpen(false);
     setInsightsFor(actionId);
   };
   const loadOlder = async () => {
@@ -358,6 +363,7 @@ function Play({ id }: { id: string }) {
         disabled={busy || elsewhere}
         onSend={(input) => stream('turn', input)}
         stop={streaming ? { onStop: () => void stop(), stopping } : null}
+        meter={(text) => <TokenMeter adventureId={adv.id} version={version} text={text} />}
       />
       <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
         <button
@@ -398,10 +404,24 @@ function Play({ id }: { id: string }) {
           onClick={() => {
             setInsightsFor(null);
             setConsoleOpen(false);
+            setLoreOpen(false);
             setMemoryOpen(true);
           }}
         >
           {t('solo.memory.open')}
+        </button>
+        <button
+          type="button"
+          ref={loreButton}
+          aria-expanded={loreOpen}
+          onClick={() => {
+            setInsightsFor(null);
+            setMemoryOpen(false);
+            setConsoleOpen(false);
+            setLoreOpen(true);
+          }}
+        >
+          {t('solo.lore.open')}
         </button>
         <button
           type="button"
@@ -410,6 +430,7 @@ function Play({ id }: { id: string }) {
           onClick={() => {
             setInsightsFor(null);
             setMemoryOpen(false);
+            setLoreOpen(false);
             setConsoleOpen(true);
           }}
         >
@@ -486,6 +507,17 @@ function Play({ id }: { id: string }) {
           onClose={() => {
             setMemoryOpen(false);
             memoryButton.current?.focus();
+          }}
+        />
+      )}
+      {loreOpen && (
+        <LorePanel
+          adventureId={adv.id}
+          version={version}
+          busy={busy || elsewhere}
+          onClose={() => {
+            setLoreOpen(false);
+            loreButton.current?.focus();
           }}
         />
       )}

@@ -37,7 +37,14 @@ interface Draft {
   embedding_model: string;
   memory_top_k: string;
   memory_capacity: string;
+  reasoning_effort: ReasoningEffort;
 }
+
+// the reasoning_effort values: '' sends none (the endpoint's default)
+export const REASONING_EFFORTS = ['', 'low', 'medium', 'high'] as const;
+type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+const effortOf = (v: string | undefined): ReasoningEffort =>
+  (REASONING_EFFORTS as readonly string[]).includes(v ?? '') ? (v as ReasoningEffort) : '';
 
 const draftOf = (v: ProviderSettingsView): Draft => ({
   base_url: v.base_url,
@@ -49,6 +56,7 @@ const draftOf = (v: ProviderSettingsView): Draft => ({
   embedding_model: v.embedding_model ?? '',
   memory_top_k: String(v.memory_top_k ?? ''),
   memory_capacity: String(v.memory_capacity ?? ''),
+  reasoning_effort: effortOf(v.reasoning_effort),
 });
 
 const num = (s: string) => {
@@ -70,6 +78,8 @@ export function providerInputOf(d: Draft, apiKey: string, clear: boolean): Provi
     embedding_model: d.embedding_model.trim(),
     memory_top_k: Math.trunc(num(d.memory_top_k)),
     memory_capacity: Math.trunc(num(d.memory_capacity)),
+    // '' sends no reasoning_effort to the model
+    reasoning_effort: d.reasoning_effort,
   };
   if (apiKey.trim() !== '') input.api_key = apiKey.trim();
   else if (clear) input.api_key = '';
@@ -233,6 +243,26 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
         {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
         {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
         {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-reasoning_effort`}>
+            {t('solo.provider.reasoning')}
+          </label>
+          <select
+            id={`${id}-reasoning_effort`}
+            value={draft.reasoning_effort}
+            aria-describedby={`${id}-reasoning_effort-hint`}
+            onChange={(e) => set({ reasoning_effort: effortOf(e.target.value) })}
+          >
+            {REASONING_EFFORTS.map((e) => (
+              <option key={e} value={e}>
+                {t(`solo.provider.reasoning.${e === '' ? 'unset' : e}`)}
+              </option>
+            ))}
+          </select>
+          <span className="hint" id={`${id}-reasoning_effort-hint`}>
+            {t('solo.provider.reasoningHint')}
+          </span>
+        </div>
       </div>
       <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
         <legend>{t('solo.provider.memoryTitle')}</legend>

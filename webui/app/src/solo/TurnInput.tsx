@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { PlayerMode, TurnInput as TurnBody } from './api';
 
@@ -8,15 +8,18 @@ const MODES: readonly PlayerMode[] = ['do', 'say', 'story'];
 // onSend resolves true when the turn was saved; only then is the box emptied,
 // so a failed turn can be sent again as it was. While the narrator streams
 // (stop set), Stop takes Send's place; stopping: Stop was pressed and the
-// stream is ending.
+// stream is ending. meter, when given, is shown under the box with the text
+// being typed (the token counter).
 export function TurnInput({
   disabled,
   onSend,
   stop = null,
+  meter,
 }: {
   disabled: boolean;
   onSend: (input: TurnBody) => Promise<boolean>;
   stop?: { onStop: () => void; stopping: boolean } | null;
+  meter?: (text: string) => ReactNode;
 }) {
   const { t } = useI18n();
   const id = useId();
@@ -81,6 +84,7 @@ export function TurnInput({
           </button>
         )}
       </div>
+      {meter?.(text)}
     </form>
   );
 }

@@ -146,6 +146,28 @@ export const addMemory = (id: number, input: MemoryInput) =>
 export const changeMemory = (id: number, memoryId: number, change: MemoryChange) =>
   apiSend<MemoryView>('PATCH', `/api/adventures/${id}/memories/${memoryId}`, change);
 
+// ---- story cards in play -----------------------------------------------------
+
+// Where a card came from: the scenario, the player (in play) or a turn's script
+// (such a card belongs to that turn's lines).
+export type CardSource = 'scenario' | 'player' | 'script';
+export type PlayCard = Schemas['PlayCard'];
+export type PlayCards = Schemas['PlayCards'];
+export type ContextFill = Schemas['ContextFill'];
+// CardEdit edits a card in play: only the fields present change (keys [] clears them).
+export type CardEdit = Schemas['CardEdit'];
+export type TokenCount = Schemas['TokenCount'];
+
+// getCards answers the cards of the line being read, what the newest prompt
+// did with each and how full that prompt was.
+export const getCards = (id: number, signal?: AbortSignal) =>
+  apiGet<PlayCards>(`/api/adventures/${id}/cards`, signal);
+export const addCard = (id: number, input: CardInput) => apiSend<PlayCard>('POST', `/api/adventures/${id}/cards`, input);
+export const changeCard = (id: number, cardId: number, edit: CardEdit) =>
+  apiSend<PlayCard>('PATCH', `/api/adventures/${id}/cards/${cardId}`, edit);
+// countTokens estimates the tokens of text as the caller's model endpoint counts them.
+export const countTokens = (text: string) => apiSend<TokenCount>('POST', '/api/solo/tokens', { text });
+
 // ---- streamed turns ----------------------------------------------------------
 
 // StreamResult says how a streamed turn ended: with the saved narration (done),

@@ -28,7 +28,8 @@ export function ExportBundleButton({
         type="button"
         onClick={() => void action.run(() => downloadBundle(kind, id, title))}
         disabled={disabled || action.busy}
-        aria-label={format(t('solo.bundle.exportOf'), { title })}
+        // a list names the item; a label of its own names it already
+        aria-label={label === undefined ? format(t('solo.bundle.exportOf'), { title }) : undefined}
         data-testid={`${kind}-export`}
       >
         {label ?? t('solo.bundle.export')}

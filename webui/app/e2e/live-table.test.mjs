@@ -67,6 +67,12 @@ for (const viewport of SIZES) {
       assert.equal(ids.size, 3, 'each context is its own guest');
 
       // --- everyone opens the table; Dana starts; the players see it without reloading
+      // (Bob's page follows the live feed: one event stream, no long polls)
+      const bobFeed = [];
+      bob.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (/\/events\/(stream|wait)$/.test(path)) bobFeed.push(path);
+      });
       for (const page of [dana, ann, bob]) {
         await at(page, `sessions/${sessionId}`);
         await waitText(page.getByTestId('session-status'), 'Lobby — waiting to start');
@@ -91,6 +97,8 @@ for (const viewport of SIZES) {
       for (const page of [bob, dana]) {
         await waitText(chatLine(page, 'Hello from Aria!').getByTestId('speaker'), 'Aria');
       }
+      assert.ok(bobFeed.some((p) => p.endsWith('/events/stream')), `Bob's page opened no event stream: ${bobFeed}`);
+      assert.deepEqual(bobFeed.filter((p) => p.endsWith('/events/wait')), [], 'Bob\'s page long-polled beside its stream');
 
       // --- Ann whispers the DM: Dana sees it, marked; Bob never does
       const secret = 'Psst, the idol is a fake.';

@@ -7,7 +7,10 @@
 // script that rewrites the player's text and logs, an output script that
 // appends to the reply), plays one turn and reads the script console. A third
 // keeps a promise in the memory bank: pins it, sees a prompt carry it, then
-// unpins and forgets it and sees the next prompt go without it.
+// unpins and forgets it and sees the next prompt go without it. A fourth
+// asks for a reasoning effort, adds a story card in play, edits it at phone
+// size and sets it aside, and each time the next request the model gets
+// follows (with the token counter and the context-fill bar under the box).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_MEMORY, startFakeModel } from './fake-model.mjs';
@@ -503,6 +506,99 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
     assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+  });
+
+  test('story cards in play: add, edit and set aside a card and see the next prompt follow; counter, fill bar and reasoning; desktop and phone', async () => {
+    const page = await newPlayer();
+    await pointAtModel(page);
+    // --- the narrator settings ask for a reasoning effort
+    const settings = page.getByTestId('provider-settings');
+    await label(settings, 'Reasoning effort').selectOption('medium');
+    await button(settings, 'Save narrator settings').click();
+    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.getByRole('link', { name: 'New scenario', exact: true }).click();
+    await page.waitForURL(/\/solo\/scenarios\/new$/);
+    await label(page, 'Title').fill('The Silver Key');
+    await label(page, 'Premise').fill('A harbour town at dusk.');
+    const opening = 'Gulls circle over the harbour of Saltmere.';
+    await label(page, 'Opening').fill(opening);
+    await button(page, 'Save scenario').click();
+    await page.waitForURL(/\/solo\/scenarios\/\d+$/);
+    await button(page, 'Play').click();
+    const dialog = page.getByRole('dialog');
+    await label(dialog, 'Your character’s name').fill('Ilse');
+    await button(dialog, 'Start adventure').click();
+    await page.waitForURL(/\/solo\/adventures\/\d+$/);
+    await node(page, opening).waitFor();
+
+    // --- the counter under the box: an estimate, marked ≈; no prompt built yet
+    const meter = page.getByTestId('token-meter');
+    await meter.getByTestId('context-fill').filter({ hasText: 'No prompt has been built on this line yet.' }).waitFor();
+    await page.getByPlaceholder('What do you do?').fill('I ask the harbourmaster about the silver key');
+    await meter.getByTestId('token-count').filter({ hasText: /^≈ \d+ tokens$/ }).waitFor();
+
+    // --- add a card in play
+    const controls = page.getByRole('group', { name: 'Turn controls' });
+    await button(controls, 'Story cards').click();
+    const panel = page.getByRole('dialog', { name: 'Story cards' });
+    await panel.getByTestId('lore-count').filter({ hasText: '0 of at most 500 cards' }).waitFor();
+    const add = panel.getByTestId('lore-add');
+    await label(add, 'Title').fill('Harbourmaster');
+    await label(add, 'Keys').fill('harbourmaster, Oskar');
+    const entry1 = 'Oskar the harbourmaster keeps the silver key on a chain.';
+    await label(add, 'Entry').fill(entry1);
+    await button(add, 'Add card').click();
+    const card = panel.getByTestId('lore-card').filter({ hasText: 'Harbourmaster' });
+    await card.getByText('Yours', { exact: true }).waitFor();
+    await button(panel, 'Close').click();
+    await panel.waitFor({ state: 'detached' });
+
+    const prompt = () => model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    const reply1 = 'The harbourmaster squints at you.';
+    await play(page, 'I ask the harbourmaster about the silver key', { text: reply1 });
+    await node(page, reply1).waitFor();
+    assert.ok(prompt().includes(entry1), 'the card added in play is in the next prompt');
+    assert.equal(model.requests.at(-1).reasoning_effort, 'medium', 'the reasoning effort reached the request');
+    await meter.getByTestId('context-fill-value').filter({ hasText: /^\d+ of 8000 tokens \(\d+%\)$/ }).waitFor();
+
+    // --- at 390×844: the drawer fits, the card says it was in the last prompt; edit it there
+    await page.setViewportSize({ width: 390, height: 844 });
+    await button(controls, 'Story cards').click();
+    await card.getByTestId('lore-used').filter({ hasText: 'In the last prompt named by “harbourmaster”' }).waitFor();
+    await eventually(async () => {
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'the page scrolls sideways at 390×844');
+      assert.equal(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the drawer scrolls sideways at 390×844');
+    });
+    await button(card, 'Edit').click();
+    const edit = card.getByTestId('lore-edit');
+    const entry2 = 'Oskar the harbourmaster lost the silver key at cards last night.';
+    await label(edit, 'Entry').fill(entry2);
+    await button(edit, 'Save').click();
+    await card.getByText(entry2, { exact: true }).waitFor();
+    await button(panel, 'Close').click();
+    await panel.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'the play screen scrolls sideways at 390×844');
+
+    const reply2 = 'Oskar sighs and looks at his boots.';
+    await play(page, 'I ask Oskar where the key is', { text: reply2 });
+    await node(page, reply2).waitFor();
+    assert.ok(prompt().includes(entry2) && !prompt().includes(entry1), 'the edited card is in the next prompt, the old text is not');
+    await page.setViewportSize({ width: 1300, height: 1000 });
+
+    // --- set it aside: the next prompt goes without it, though its key is named
+    await button(controls, 'Story cards').click();
+    await button(card, 'Set aside').click();
+    await button(card, 'Bring back').waitFor();
+    assert.equal(await card.getAttribute('data-enabled'), 'false');
+    await button(panel, 'Close').click();
+    const reply3 = 'The harbour is quiet.';
+    await play(page, 'I wave at the harbourmaster', { text: reply3 });
+    await node(page, reply3).waitFor();
+    assert.ok(!prompt().includes('silver key at cards'), 'a card set aside never enters the prompt');
+
+    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
   });
 });

@@ -268,11 +268,16 @@ func (s *Service) ChangeCard(ctx context.Context, userID, adventureID, cardID in
 		if in.Type != nil {
 			next.Type = *in.Type
 		}
-		if err := checkPlayCard(&next); err != nil {
-			return err
+		// Only an edit of the text is checked: setting aside a card a script
+		// wrote past the editor's limits (a long key) still works.
+		edited := in.Title != nil || in.Keys != nil || in.Entry != nil || in.Type != nil
+		if edited {
+			if err := checkPlayCard(&next); err != nil {
+				return err
+			}
 		}
 		changed := false
-		if next.Title != cur.Title || !slices.Equal(next.Keys, cur.Keys) || next.Entry != cur.Entry || next.Type != cur.Type {
+		if edited && next.Title != cur.Title || !slices.Equal(next.Keys, cur.Keys) || next.Entry != cur.Entry || next.Type != cur.Type {
 			c.Title, c.Keys, c.Entry, c.Type, c.PlayerAuthored = next.Title, mustJSON(next.Keys), next.Entry, next.Type, true
 			changed = true
 		}

@@ -320,6 +320,26 @@ text`})
 	}
 }
 
+// A card a script wrote past the editor's limits (a key over 80
+// characters) can still be set aside; editing its text must fix it.
+func TestSetAsideScriptCardPastTheLimits(t *testing.T) {
+	f := newSolo(t)
+	ctx := context.Background()
+	page := f.adventureWith(narrative.Scripts{Output: `addStoryCard("` + strings.Repeat("k", 90) + `", "A long-keyed card.", "lore"); text`})
+	adv := page.Adventure.ID
+	f.play(adv, "I look around", "A quiet hill.", "")
+	cards, err := f.svc.ListCards(ctx, f.user, adv)
+	must(t, err)
+	long := cardByTitle(t, cards, strings.Repeat("k", 90))
+	off, err := f.svc.ChangeCard(ctx, f.user, adv, long.ID, narrative.CardEdit{Enabled: ptr(false)})
+	must(t, err)
+	if off.Enabled || off.PlayerAuthored {
+		t.Fatalf("set aside %+v", off)
+	}
+	_, err = f.svc.ChangeCard(ctx, f.user, adv, long.ID, narrative.CardEdit{Entry: ptr("Edited.")})
+	assertCode(t, err, "card_invalid")
+}
+
 // The narrator settings' reasoning effort reaches the model's request, and
 // only a known value is accepted.
 func TestReasoningEffortReachesTheRequest(t *testing.T) {

@@ -299,6 +299,11 @@ func TestPerUserClasses(t *testing.T) {
 	if rec := f.send(t, ann, "POST", "/api/characters/import", `{}`); !limited(t, rec) {
 		t.Fatalf("a character import past the creation budget: %d %s", rec.Code, rec.Body)
 	}
+	for _, path := range []string{"/api/adventures/import", "/api/scenarios/import"} {
+		if rec := f.send(t, ann, "POST", path, `{}`); !limited(t, rec) {
+			t.Fatalf("a bundle import (%s) past the creation budget: %d %s", path, rec.Code, rec.Body)
+		}
+	}
 	if rec := f.send(t, ann, "POST", "/api/imports", `{"entries":{}}`); !limited(t, rec) {
 		t.Fatalf("a scenario import past the creation budget: %d %s", rec.Code, rec.Body)
 	}

@@ -194,7 +194,15 @@ func (s *Service) ExportAdventure(ctx context.Context, userID, id int64) (Advent
 	if err != nil {
 		return AdventureBundle{}, err
 	}
-	branches, err := s.store.ListBranches(ctx, id)
+	// The reads are ordered so that a turn written meanwhile cannot leave a
+	// reference dangling: what a row points at is read after it (cards and
+	// memories, then the nodes they name, then every branch), and nothing
+	// but the adventure's deletion removes a branch.
+	cards, err := s.store.AdventureCards(ctx, id, nil)
+	if err != nil {
+		return AdventureBundle{}, err
+	}
+	memories, err := s.store.AdventureMemories(ctx, id)
 	if err != nil {
 		return AdventureBundle{}, err
 	}
@@ -202,11 +210,7 @@ func (s *Service) ExportAdventure(ctx context.Context, userID, id int64) (Advent
 	if err != nil {
 		return AdventureBundle{}, err
 	}
-	cards, err := s.store.AdventureCards(ctx, id, nil)
-	if err != nil {
-		return AdventureBundle{}, err
-	}
-	memories, err := s.store.AdventureMemories(ctx, id)
+	branches, err := s.store.ListBranches(ctx, id)
 	if err != nil {
 		return AdventureBundle{}, err
 	}

@@ -64,11 +64,7 @@ func (s *Server) streamEvents(c *gin.Context) {
 		return
 	}
 	w := c.Writer
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // a buffering proxy would hold the stream
-	w.WriteHeader(http.StatusOK)
+	openEventStream(w)
 	// retry: how long EventSource waits before it reconnects.
 	_, _ = w.WriteString("retry: 2000\n\n")
 	checked := time.Now()
@@ -103,6 +99,16 @@ func (s *Server) streamEvents(c *gin.Context) {
 			return
 		}
 	}
+}
+
+// openEventStream answers 200 with the headers of a Server-Sent Events
+// stream; what follows is written as it happens.
+func openEventStream(w gin.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // a buffering proxy would hold the stream
+	w.WriteHeader(http.StatusOK)
 }
 
 // writePage writes one page of events as an SSE message whose id is the

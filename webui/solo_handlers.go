@@ -45,11 +45,7 @@ func streamTurn(c *gin.Context, start func(ctx context.Context) (*narrative.Turn
 		return
 	}
 	w := c.Writer
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // a buffering proxy would hold the stream
-	w.WriteHeader(http.StatusOK)
+	openEventStream(w)
 	w.Flush()
 	turn.Run(c.Request.Context(), func(ev narrative.Event) {
 		b, _ := json.Marshal(ev)

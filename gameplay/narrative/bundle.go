@@ -554,28 +554,41 @@ func (s *Service) writeBundle(ctx context.Context, tx *models.Store, userID int6
 		}
 		rows[i], branchID[br.Ref] = row, row.ID
 	}
-	nodeID := map[int]int64{}
-	for i, t := range a.Turns {
-		var parent *int64
-		if t.Parent != 0 {
-			id := nodeID[t.Parent]
-			parent = &id
-		}
+	// Nodes are written in batches without their parents (a parent's id is
+	// known only once it is written), then linked in batches: a long story is
+	// a few dozen statements, not a statement per take.
+	var nodes []models.Action
+	var refs []int
+	for _, t := range a.Turns {
 		for _, n := range t.Takes {
-			row := models.Action{AdventureID: adv.ID, BranchID: branchID[n.Branch], Depth: n.Depth, ParentID: parent, Live: n.Live,
+			nodes = append(nodes, models.Action{AdventureID: adv.ID, BranchID: branchID[n.Branch], Depth: n.Depth, Live: n.Live,
 				Kind: n.Kind, Mode: n.Mode, Text: n.Text, TokenCount: countTokens(storyLine(n.Kind, n.Mode, n.Text)),
 				WorldStateAfter: mustJSON(orEmpty(n.WorldState)), ScriptStateAfter: mustJSON(orEmpty(n.ScriptState)),
-				Outcomes: mustJSON(orNone(n.Outcomes)), FinishReason: n.FinishReason, Truncated: n.Truncated, Stopped: n.Stopped, CreatedAt: now}
-			if err := tx.CreateAction(ctx, &row); err != nil {
-				return 0, err
-			}
-			nodeID[n.Ref] = row.ID
+				Outcomes: mustJSON(orNone(n.Outcomes)), FinishReason: n.FinishReason, Truncated: n.Truncated, Stopped: n.Stopped, CreatedAt: now})
+			refs = append(refs, n.Ref)
 		}
-		if i == len(a.Turns)/2 {
-			if err := s.failpoint("bundle.after_half_turns"); err != nil {
-				return 0, err
-			}
+	}
+	if err := tx.CreateActions(ctx, nodes); err != nil {
+		return 0, err
+	}
+	nodeID := map[int]int64{}
+	for i, ref := range refs {
+		nodeID[ref] = nodes[i].ID
+	}
+	if err := s.failpoint("bundle.after_nodes"); err != nil {
+		return 0, err
+	}
+	parents := map[int64]int64{}
+	for _, t := range a.Turns {
+		if t.Parent == 0 {
+			continue
 		}
+		for _, n := range t.Takes {
+			parents[nodeID[n.Ref]] = nodeID[t.Parent]
+		}
+	}
+	if err := tx.SetActionParents(ctx, parents); err != nil {
+		return 0, err
 	}
 	cards := make([]models.AdventureCard, len(a.Cards))
 	for i, c := range a.Cards {

@@ -347,8 +347,8 @@ func TestImportAdventureRefuses(t *testing.T) {
 	}
 }
 
-// TestImportAdventureIsOneTransaction: a failure halfway through writing
-// the turns leaves nothing behind.
+// TestImportAdventureIsOneTransaction: a failure once the nodes are
+// written, before they are linked, leaves nothing behind.
 func TestImportAdventureIsOneTransaction(t *testing.T) {
 	f := newSolo(t)
 	adv := richAdventure(t, f)
@@ -356,7 +356,7 @@ func TestImportAdventureIsOneTransaction(t *testing.T) {
 	importer := newSoloUser(t, f)
 	hit := false
 	f.svc.SetFailpoint(func(point string) error {
-		if point == "bundle.after_half_turns" {
+		if point == "bundle.after_nodes" {
 			hit = true
 			return errors.New("injected")
 		}

@@ -534,7 +534,7 @@ func (s *Service) writeBundle(ctx context.Context, tx *models.Store, userID int6
 	if err := tx.CreateAdventure(ctx, &adv); err != nil {
 		return 0, err
 	}
-	// Branches: the lineage is derived from the parent as fork() does, never
+	// Branches: the lineage is derived from the parent as a fork's is, never
 	// read from the file.
 	branchID := map[int]int64{}
 	rows := make([]*models.Branch, len(a.Branches))
@@ -542,12 +542,7 @@ func (s *Service) writeBundle(ctx context.Context, tx *models.Store, userID int6
 		row := &models.Branch{AdventureID: adv.ID, ForkDepth: br.ForkDepth, Lineage: "[]", Name: br.Name, CreatedAt: now}
 		if i > 0 {
 			parent := rows[p.branchIndex[br.Parent]]
-			var pairs [][2]int64
-			for _, seg := range lineage(parent) {
-				pairs = append(pairs, [2]int64{seg.BranchID, int64(min(seg.MaxDepth, br.ForkDepth))})
-			}
-			row.ParentBranchID = &parent.ID
-			row.Lineage = mustJSON(append(pairs, [2]int64{parent.ID, int64(br.ForkDepth)}))
+			row.ParentBranchID, row.Lineage = &parent.ID, forkLineage(parent, br.ForkDepth)
 		}
 		if err := tx.CreateBranch(ctx, row); err != nil {
 			return 0, err

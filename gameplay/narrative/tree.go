@@ -141,18 +141,23 @@ func branchTip(ctx context.Context, store *models.Store, b *models.Branch) (int,
 	return max(d, b.ForkDepth), nil
 }
 
-// fork creates a branch of parent that borrows parent's line up to depth.
-func (s *Service) fork(ctx context.Context, store *models.Store, adventureID int64, parent *models.Branch, depth int) (*models.Branch, error) {
+// forkLineage is the cached ancestry of a branch forked from parent at
+// depth: parent's own, each read no deeper than depth, then parent itself.
+func forkLineage(parent *models.Branch, depth int) string {
 	var pairs [][2]int64
 	for _, seg := range lineage(parent) {
 		pairs = append(pairs, [2]int64{seg.BranchID, int64(min(seg.MaxDepth, depth))})
 	}
-	pairs = append(pairs, [2]int64{parent.ID, int64(depth)})
+	return mustJSON(append(pairs, [2]int64{parent.ID, int64(depth)}))
+}
+
+// fork creates a branch of parent that borrows parent's line up to depth.
+func (s *Service) fork(ctx context.Context, store *models.Store, adventureID int64, parent *models.Branch, depth int) (*models.Branch, error) {
 	branches, err := store.ListBranches(ctx, adventureID)
 	if err != nil {
 		return nil, err
 	}
-	b := &models.Branch{AdventureID: adventureID, ParentBranchID: &parent.ID, ForkDepth: depth, Lineage: mustJSON(pairs),
+	b := &models.Branch{AdventureID: adventureID, ParentBranchID: &parent.ID, ForkDepth: depth, Lineage: forkLineage(parent, depth),
 		Name: numberedBranchName(len(branches) + 1), CreatedAt: s.now()}
 	return b, store.CreateBranch(ctx, b)
 }

@@ -232,7 +232,6 @@ func TestStopReachesATurnInAnotherProcess(t *testing.T) {
 	chunks, events := startStreaming(t, turn, err)
 	<-chunks
 	<-chunks
-	asked := time.Now()
 	res, err := serving.StopTurn(ctx, f.user, adv)
 	must(t, err)
 	if !res.Stopped {
@@ -241,10 +240,9 @@ func TestStopReachesATurnInAnotherProcess(t *testing.T) {
 	if again, err := serving.StopTurn(ctx, f.user, adv); err != nil || again.Stopped {
 		t.Fatalf("a second stop: %+v, %v; want Stopped false", again, err)
 	}
+	// (a stop that did not reach it would let the reply stream to its end:
+	// done without stopped, the whole text)
 	evs := waitEvents(t, events)
-	if took := time.Since(asked); took > 1500*time.Millisecond {
-		t.Errorf("the turn ended %v after the stop; the stop did not reach it promptly", took)
-	}
 	n := len(evs)
 	if n < 2 || evs[n-2].Type != narrative.EventStopped || evs[n-2].Reason != "player" || evs[n-1].Type != narrative.EventDone {
 		t.Fatalf("events %s, want ... stopped(player), done", types(evs))

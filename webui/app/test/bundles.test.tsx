@@ -12,7 +12,7 @@ import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
 import type { AdventurePage, ScenarioView } from '../src/solo/api';
 import { bundleFileName } from '../src/solo/bundles';
-import { apiError, callsTo, json, lendDownloads, renderApp, resetEachTest, storyNode, stubServer, T0 } from './fixtures';
+import { apiError, callsTo, json, lendDownloads, narratorSettings, renderApp, resetEachTest, storyNode, stubServer, T0 } from './fixtures';
 
 resetEachTest();
 
@@ -68,21 +68,7 @@ function server(over: Record<string, () => Response> = {}) {
     'GET /api/scenarios/5/bundle': () => json(200, SCENARIO_FILE),
     'GET /api/adventures/7': () => json(200, PAGE),
     'GET /api/adventures/7/branches': () => json(200, { branches: [] }),
-    'GET /api/solo/settings': () =>
-      json(200, {
-        base_url: 'http://127.0.0.1:11434/v1',
-        model: 'llama3',
-        api_key_set: false,
-        context_budget: 8000,
-        max_output_tokens: 600,
-        temperature: 0.8,
-        top_p: 0.95,
-        token_ratio: 1,
-        embedding_model: '',
-        memory_top_k: 5,
-        memory_capacity: 200,
-        reasoning_effort: '',
-      }),
+    'GET /api/solo/settings': () => json(200, narratorSettings()),
     ...over,
   });
 }

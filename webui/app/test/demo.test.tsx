@@ -9,7 +9,7 @@ import { zhTW } from '../src/i18n/zh-TW';
 import { resetIdentity } from '../src/identity';
 import type { ProviderSettingsView } from '../src/solo/api';
 import { demoModel } from '../src/solo/ProviderSettings';
-import { callsTo, json, renderApp, stubServer } from './fixtures';
+import { callsTo, json, narratorSettings, renderApp, stubServer } from './fixtures';
 
 beforeEach(() => {
   localStorage.clear();
@@ -21,21 +21,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const DEMO_USER: ProviderSettingsView = {
-  base_url: 'http://127.0.0.1:11434/v1',
+const DEMO_USER: ProviderSettingsView = narratorSettings({
   model: 'llama3.2',
-  api_key_set: false,
-  context_budget: 8000,
-  max_output_tokens: 600,
-  temperature: 0.8,
-  top_p: 0.95,
-  token_ratio: 1,
-  embedding_model: '',
-  memory_top_k: 5,
-  memory_capacity: 200,
-  reasoning_effort: '',
   demo: { available: true, in_use: true, models: ['demo-small', 'demo-large'], daily_tokens: 20000, used_today: 4500 },
-};
+});
 
 function stubSolo(settings: ProviderSettingsView) {
   return stubServer({

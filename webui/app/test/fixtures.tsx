@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import type { ActionView } from '../src/solo/api';
+import type { ActionView, ProviderSettingsView } from '../src/solo/api';
 import type { EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
@@ -233,5 +233,26 @@ export function lendDownloads() {
       delete lent.createObjectURL;
       delete lent.revokeObjectURL;
     },
+  };
+}
+
+// narratorSettings is the narrator settings of a local model with the
+// default memory settings, as GET /api/solo/settings answers them; over
+// replaces fields.
+export function narratorSettings(over: Partial<ProviderSettingsView> = {}): ProviderSettingsView {
+  return {
+    base_url: 'http://127.0.0.1:11434/v1',
+    model: 'llama3',
+    api_key_set: false,
+    context_budget: 8000,
+    max_output_tokens: 600,
+    temperature: 0.8,
+    top_p: 0.95,
+    token_ratio: 1,
+    embedding_model: '',
+    memory_top_k: 5,
+    memory_capacity: 200,
+    reasoning_effort: '',
+    ...over,
   };
 }

@@ -10,7 +10,7 @@ import errorsEn from '../src/i18n/errors.en.json';
 import { format } from '../src/i18n/messages';
 import { resetIdentity } from '../src/identity';
 import type { AdventurePage, CardEdit, CardInput, PlayCard, PlayCards } from '../src/solo/api';
-import { apiError, callsTo, json, renderApp, storyNode, stubServer, T0 } from './fixtures';
+import { apiError, callsTo, json, narratorSettings, renderApp, storyNode, stubServer, T0 } from './fixtures';
 
 const PAGE: AdventurePage = {
   adventure: {
@@ -263,20 +263,7 @@ describe('token counter and context fill under the input', () => {
 
 describe('reasoning in the narrator settings', () => {
   it('sends the chosen reasoning effort, and none when unset', async () => {
-    const view = {
-      base_url: 'http://127.0.0.1:11434/v1',
-      model: 'gpt-oss',
-      api_key_set: false,
-      context_budget: 8000,
-      max_output_tokens: 600,
-      temperature: 0.8,
-      top_p: 0.95,
-      token_ratio: 1,
-      embedding_model: '',
-      memory_top_k: 5,
-      memory_capacity: 200,
-      reasoning_effort: 'low',
-    };
+    const view = narratorSettings({ model: 'gpt-oss', reasoning_effort: 'low' });
     stubServer({
       'GET /api/scenarios': () => json(200, { scenarios: [] }),
       'GET /api/adventures': () => json(200, { adventures: [] }),

@@ -17,9 +17,8 @@ import type {
   MemoryChange,
   MemoryInput,
   MemoryView,
-  ProviderSettingsView,
 } from '../src/solo/api';
-import { apiError, callsTo, json, renderApp, stubServer, T0 } from './fixtures';
+import { apiError, callsTo, json, narratorSettings, renderApp, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -99,25 +98,6 @@ const NOTE = memory(12, 'note', 'Mara promised Bram she would return.', { depth:
 const OLD = memory(13, 'block', 'Mara lost her purse on the road.', { depth: 11, from_depth: 6, forgotten: true, stale: true });
 const SUMMARY = memory(20, 'summary', 'Mara reached the Gilded Goose on a rainy night.', { depth: 11, from_depth: 0 });
 
-// settings is the narrator settings of a local model with the default memory
-// settings; over replaces fields.
-function settings(over: Partial<ProviderSettingsView> = {}): ProviderSettingsView {
-  return {
-    base_url: 'http://127.0.0.1:11434/v1',
-    model: 'llama3',
-    api_key_set: false,
-    context_budget: 8000,
-    max_output_tokens: 600,
-    temperature: 0.8,
-    top_p: 0.95,
-    token_ratio: 1,
-    embedding_model: '',
-    memory_top_k: 5,
-    memory_capacity: 200,
-    reasoning_effort: '',
-    ...over,
-  };
-}
 
 // PLAY answers the play screen of adventure 7.
 const PLAY = {
@@ -266,7 +246,7 @@ describe('memory drawer', () => {
   });
 
   it('names the embedding model, says when the bank is writing, and says when it is empty', async () => {
-    const view = settings({ embedding_model: 'nomic-embed-text', memory_top_k: 8, memory_capacity: 500 });
+    const view = narratorSettings({ embedding_model: 'nomic-embed-text', memory_top_k: 8, memory_capacity: 500 });
     stubBank(
       bank({ memories: [], summary: null, scorer: 'embedding', top_k: 8, capacity: 500, job: { pending: true, last_error: '', last_run_at: null } }),
       { 'GET /api/solo/settings': () => json(200, view) },
@@ -483,7 +463,7 @@ describe('insights: memories', () => {
 
 describe('narrator settings: memory', () => {
   it('shows and sends the embedding model, memories per turn and memory capacity', async () => {
-    const view = settings();
+    const view = narratorSettings();
     stubServer({
       'GET /api/scenarios': () => json(200, { scenarios: [] }),
       'GET /api/adventures': () => json(200, { adventures: [] }),

@@ -8,24 +8,11 @@ import { en } from '../src/i18n/en';
 import { format } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
 import type { ProviderSettingsView } from '../src/solo/api';
-import { apiError, callsTo, json, renderApp, resetEachTest, stubServer, type Handler } from './fixtures';
+import { apiError, callsTo, json, narratorSettings, renderApp, resetEachTest, stubServer, type Handler } from './fixtures';
 
 resetEachTest();
 
-const SETTINGS: ProviderSettingsView = {
-  base_url: 'http://127.0.0.1:11434/v1',
-  model: 'llama3.2',
-  api_key_set: true,
-  context_budget: 8000,
-  max_output_tokens: 600,
-  temperature: 0.8,
-  top_p: 0.95,
-  token_ratio: 1,
-  embedding_model: '',
-  memory_top_k: 5,
-  memory_capacity: 200,
-  reasoning_effort: '',
-};
+const SETTINGS: ProviderSettingsView = narratorSettings({ model: 'llama3.2', api_key_set: true });
 
 function stub(routes: Record<string, Handler>) {
   return stubServer({

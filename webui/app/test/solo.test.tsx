@@ -15,7 +15,7 @@ import type {
   ScenarioView,
   ScriptConsoleEntry,
 } from '../src/solo/api';
-import { apiError, calls, callsTo, json, renderApp, storyNode as node, stubServer, T0 } from './fixtures';
+import { apiError, calls, callsTo, json, narratorSettings, renderApp, storyNode as node, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -955,20 +955,7 @@ describe('adventure settings', () => {
 
 // ---- narrator settings -----------------------------------------------------
 
-const SETTINGS: ProviderSettingsView = {
-  base_url: 'http://127.0.0.1:11434/v1',
-  model: 'llama3',
-  api_key_set: true,
-  context_budget: 8000,
-  max_output_tokens: 600,
-  temperature: 0.8,
-  top_p: 0.95,
-  token_ratio: 4,
-  embedding_model: '',
-  memory_top_k: 5,
-  memory_capacity: 200,
-  reasoning_effort: '',
-};
+const SETTINGS: ProviderSettingsView = narratorSettings({ api_key_set: true, token_ratio: 4 });
 
 describe('narrator settings', () => {
   function stubSolo(settings = SETTINGS) {

@@ -1,0 +1,35 @@
+package sheet_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
+)
+
+// FuzzParseCheck: any text names a known skill (with its own ability) or a
+// known ability, or nothing; what it names parses back to itself.
+func FuzzParseCheck(f *testing.F) {
+	for _, seed := range []string{"perception", "Sleight of Hand", "sleight-of-hand", "DEX", "wisdom", "", " ", "1d20",
+		"animal  handling", "strength\x00", "ＰＥＲＣＥＰＴＩＯＮ", "stealth-", "_stealth"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, ok := sheet.ParseCheck(s)
+		if !ok {
+			if c != (sheet.Check{}) {
+				t.Fatalf("%q: not a check but got %+v", s, c)
+			}
+			return
+		}
+		if !slices.Contains(sheet.Abilities, c.Ability) {
+			t.Fatalf("%q: ability %q", s, c.Ability)
+		}
+		if c.Skill != "" && sheet.Skills[c.Skill] != c.Ability {
+			t.Fatalf("%q: skill %q with ability %q", s, c.Skill, c.Ability)
+		}
+		if again, ok := sheet.ParseCheck(c.Key()); !ok || again != c {
+			t.Fatalf("%q: key %q parses to %+v %v", s, c.Key(), again, ok)
+		}
+	})
+}

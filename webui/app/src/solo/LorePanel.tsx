@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
-import { useApi } from '../useApi';
 import {
   addCard,
   changeCard,
@@ -13,8 +12,8 @@ import {
   type CardSource,
   type ContextFill,
   type PlayCard,
-  type PlayCards,
 } from './api';
+import { useDrawerData } from './useDrawerData';
 
 const SOURCES: readonly CardSource[] = ['scenario', 'player', 'script'];
 
@@ -87,18 +86,7 @@ export function LorePanel({
 }) {
   const { t } = useI18n();
   const id = useId();
-  const load = useCallback(
-    (signal: AbortSignal) => (void version, getCards(adventureId, signal)),
-    [adventureId, version],
-  );
-  const [loaded, reload] = useApi(load);
-  // the list as shown: kept while a reload runs, so edits in progress stay
-  const [shown, setShown] = useState<PlayCards | null>(null);
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => close.current?.focus(), []);
-  useEffect(() => {
-    if (loaded.state === 'ok') setShown(loaded.data);
-  }, [loaded]);
+  const { loaded, reload, shown, setShown, close } = useDrawerData(adventureId, version, getCards);
 
   // put takes a card the server answered; it keeps what the last prompt
   // did with it (the answer of a change does not say)

@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
-import { useApi } from '../useApi';
 import {
   addMemory,
   changeMemory,
@@ -13,6 +12,7 @@ import {
   type MemoryChange,
   type MemoryView,
 } from './api';
+import { useDrawerData } from './useDrawerData';
 
 // POLL_MS is how often the panel looks again while the bank is writing.
 const POLL_MS = 2000;
@@ -74,20 +74,7 @@ export function MemoryPanel({
 }) {
   const { t } = useI18n();
   const id = useId();
-  // version is only a reload trigger: a new value makes a new loader.
-  const load = useCallback(
-    (signal: AbortSignal) => (void version, loadBank(adventureId, signal)),
-    [adventureId, version],
-  );
-  const [loaded, reload] = useApi(load);
-  // the bank as shown: kept while a reload runs, so nothing flickers and
-  // drafts being edited stay
-  const [shown, setShown] = useState<Loaded | null>(null);
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => close.current?.focus(), []);
-  useEffect(() => {
-    if (loaded.state === 'ok') setShown(loaded.data);
-  }, [loaded]);
+  const { loaded, reload, shown, setShown, close } = useDrawerData(adventureId, version, loadBank);
   // while the bank is writing, look again now and then
   const pending = loaded.state === 'ok' && loaded.data.bank.job.pending;
   useEffect(() => {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 )
 
@@ -32,15 +33,18 @@ func errorSchema() *jsonschema.Schema {
 // enums are the closed sets of the tools' arguments, by property name:
 // a client can check them and a model does not have to guess from prose.
 var enums = func() map[string][]any {
-	skills := slices.Sorted(maps.Keys(table.Skills))
+	skills := slices.Sorted(maps.Keys(sheet.Skills))
 	out := map[string][]any{
 		"mode":      {"normal", "advantage", "disadvantage"},
 		"op":        {table.OpDamage, table.OpHeal, table.OpSetTempHP, table.OpAddCondition, table.OpRemoveCondition, table.OpSpendResource, table.OpRestoreResource},
-		"ability":   {"str", "dex", "con", "int", "wis", "cha"},
+		"ability":   {},
 		"intent":    {"search"},
 		"status":    {"processing", "waiting_for_roll", "resolved", "cancelled"},
 		"skill":     {},
 		"condition": {},
+	}
+	for _, a := range sheet.Abilities {
+		out["ability"] = append(out["ability"], a)
 	}
 	for _, s := range skills {
 		out["skill"] = append(out["skill"], s)

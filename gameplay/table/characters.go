@@ -8,27 +8,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
-
-// Skills are the 18 skills of the 5e SRD, with the ability each uses.
-var Skills = map[string]string{
-	"acrobatics": "dex", "animal_handling": "wis", "arcana": "int", "athletics": "str",
-	"deception": "cha", "history": "int", "insight": "wis", "intimidation": "cha",
-	"investigation": "int", "medicine": "wis", "nature": "int", "perception": "wis",
-	"performance": "cha", "persuasion": "cha", "religion": "int", "sleight_of_hand": "dex",
-	"stealth": "dex", "survival": "wis",
-}
 
 // Conditions are the conditions of the 5e SRD.
 var Conditions = []string{
 	"blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated", "invisible",
 	"paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious",
 }
-
-// ProficiencyBonus is the 5e SRD proficiency bonus for a level (1–20).
-func ProficiencyBonus(level int) int { return 2 + (level-1)/4 }
 
 // Abilities are the six ability scores.
 type Abilities struct {
@@ -112,7 +101,7 @@ func (in *CharacterInput) validate() error {
 	in.SkillProficiencies = dedupe(in.SkillProficiencies)
 	in.SkillExpertise = dedupe(in.SkillExpertise)
 	for _, s := range in.SkillProficiencies {
-		if _, ok := Skills[s]; !ok {
+		if _, ok := sheet.Skills[s]; !ok {
 			e.WithField("skill_proficiencies", fmt.Sprintf("unknown skill %q", s))
 		}
 	}
@@ -192,7 +181,7 @@ func (in CharacterInput) apply(c *models.Character) {
 }
 
 func characterView(c models.Character) CharacterView {
-	v := CharacterView{ID: c.ID, Name: c.Name, Level: c.Level, ProficiencyBonus: ProficiencyBonus(c.Level),
+	v := CharacterView{ID: c.ID, Name: c.Name, Level: c.Level, ProficiencyBonus: sheet.ProficiencyBonus(c.Level),
 		Abilities:          Abilities{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
 		SkillProficiencies: nonNil(c.SkillProficiencies), SkillExpertise: nonNil(c.SkillExpertise),
 		HP: HP{Max: c.HPMax, Current: c.HPCurrent, Temp: c.HPTemp}, Conditions: nonNil(c.Conditions),
@@ -201,6 +190,15 @@ func characterView(c models.Character) CharacterView {
 		v.Resources = append(v.Resources, ResourceView(r))
 	}
 	return v
+}
+
+// sheetInput is what the stored character gives the sheet rules. Save
+// proficiencies, armor, speed and hit die are not stored yet, so saves are
+// plain ability modifiers, AC is 10 + Dex, and speed and hit dice are
+// unknown (0, "").
+func sheetInput(c *models.Character) sheet.Input {
+	return sheet.Input{Level: c.Level, Scores: sheet.Scores{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
+		SkillProficiencies: c.SkillProficiencies, SkillExpertise: c.SkillExpertise}
 }
 
 func nonNil(s []string) []string {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -366,7 +367,7 @@ func (s *Service) dmSlashCheck(ctx context.Context, c Caller, sessionID int64, c
 		}
 	}
 	in := CheckRequestInput{Label: cmd.Check}
-	if _, ok := Skills[cmd.Check]; ok {
+	if _, ok := sheet.Skills[cmd.Check]; ok {
 		in.Skill = cmd.Check
 	} else {
 		in.Ability = cmd.Check

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/dice"
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -121,22 +122,10 @@ func dedupeIDs(ids []int64) []int64 {
 	return out
 }
 
-// AbilityModifier is the 5e SRD modifier of an ability score (rounded down).
-func AbilityModifier(score int) int { return score/2 - 5 }
-
-// checkModifier derives a check's modifier from the character: the ability
-// modifier, plus proficiency for a proficient skill, twice for expertise.
-// No client field can change it.
+// checkModifier derives a check's modifier from the stored character by
+// the sheet rules (sheet.CheckModifier). No client field can change it.
 func checkModifier(c *models.Character, ability, skill string) int {
-	scores := map[string]int{"str": c.Str, "dex": c.Dex, "con": c.Con, "int": c.Int, "wis": c.Wis, "cha": c.Cha}
-	mod := AbilityModifier(scores[ability])
-	if skill != "" && slices.Contains(c.SkillProficiencies, skill) {
-		mod += ProficiencyBonus(c.Level)
-		if slices.Contains(c.SkillExpertise, skill) {
-			mod += ProficiencyBonus(c.Level)
-		}
-	}
-	return mod
+	return sheet.CheckModifier(sheetInput(c), ability, skill)
 }
 
 // diceFor is the d20 expression of a check mode.
@@ -356,14 +345,14 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 		bad.WithField("seat_ids", fmt.Sprintf("at most %d seats", MaxCheckSeats))
 	}
 	if skill != "" {
-		a, ok := Skills[skill]
+		a, ok := sheet.Skills[skill]
 		if !ok {
 			bad.WithField("skill", "a 5e SRD skill")
 		} else if ability == "" {
 			ability = a
 		}
 	}
-	if !slices.Contains(abilities, ability) {
+	if !slices.Contains(sheet.Abilities, ability) {
 		bad.WithField("ability", "str, dex, con, int, wis or cha")
 	}
 	if in.Mode == "" {
@@ -664,13 +653,14 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 	}
 	formula := in.Formula
 	if in.Check != "" {
-		if in.Check = checkName(in.Check); in.Check == "" {
+		check, ok := sheet.ParseCheck(in.Check)
+		if !ok {
 			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "A check roll names a skill or ability.").WithField("check", "a skill or ability")
 		}
 		if strings.TrimSpace(in.Formula) != "" {
 			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "Roll either a formula or a check, not both.").WithField("formula", "empty with check")
 		}
-		formula = "1d20"
+		in.Check, formula = check.Key(), "1d20"
 	}
 	expr, err := dice.Parse(formula, dice.DefaultLimits)
 	if err != nil {
@@ -722,15 +712,8 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 			if err != nil {
 				return err
 			}
-			ability := in.Check
-			if a, ok := Skills[in.Check]; ok {
-				ability = a
-			}
-			skill := ""
-			if ability != in.Check {
-				skill = in.Check
-			}
-			base = checkModifier(ch, ability, skill)
+			check, _ := sheet.ParseCheck(in.Check)
+			base = checkModifier(ch, check.Ability, check.Skill)
 		}
 		res, err := expr.Roll(dice.Crypto)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -46,21 +47,11 @@ var slashCommands = map[string]Command{
 	"/gmroll":  {Kind: KindRoll, Private: true},
 }
 
-// abilityNames maps the full ability names to the abbreviations checks use.
-var abilityNames = map[string]string{"strength": "str", "dexterity": "dex", "constitution": "con",
-	"intelligence": "int", "wisdom": "wis", "charisma": "cha"}
-
 // checkName normalises a typed skill or ability ("Sleight of Hand",
 // "wisdom", "DEX") to its key, or "" when it names neither.
 func checkName(s string) string {
-	s = strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "_"))
-	if a, ok := abilityNames[s]; ok {
-		return a
-	}
-	if isCheckable(s) {
-		return s
-	}
-	return ""
+	c, _ := sheet.ParseCheck(s)
+	return c.Key()
 }
 
 // KnownCommands lists the slash commands, sorted.
@@ -72,9 +63,6 @@ func KnownCommands() []string {
 	sort.Strings(out)
 	return out
 }
-
-// abilities are the six ability names a check may name.
-var abilities = []string{"str", "dex", "con", "int", "wis", "cha"}
 
 // ParseInput turns a line typed at the table into a command. It is only a
 // parser in front of PostMessage, never a second way to post. Returns
@@ -117,17 +105,8 @@ func ParseInput(line string) (Command, error) {
 	return cmd, nil
 }
 
-func isCheckable(what string) bool {
-	if _, ok := Skills[what]; ok {
-		return true
-	}
-	for _, a := range abilities {
-		if a == what {
-			return true
-		}
-	}
-	return false
-}
+// isCheckable says whether what is exactly a skill or ability key.
+func isCheckable(what string) bool { return what != "" && checkName(what) == what }
 
 func truncate(s string, n int) string {
 	r := []rune(s)

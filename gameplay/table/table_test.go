@@ -453,11 +453,6 @@ func TestCharacterValidation(t *testing.T) {
 	if v.ProficiencyBonus != 2 {
 		t.Fatalf("level 3 proficiency %d, want 2", v.ProficiencyBonus)
 	}
-	for level, want := range map[int]int{1: 2, 4: 2, 5: 3, 9: 4, 13: 5, 17: 6, 20: 6} {
-		if got := table.ProficiencyBonus(level); got != want {
-			t.Errorf("level %d: proficiency %d, want %d", level, got, want)
-		}
-	}
 	tests := []struct {
 		name   string
 		change func(*table.CharacterInput)

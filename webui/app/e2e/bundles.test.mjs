@@ -9,14 +9,12 @@
 // cards, scripts, stats and the scripts' state.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import { startFakeModel } from './fake-model.mjs';
-import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { exactly, soloJourney } from './solo-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 
-const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
 
 const SCENARIO = {
   title: 'The Lighthouse',
@@ -36,33 +34,9 @@ const SCENARIO = {
 };
 
 describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
-  let model;
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-  const track = shotsOnFailure();
-
-  before(async () => {
-    model = await startFakeModel();
-    server = await startServer();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await stopServer(server);
-    await model?.close();
-  });
-
-  const at = (page, path) => page.goto(new URL(path, server.url).href);
-  const button = (scope, name) => scope.getByRole('button', { name, exact: true });
-  const label = (scope, text) => scope.getByLabel(text, { exact: true });
-  const node = (page, text) =>
-    page.getByTestId('story-node').filter({ has: page.getByTestId('node-text').filter({ hasText: exactly(text) }) });
+  const j = soloJourney();
+  const { at, button, label, node, stateLine, newPlayer, pageErrors } = j;
   const texts = (page) => page.getByTestId('node-text').allTextContents();
-  const stateLine = (page) => page.getByTestId('state-line');
 
   // The server writes the same bundle for equal adventures: the journey
   // reads both through the API the screen uses.
@@ -70,17 +44,8 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
     page.evaluate(async (id) => (await fetch(`/api/adventures/${id}/bundle`)).json(), id);
   const adventureId = (page) => Number(/\/solo\/adventures\/(\d+)$/.exec(page.url())[1]);
 
-  async function newPlayer(viewport = { width: 1366, height: 768 }) {
-    const context = await browser.newContext({ locale: 'en-US', viewport, acceptDownloads: true });
-    contexts.push(context);
-    const page = track(await context.newPage(), 'player');
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    return page;
-  }
-
   async function play(page, action, reply) {
-    model.push(reply);
+    j.model.push(reply);
     await page.getByPlaceholder('What do you do?').fill(action);
     await button(page, 'Send').click();
     await node(page, reply.text).waitFor();
@@ -93,10 +58,10 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
   }
 
   test('export an adventure and its scenario from the screen, import them as another player', async () => {
-    const page = await newPlayer();
+    const page = await newPlayer({ width: 1366, height: 768 });
     await at(page, 'solo');
     const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(model.url);
+    await label(settings, 'Base URL').fill(j.model.url);
     await label(settings, 'Model').fill('fake');
     await button(settings, 'Save narrator settings').click();
     await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -120,7 +85,7 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
     const turn2a = 'The lamp is dry. You pour oil and burn your fingers.';
     await play(page, 'I fill the lamp', { text: turn2a, state: { 'player.hp': -5 } });
     const turn2b = 'You fill the lamp carefully; it steadies.';
-    model.push({ text: turn2b });
+    j.model.push({ text: turn2b });
     await button(page, 'Retry').click();
     await node(page, turn2b).getByTestId('take-pager').filter({ hasText: exactly('2/2') }).waitFor();
     await node(page, turn1).getByRole('button', { name: /^Fork a new branch here/ }).click();

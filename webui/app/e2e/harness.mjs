@@ -194,3 +194,11 @@ export function shotsOnFailure() {
     return page;
   };
 }
+
+// endJourney closes a journey's browser contexts, its browser and its
+// server (which must exit 0 on SIGTERM).
+export async function endJourney(contexts, browser, server) {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await stopServer(server);
+}

@@ -12,64 +12,25 @@
 // size and sets it aside, and each time the next request the model gets
 // follows (with the token counter and the context-fill bar under the box).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { FAKE_MEMORY, startFakeModel } from './fake-model.mjs';
-import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { FAKE_MEMORY } from './fake-model.mjs';
+import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { exactly, soloJourney } from './solo-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 
-const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
 const MINUS = '\u2212';
 
 describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
-  let model;
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-  const track = shotsOnFailure();
-
-  before(async () => {
-    model = await startFakeModel();
-    server = await startServer();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await stopServer(server);
-    await model?.close();
-  });
-
-  const at = (page, path) => page.goto(new URL(path, server.url).href);
-  const button = (scope, name) => scope.getByRole('button', { name, exact: true });
-  const label = (scope, text) => scope.getByLabel(text, { exact: true });
-
-  // node is the story entry whose whole text is text.
-  const node = (page, text) =>
-    page.getByTestId('story-node').filter({ has: page.getByTestId('node-text').filter({ hasText: exactly(text) }) });
-  const stateLine = (page) => page.getByTestId('state-line');
+  const j = soloJourney();
+  const { at, button, label, node, stateLine, newPlayer, pageErrors } = j;
   const waitState = (page, text) => stateLine(page).filter({ hasText: exactly(text) }).waitFor();
-
-  // newPlayer opens a page in a fresh browser context (a new guest identity).
-  async function newPlayer() {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1300, height: 1000 } });
-    contexts.push(context);
-    const page = track(await context.newPage(), 'player');
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    // A resource the Content-Security-Policy refused fails the journey too.
-    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`CSP: ${m.text()}`));
-    return page;
-  }
 
   // pointAtModel saves narrator settings that point at the fake model.
   async function pointAtModel(page) {
     await at(page, 'solo');
     const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(model.url);
+    await label(settings, 'Base URL').fill(j.model.url);
     await label(settings, 'Model').fill('fake');
     await button(settings, 'Save narrator settings').click();
     await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -77,7 +38,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
   // play sends one Do action; reply is queued on the fake model first.
   async function play(page, action, reply) {
-    const gate = model.push(reply);
+    const gate = j.model.push(reply);
     await page.getByPlaceholder('What do you do?').fill(action);
     await button(page, 'Send').click();
     return gate;
@@ -90,7 +51,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await at(page, 'solo');
     await page.getByTestId('scenarios-empty').waitFor();
     const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(model.url);
+    await label(settings, 'Base URL').fill(j.model.url);
     await label(settings, 'Model').fill('fake');
     await label(settings, 'API key').fill('sk-e2e-secret');
     await button(settings, 'Save narrator settings').click();
@@ -98,7 +59,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await settings.getByTestId('api-key-state').filter({ hasText: 'A key is stored.' }).waitFor();
     assert.equal(await label(settings, 'API key').inputValue(), '');
     await page.reload();
-    assert.equal(await label(settings, 'Base URL').inputValue(), model.url);
+    assert.equal(await label(settings, 'Base URL').inputValue(), j.model.url);
     assert.equal(await label(settings, 'Model').inputValue(), 'fake');
     assert.equal(await label(settings, 'API key').inputValue(), '');
     assert.ok(!(await page.content()).includes('sk-e2e-secret'), 'the stored key is never in the page');
@@ -162,8 +123,8 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await live.waitFor({ state: 'detached' });
     assert.ok(!(await page.getByTestId('story').textContent()).includes('```'), 'the state block is never shown');
     assert.equal(await page.getByPlaceholder('What do you do?').isDisabled(), false);
-    assert.equal(model.requests[0].model, 'fake');
-    assert.equal(model.requests[0].stream, true);
+    assert.equal(j.model.requests[0].model, 'fake');
+    assert.equal(j.model.requests[0].stream, true);
 
     // the stats bar is part of the page's flow, so it never covers story
     // text scrolling under it
@@ -215,7 +176,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
     // --- retry turn 3: a second take, then page back to the first
     const turn3b = 'Thick smoke billows out of the trapdoor; you cough and stagger back.';
-    model.push({ text: turn3b, state: { 'player.hp': -50 } });
+    j.model.push({ text: turn3b, state: { 'player.hp': -50 } });
     await button(page, 'Retry').click();
     await node(page, turn3b).waitFor();
     await waitState(page, 'hp 25/100 (badly hurt)');
@@ -276,7 +237,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await waitState(page, 'hp 74/100 (healthy)');
     await button(page, 'Send').waitFor();
     const retried = 'The mud gives up nothing but a broken buckle.';
-    model.push({ text: retried });
+    j.model.push({ text: retried });
     await stoppedTake.getByRole('button', { name: 'Retry this take', exact: true }).click();
     await node(page, retried).getByTestId('take-pager').filter({ hasText: exactly('2/2') }).waitFor();
     await button(node(page, retried), 'Previous take').click();
@@ -291,14 +252,14 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await waiting.getByTestId('node-text').filter({ hasText: exactly('I dig deeper') }).waitFor();
     await waiting.getByText('Waiting for narration', { exact: true }).waitFor();
     const dug = 'Beneath the mud lies a flat stone with a ring in it.';
-    model.push({ text: dug });
+    j.model.push({ text: dug });
     await waiting.getByRole('button', { name: 'Retry this action', exact: true }).click();
     await node(page, dug).waitFor();
     await failed.waitFor({ state: 'detached' });
     assert.equal(await waiting.count(), 0, 'the narrated action no longer waits');
 
-    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
-    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.equal(j.model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(j.model.queued, 0, 'every scripted reply was used');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
   });
 
@@ -344,14 +305,14 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await node(page, 'Something moves at the back of the cave.').waitFor();
 
     // --- one turn: the input script turns the goblin into a dragon, the output script signs the reply
-    const before = model.requests.length;
+    const before = j.model.requests.length;
     const reply = 'The beast rears up and roars; you raise your sword.';
     await play(page, 'I fight the goblin', { text: reply });
     const narrated = `${reply} (scripted)`;
     await node(page, narrated).waitFor();
-    assert.equal(model.requests.length, before + 1, 'one model request for the turn');
+    assert.equal(j.model.requests.length, before + 1, 'one model request for the turn');
     // the player's line (however the prompt words it: "I fight…", "You fight…")
-    const lines = model.requests[before].messages
+    const lines = j.model.requests[before].messages
       .flatMap((m) => String(m.content).split('\n'))
       .filter((l) => /fight the/i.test(l));
     assert.ok(lines.length > 0, 'the prompt holds the player’s line');
@@ -380,8 +341,8 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await button(consoleDrawer, 'Close').click();
     await consoleDrawer.waitFor({ state: 'detached' });
 
-    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
-    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.equal(j.model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(j.model.queued, 0, 'every scripted reply was used');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
   });
 
@@ -455,7 +416,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     const turn2 = 'Bram pours a cup of cider and slides it across the bar.';
     await play(page, 'I ask Bram for a drink', { text: turn2 });
     await node(page, turn2).waitFor();
-    const sent = model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    const sent = j.model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
     assert.ok(sent.includes(promise), 'the prompt of turn 2 holds the pinned memory');
 
     await button(node(page, turn2), 'Insights').click();
@@ -486,7 +447,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     const turn3 = 'Bram laughs and tells a story about the old mill.';
     await play(page, 'I tell Bram a joke', { text: turn3 });
     await node(page, turn3).waitFor();
-    const sent3 = model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    const sent3 = j.model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
     assert.ok(!sent3.includes(promise), 'the prompt of turn 3 does not hold the forgotten memory');
     await button(node(page, turn3), 'Insights').click();
     insights = page.getByRole('dialog', { name: 'Insights' });
@@ -502,10 +463,10 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await written.getByTestId('memory-where').filter({ hasText: exactly('Turns 0–5') }).waitFor();
     await written.getByText('Bank', { exact: true }).waitFor();
     await memory.getByText('Forgotten', { exact: true }).waitFor();
-    assert.ok(model.memoryRequests.length >= 1, 'the bank asked the model for the memory');
+    assert.ok(j.model.memoryRequests.length >= 1, 'the bank asked the model for the memory');
 
-    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
-    assert.equal(model.queued, 0, 'every scripted reply was used');
+    assert.equal(j.model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(j.model.queued, 0, 'every scripted reply was used');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
   });
 
@@ -555,12 +516,12 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await button(panel, 'Close').click();
     await panel.waitFor({ state: 'detached' });
 
-    const prompt = () => model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
+    const prompt = () => j.model.requests.at(-1).messages.map((m) => String(m.content)).join('\n');
     const reply1 = 'The harbourmaster squints at you.';
     await play(page, 'I ask the harbourmaster about the silver key', { text: reply1 });
     await node(page, reply1).waitFor();
     assert.ok(prompt().includes(entry1), 'the card added in play is in the next prompt');
-    assert.equal(model.requests.at(-1).reasoning_effort, 'medium', 'the reasoning effort reached the request');
+    assert.equal(j.model.requests.at(-1).reasoning_effort, 'medium', 'the reasoning effort reached the request');
     await meter.getByTestId('context-fill-value').filter({ hasText: /^\d+ of 8000 tokens \(\d+%\)$/ }).waitFor();
 
     // --- at 390×844: the drawer fits, the card says it was in the last prompt; edit it there
@@ -598,7 +559,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await node(page, reply3).waitFor();
     assert.ok(!prompt().includes('silver key at cards'), 'a card set aside never enters the prompt');
 
-    assert.equal(model.unexpected, 0, 'every model request had a scripted reply');
+    assert.equal(j.model.unexpected, 0, 'every model request had a scripted reply');
     assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
   });
 });

@@ -5,7 +5,7 @@
 // screenshots of everyone's page when a test fails (shotsOnFailure).
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { launchChromium, shotsOnFailure, startServer, stopServer } from './harness.mjs';
+import { endJourney, launchChromium, shotsOnFailure, startServer } from './harness.mjs';
 
 // The two screen sizes the table journeys run at.
 export const DESKTOP = { width: 1366, height: 768 };
@@ -68,9 +68,7 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
   });
 
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await stopServer(server);
+    await endJourney(contexts, browser, server);
   });
 
   const url = (path) => new URL(path, server.url).href;

@@ -6,7 +6,7 @@
 // (a guest's name) translated.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, endJourney, launchChromium, shotsOnFailure, skipLine, startServer } from './harness.mjs';
 import { showPart, SIZES, sizeName } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -27,9 +27,7 @@ for (const viewport of SIZES) {
     });
 
     after(async () => {
-      for (const c of contexts) await c.close().catch(() => {});
-      await browser?.close();
-      await stopServer(server);
+      await endJourney(contexts, browser, server);
     });
 
     // person opens a fresh browser context: its own cookie jar, so its own guest.

@@ -1,0 +1,55 @@
+// What the solo journeys share (solo.test.mjs, bundles.test.mjs): the fake
+// model, the real server and Chromium, started before a describe block's
+// tests and stopped after, and the helpers that find things on the solo
+// screens.
+import { after, before } from 'node:test';
+import { startFakeModel } from './fake-model.mjs';
+import { endJourney, launchChromium, shotsOnFailure, startServer } from './harness.mjs';
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// exactly matches a whole text, give or take the spaces around it.
+export const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
+
+// soloJourney, called inside a describe block, returns the journey's
+// environment: model (the fake, set once the tests start), at, button,
+// label, node (the story entry whose whole text is text), stateLine,
+// newPlayer, and pageErrors, which collects the uncaught errors and CSP
+// refusals of every page. Each player's page is shot when its test fails.
+export function soloJourney() {
+  let server;
+  let browser;
+  const contexts = [];
+  const track = shotsOnFailure();
+  const j = { model: null, pageErrors: [] };
+
+  before(async () => {
+    j.model = await startFakeModel();
+    server = await startServer();
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await endJourney(contexts, browser, server);
+    await j.model?.close();
+  });
+
+  j.at = (page, path) => page.goto(new URL(path, server.url).href);
+  j.button = (scope, name) => scope.getByRole('button', { name, exact: true });
+  j.label = (scope, text) => scope.getByLabel(text, { exact: true });
+  j.node = (page, text) =>
+    page.getByTestId('story-node').filter({ has: page.getByTestId('node-text').filter({ hasText: exactly(text) }) });
+  j.stateLine = (page) => page.getByTestId('state-line');
+
+  // newPlayer opens a page in a fresh browser context (a new guest identity).
+  j.newPlayer = async (viewport = { width: 1300, height: 1000 }) => {
+    const context = await browser.newContext({ locale: 'en-US', viewport, acceptDownloads: true });
+    contexts.push(context);
+    const page = track(await context.newPage(), 'player');
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => j.pageErrors.push(err.message));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && j.pageErrors.push(`CSP: ${m.text()}`));
+    return page;
+  };
+  return j;
+}

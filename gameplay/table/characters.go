@@ -59,19 +59,35 @@ type CharacterInput struct {
 
 // CharacterView is a character as its owner sees it.
 type CharacterView struct {
-	ID                 int64          `json:"id"`
-	Name               string         `json:"name"`
-	Level              int            `json:"level"`
-	ProficiencyBonus   int            `json:"proficiency_bonus"`
-	Abilities          Abilities      `json:"abilities"`
-	SkillProficiencies []string       `json:"skill_proficiencies"`
-	SkillExpertise     []string       `json:"skill_expertise"`
-	HP                 HP             `json:"hp"`
-	Conditions         []string       `json:"conditions"`
-	Resources          []ResourceView `json:"resources"`
-	Biography          string         `json:"biography"`
-	RoleplayGuidance   string         `json:"roleplay_guidance"`
-	UpdatedAt          time.Time      `json:"updated_at"`
+	ID                 int64            `json:"id"`
+	Name               string           `json:"name"`
+	Level              int              `json:"level"`
+	ProficiencyBonus   int              `json:"proficiency_bonus"`
+	Abilities          Abilities        `json:"abilities"`
+	SkillProficiencies []string         `json:"skill_proficiencies"`
+	SkillExpertise     []string         `json:"skill_expertise"`
+	HP                 HP               `json:"hp"`
+	Conditions         []string         `json:"conditions"`
+	Resources          []ResourceView   `json:"resources"`
+	Biography          string           `json:"biography"`
+	RoleplayGuidance   string           `json:"roleplay_guidance"`
+	Derived            CharacterDerived `json:"derived"`
+	UpdatedAt          time.Time        `json:"updated_at"`
+}
+
+// CharacterDerived is what the server derives from the stored sheet by the
+// sheet rules, the same numbers every roll uses. Saves, AC, speed and hit
+// dice join it once the sheet stores their inputs.
+type CharacterDerived struct {
+	Modifiers         map[string]int `json:"modifiers" jsonschema:"ability modifier by ability key (str…cha)"`
+	Skills            map[string]int `json:"skills" jsonschema:"check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise"`
+	PassivePerception int            `json:"passive_perception" jsonschema:"10 + the Perception modifier"`
+	Initiative        int            `json:"initiative" jsonschema:"initiative bonus (a Dexterity check)"`
+}
+
+func characterDerived(c *models.Character) CharacterDerived {
+	d := sheet.Derive(sheetInput(c))
+	return CharacterDerived{Modifiers: d.Modifiers, Skills: d.Skills, PassivePerception: d.PassivePerception, Initiative: d.Initiative}
 }
 
 // CharacterList is the caller's characters.
@@ -185,7 +201,8 @@ func characterView(c models.Character) CharacterView {
 		Abilities:          Abilities{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
 		SkillProficiencies: nonNil(c.SkillProficiencies), SkillExpertise: nonNil(c.SkillExpertise),
 		HP: HP{Max: c.HPMax, Current: c.HPCurrent, Temp: c.HPTemp}, Conditions: nonNil(c.Conditions),
-		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance, UpdatedAt: c.UpdatedAt}
+		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance,
+		Derived: characterDerived(&c), UpdatedAt: c.UpdatedAt}
 	for _, r := range c.Resources {
 		v.Resources = append(v.Resources, ResourceView(r))
 	}

@@ -27,9 +27,10 @@ const MIRA: Character = {
   resources: [],
   biography: 'Raised by wolves.',
   roleplay_guidance: '',
+  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4 }, passive_perception: 14, initiative: 2 },
   updated_at: '2025-01-01T00:00:00Z',
 };
-const { id: _id, proficiency_bonus: _pb, updated_at: _u, ...MIRA_INPUT } = MIRA;
+const { id: _id, proficiency_bonus: _pb, derived: _d, updated_at: _u, ...MIRA_INPUT } = MIRA;
 const FILE = { format: 'adventure-table.character', version: 1, character: MIRA_INPUT };
 
 function chooseFile(text: string, name = 'mira.character.json') {

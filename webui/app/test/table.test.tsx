@@ -125,6 +125,7 @@ const MIRA: Character = {
   resources: [{ name: 'Spell slots (1st)', current: 2, max: 4 }],
   biography: 'Raised by wolves.',
   roleplay_guidance: 'Speaks softly.',
+  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4, stealth: 8 }, passive_perception: 14, initiative: 2 },
   updated_at: '2025-01-01T00:00:00Z',
 };
 

@@ -1891,6 +1891,20 @@ export interface components {
             /** @description false when it did not fit the card budget */
             included: boolean;
         };
+        CharacterDerived: {
+            /** @description ability modifier by ability key (str…cha) */
+            modifiers: {
+                [key: string]: number;
+            };
+            /** @description check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise */
+            skills: {
+                [key: string]: number;
+            };
+            /** @description 10 + the Perception modifier */
+            passive_perception: number;
+            /** @description initiative bonus (a Dexterity check) */
+            initiative: number;
+        };
         CharacterFile: {
             /** @description always adventure-table.character */
             format: string;
@@ -1950,6 +1964,7 @@ export interface components {
             resources: components["schemas"]["ResourceView"][];
             biography: string;
             roleplay_guidance: string;
+            derived: components["schemas"]["CharacterDerived"];
             updated_at: string;
         };
         CheckRequestInput: {

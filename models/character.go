@@ -37,8 +37,25 @@ type Character struct {
 	Resources          []Resource `gorm:"serializer:json;type:text;not null"`
 	Biography          string     `gorm:"type:text;not null"`
 	RoleplayGuidance   string     `gorm:"type:text;not null"`
-	CreatedAt          time.Time  `gorm:"not null"`
-	UpdatedAt          time.Time  `gorm:"not null"`
+	// Class, species and background are free text ("Fighter 3/Wizard 2").
+	Class      string `gorm:"column:character_class;size:80;not null;default:''"`
+	Species    string `gorm:"size:80;not null;default:''"`
+	Background string `gorm:"size:80;not null;default:''"`
+	// SaveProficiencies are ability keys (str…cha).
+	SaveProficiencies []string `gorm:"serializer:json;type:text;not null;default:'[]'"`
+	// Armor is a key of sheet.Armors or empty; Unarmored the formula
+	// without body armor (empty, barbarian, monk, mage_armor); ArmorBonus a
+	// flat bonus to AC.
+	Armor      string `gorm:"size:40;not null;default:''"`
+	Shield     bool   `gorm:"not null;default:false"`
+	Unarmored  string `gorm:"size:40;not null;default:''"`
+	ArmorBonus int    `gorm:"not null;default:0"`
+	// Speed is the walking speed in feet, HitDie the hit die size (6, 8,
+	// 10, 12); 0 means not given.
+	Speed     int       `gorm:"not null;default:0"`
+	HitDie    int       `gorm:"not null;default:0"`
+	CreatedAt time.Time `gorm:"not null"`
+	UpdatedAt time.Time `gorm:"not null"`
 }
 
 // CreateCharacter inserts a character.

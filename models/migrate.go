@@ -34,6 +34,7 @@ var migrations = []Migration{
 	migrationV12StoppedTake,
 	migrationV13LoreInPlay,
 	migrationV14TurnStop,
+	migrationV15Sheet,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/modelstest"
@@ -121,5 +122,52 @@ func TestMigrateRefusesUnversionedTables(t *testing.T) {
 	_, err := s.Migrate(ctx)
 	if err == nil || !strings.Contains(err.Error(), "no schema_version") {
 		t.Fatalf("got %v, want a refusal to guess the version", err)
+	}
+}
+
+// TestMigrationV15KeepsCharacters seeds a character in the version-14
+// shape and checks that version 15 keeps it and gives it the new sheet
+// fields as "not given": no class text, no save proficiencies (an empty
+// list, not null), no armor, speed and hit die 0.
+func TestMigrationV15KeepsCharacters(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	if _, err := s.MigrateTo(ctx, 14); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at, last_seen_at) VALUES (?, ?, ?)", "Old Player", now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.InsertRawForTest(ctx, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
+		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance, created_at, updated_at)
+		VALUES (1, 'Old Hero', 3, 10, 14, 12, 8, 13, 15, '["stealth"]', '[]', 20, 20, 0, '[]', '[]', '', '', ?, ?)`, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.FindCharacterByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := models.Character{ID: 1, OwnerUserID: 1, Name: "Old Hero", Level: 3, Str: 10, Dex: 14, Con: 12, Int: 8, Wis: 13, Cha: 15,
+		SkillProficiencies: []string{"stealth"}, SkillExpertise: []string{}, HPMax: 20, HPCurrent: 20, Conditions: []string{},
+		Resources: []models.Resource{}, SaveProficiencies: []string{}, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	if diff := cmp.Diff(want, *c); diff != "" {
+		t.Fatalf("migrated character differs (-want +got):\n%s", diff)
+	}
+	// The new fields are stored and read back.
+	c.Class, c.Species, c.Background, c.SaveProficiencies = "Rogue", "Halfling", "Urchin", []string{"dex", "int"}
+	c.Armor, c.Shield, c.Unarmored, c.ArmorBonus, c.Speed, c.HitDie = "leather", true, "mage_armor", 1, 25, 8
+	if err := s.SaveCharacter(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FindCharacterByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*c, *got, cmpopts.EquateApproxTime(time.Second)); diff != "" {
+		t.Fatalf("saved character differs (-want +got):\n%s", diff)
 	}
 }

@@ -51,6 +51,16 @@ func FuzzParseRoll(f *testing.F) {
 		}
 		checkResult(t, r, e.DiceCount())
 
+		// A critical hit doubles the dice and nothing else, or is refused
+		// with one of the package's codes when the doubled pool is too big.
+		if c, err := e.Critical(dice.DefaultLimits); err != nil {
+			if !slices.Contains(dice.Codes(), apperr.CodeOf(err)) {
+				t.Fatalf("Critical(%q): %v", expr, err)
+			}
+		} else if c.DiceCount() != 2*e.DiceCount() {
+			t.Fatalf("Critical(%q) = %q rolls %d dice, want %d", expr, c.Normalized(), c.DiceCount(), 2*e.DiceCount())
+		}
+
 		// Normalizing may lengthen the text ("1+1" → "1 + 1"), so the
 		// round trip ignores MaxLength; all other limits still hold.
 		again, err := dice.Parse(e.Normalized(), relaxed)

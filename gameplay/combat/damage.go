@@ -96,7 +96,8 @@ type Damage struct {
 // the damage left over equals or exceeds its hit point maximum (instant
 // death) or it dies at 0 (DiesAtZero). Damage to a creature already at 0
 // hit points is a failed death save (two on a critical hit), or death when
-// it equals or exceeds the maximum, and ends its stability. A dead
+// it equals or exceeds the maximum, and ends its stability; damage its
+// temporary hit points absorb entirely never reaches it and is not. A dead
 // combatant takes no damage. Returns the new combatant and what happened.
 func TakeDamage(c Combatant, parts []DamageRoll, critical bool) (Combatant, Damage) {
 	c = c.clone()

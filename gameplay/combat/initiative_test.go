@@ -21,11 +21,11 @@ func TestSeatBonus(t *testing.T) {
 
 func TestRollInitiative(t *testing.T) {
 	for _, tt := range []struct {
-		name          string
-		c             combat.Combatant
-		faces         []int
+		name           string
+		c              combat.Combatant
+		faces          []int
 		total, natural int
-		formula       string
+		formula        string
 	}{
 		{"Normal", combat.Combatant{InitiativeBonus: 3}, []int{11}, 14, 11, "1d20 + 3"},
 		{"NegativeBonus", combat.Combatant{InitiativeBonus: -1}, []int{11}, 10, 11, "1d20 - 1"},

@@ -67,6 +67,15 @@ var importRules = []importRule{
 		why:       "mcp never writes models directly and never imports its sibling webui",
 	},
 	{
+		// The encounter rules are pure values (gameplay/combat doc): dice
+		// come from the dice engine, sheet numbers from the sheet rules;
+		// storage, transport, clock and randomness stay with the callers.
+		folder:    "gameplay/combat",
+		forbidden: []string{module + "/", "gorm.io/", "net/", "os", "time", "math/rand", "crypto/rand"},
+		allowed:   []string{module + "/gameplay/dice", module + "/gameplay/sheet", module + "/models/apperr"},
+		why:       "combat is pure rules: only the dice engine, the sheet rules and the error type",
+	},
+	{
 		folder:    "tlsdev",
 		forbidden: []string{module + "/", "github.com/", "gorm.io/"},
 		why:       "tlsdev is standard library only",

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adventure-table/adventure-table/gameplay/combat"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -64,12 +65,10 @@ func stateOf(c *models.Character) CharacterState {
 }
 
 // ApplyDamage takes damage: temporary HP absorbs it first, the rest comes
-// off current HP, never below 0.
+// off current HP, never below 0 (the encounter rules' combat.ApplyDamage).
 func ApplyDamage(hp HP, amount int) HP {
-	absorbed := min(hp.Temp, amount)
-	hp.Temp -= absorbed
-	hp.Current = max(0, hp.Current-(amount-absorbed))
-	return hp
+	after, _ := combat.ApplyDamage(combat.HP(hp), amount)
+	return HP(after)
 }
 
 // ApplyHealing restores current HP up to the maximum; temporary HP is untouched.

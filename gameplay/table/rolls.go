@@ -130,13 +130,7 @@ func checkModifier(c *models.Character, ability, skill string) int {
 
 // diceFor is the d20 expression of a check mode.
 func diceFor(mode string) string {
-	switch mode {
-	case models.ModeAdvantage:
-		return "2d20kh1"
-	case models.ModeDisadvantage:
-		return "2d20kl1"
-	}
-	return "1d20"
+	return dice.D20(mode == models.ModeAdvantage, mode == models.ModeDisadvantage)
 }
 
 func diceNeeded(mode string) int {

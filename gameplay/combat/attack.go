@@ -11,6 +11,9 @@ type Attack struct {
 	Bonus        int  `json:"bonus"`
 	Advantage    bool `json:"advantage,omitempty"`
 	Disadvantage bool `json:"disadvantage,omitempty"`
+	// AutoCritical: any hit is a critical hit (a paralyzed or unconscious
+	// target within 5 feet; see AttackModes).
+	AutoCritical bool `json:"auto_critical,omitempty"`
 }
 
 // AttackResult is an attack roll against an armor class. Who may see AC
@@ -50,5 +53,6 @@ func RollAttack(a Attack, ac int, src dice.Source) (AttackResult, error) {
 		return AttackResult{}, err
 	}
 	hit, crit := Hits(nat, r.Total, ac)
+	crit = crit || (hit && a.AutoCritical)
 	return AttackResult{Roll: r, Natural: nat, Total: r.Total, AC: ac, Hit: hit, Critical: crit}, nil
 }

@@ -26,6 +26,8 @@ func TestRollAttack(t *testing.T) {
 		{"AdvantageKeepsHighNatural20", combat.Attack{Bonus: 2, Advantage: true}, 25, []int{3, 20}, 22, true, true},
 		{"DisadvantageKeepsLowNatural1", combat.Attack{Bonus: 9, Disadvantage: true}, 5, []int{20, 1}, 10, false, false},
 		{"NegativeBonus", combat.Attack{Bonus: -2}, 12, []int{14}, 12, true, false},
+		{"AutoCriticalOnHit", combat.Attack{Bonus: 3, AutoCritical: true}, 12, []int{9}, 12, true, true},
+		{"AutoCriticalMissStaysMiss", combat.Attack{Bonus: 3, AutoCritical: true}, 12, []int{8}, 11, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := combat.RollAttack(tt.a, tt.ac, dice.Faces(tt.faces...))

@@ -10,7 +10,10 @@ import (
 const CharacterFormat = "adventure-table.character"
 
 // CharacterFormatVersion is the version of CharacterFormat this build writes
-// and the only one it reads.
+// and the only one it reads. Version 1 grew the sheet fields (class,
+// species, background, save_proficiencies, armor, speed, hit_die)
+// backward-compatibly: they are optional when read, so a file written
+// before them still imports, with none of them given.
 const CharacterFormatVersion = 1
 
 // MaxCharacterFileBytes bounds an imported character file. The largest
@@ -38,7 +41,8 @@ func (s *Service) ExportCharacter(ctx context.Context, c Caller, id int64) (Char
 	return CharacterFile{Format: CharacterFormat, Version: CharacterFormatVersion, Character: CharacterInput{
 		Name: v.Name, Level: v.Level, Abilities: v.Abilities, SkillProficiencies: v.SkillProficiencies,
 		SkillExpertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
-		Biography: v.Biography, RoleplayGuidance: v.RoleplayGuidance,
+		Biography: v.Biography, RoleplayGuidance: v.RoleplayGuidance, Class: v.Class, Species: v.Species,
+		Background: v.Background, SaveProficiencies: v.SaveProficiencies, Armor: v.Armor, Speed: v.Speed, HitDie: v.HitDie,
 	}}, nil
 }
 

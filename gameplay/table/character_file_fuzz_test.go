@@ -15,6 +15,7 @@ import (
 func FuzzDecodeCharacterFile(f *testing.F) {
 	for _, seed := range []string{
 		`{"format":"adventure-table.character","version":1,"character":{"name":"Mira","level":3,"abilities":{"str":10,"dex":14,"con":12,"int":10,"wis":13,"cha":8},"skill_proficiencies":["stealth"],"skill_expertise":["stealth"],"hp":{"max":20,"current":20,"temp":0},"conditions":[],"resources":[{"name":"Ki","current":3,"max":3}],"biography":"","roleplay_guidance":""}}`,
+		`{"format":"adventure-table.character","version":1,"character":{"name":"Brakka","level":5,"class":"Fighter","save_proficiencies":["str","con"],"armor":{"body":"chain_mail","shield":true,"unarmored":"","bonus":1},"speed":30,"hit_die":10}}`,
 		`{"format":"adventure-table.character","version":1,"character":{"name":"a","name":"b"}}`,
 		`{"format":"adventure-table.character","version":2,"character":{}}`,
 		`{"format":"adventure-table.character","version":1,"character":{"speed":30}}`,

@@ -24,6 +24,10 @@ func TestCharacterFileRoundTrip(t *testing.T) {
 	in.HP = table.HP{Max: 31, Current: 17, Temp: 4}
 	in.Biography, in.RoleplayGuidance = "Born under a \"red\" moon.\nLine two.", "Speaks softly; <never> lies."
 	in.Resources = append(in.Resources, table.ResourceView{Name: "Spell slots (1st)", Current: 1, Max: 4})
+	in.Class, in.Species, in.Background = "Monk 3", "Wood elf 木精靈", "Hermit"
+	in.SaveProficiencies = []string{"str", "dex"}
+	in.Armor = table.ArmorView{Unarmored: "monk", Bonus: 1}
+	in.Speed, in.HitDie = 35, 8
 	orig, err := svc.CreateCharacter(ctx, owner, in)
 	tabletest.Must(t, err)
 
@@ -91,7 +95,9 @@ func TestImportCharacterBadInput(t *testing.T) {
 		data string
 		want apperr.Code
 	}{
-		{"ErrUnknownField", strings.Replace(body, `"level":`, `"speed":30,"level":`, 1), apperr.InvalidRequest},
+		{"ErrUnknownField", strings.Replace(body, `"level":`, `"walk":30,"level":`, 1), apperr.InvalidRequest},
+		{"ErrUnknownArmorField", strings.Replace(body, `"shield":false`, `"shield":false,"helmet":true`, 1), apperr.InvalidRequest},
+		{"ErrSheetRules", strings.Replace(body, `"hit_die":0`, `"hit_die":20`, 1), apperr.CharacterInvalid},
 		{"ErrUnknownTopField", strings.Replace(body, `"version":1`, `"version":1,"id":7`, 1), apperr.InvalidRequest},
 		{"ErrDuplicateKey", strings.Replace(body, `"level":3`, `"level":3,"level":20`, 1), apperr.InvalidRequest},
 		{"ErrDuplicateKeyOtherCase", strings.Replace(body, `"level":3`, `"level":3,"LEVEL":20`, 1), apperr.InvalidRequest},
@@ -135,5 +141,26 @@ func TestCharacterFileName(t *testing.T) {
 		if got := table.CharacterFileName(name); got != want {
 			t.Errorf("CharacterFileName(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestCharacterFileBeforeSheetFields: a version-1 file written before the
+// sheet fields (class … hit_die) existed still imports, with none of them
+// given: no save proficiencies, AC 10 + Dex, no speed or hit dice.
+func TestCharacterFileBeforeSheetFields(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	c := tabletest.NewUser(t, svc, "Player")
+	old := `{"format":"adventure-table.character","version":1,"character":{"name":"Mira","level":3,` +
+		`"abilities":{"str":10,"dex":14,"con":12,"int":10,"wis":13,"cha":8},"skill_proficiencies":["stealth"],` +
+		`"skill_expertise":["stealth"],"hp":{"max":20,"current":20,"temp":0},"conditions":[],` +
+		`"resources":[{"name":"Ki","current":3,"max":3}],"biography":"","roleplay_guidance":""}}`
+	v, err := svc.ImportCharacter(ctx, c, []byte(old))
+	tabletest.Must(t, err)
+	if v.Name != "Mira" || v.Class != "" || len(v.SaveProficiencies) != 0 || v.Armor != (table.ArmorView{}) || v.Speed != 0 || v.HitDie != 0 {
+		t.Fatalf("imported %+v", v)
+	}
+	if d := v.Derived; d.AC != 12 || d.Saves["dex"] != 2 || d.Speed != 0 || d.HitDice != "" || d.Skills["stealth"] != 6 {
+		t.Fatalf("derived %+v", d)
 	}
 }

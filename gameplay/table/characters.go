@@ -43,6 +43,21 @@ type ResourceView struct {
 	Max     int    `json:"max"`
 }
 
+// ArmorView is what a sheet says about its armor; the sheet rules turn it
+// into the armor class.
+type ArmorView struct {
+	Body      string `json:"body" jsonschema:"body armor: empty for none, or padded, leather, studded_leather, hide, chain_shirt, scale_mail, breastplate, half_plate, ring_mail, chain_mail, splint, plate"`
+	Shield    bool   `json:"shield"`
+	Unarmored string `json:"unarmored" jsonschema:"AC formula without body armor: empty for 10 + Dex, or barbarian (10 + Dex + Con), monk (10 + Dex + Wis, no shield) or mage_armor (13 + Dex)"`
+	Bonus     int    `json:"bonus" jsonschema:"flat AC bonus of magic armor or items, -5 to 10"`
+}
+
+// Unarmored AC formulas a sheet may name (empty is 10 + Dex).
+var unarmoredFormulas = []string{"", sheet.UnarmoredBarbarian, sheet.UnarmoredMonk, sheet.MageArmor}
+
+// Hit die sizes a sheet may name (0 is not given).
+var hitDice = []int{0, 6, 8, 10, 12}
+
 // CharacterInput is what a player writes: everything but derived fields.
 type CharacterInput struct {
 	Name               string         `json:"name" jsonschema:"1 to 80 characters"`
@@ -55,6 +70,13 @@ type CharacterInput struct {
 	Resources          []ResourceView `json:"resources"`
 	Biography          string         `json:"biography"`
 	RoleplayGuidance   string         `json:"roleplay_guidance"`
+	Class              string         `json:"class" jsonschema:"class as text, at most 80 characters"`
+	Species            string         `json:"species" jsonschema:"species as text, at most 80 characters"`
+	Background         string         `json:"background" jsonschema:"background as text, at most 80 characters"`
+	SaveProficiencies  []string       `json:"save_proficiencies" jsonschema:"ability keys (str, dex, con, int, wis, cha) of proficient saving throws"`
+	Armor              ArmorView      `json:"armor"`
+	Speed              int            `json:"speed" jsonschema:"walking speed in feet, 0 to 200; 0 when not given"`
+	HitDie             int            `json:"hit_die" jsonschema:"hit die size: 6, 8, 10 or 12; 0 when not given"`
 }
 
 // CharacterView is a character as its owner sees it.
@@ -71,23 +93,35 @@ type CharacterView struct {
 	Resources          []ResourceView   `json:"resources"`
 	Biography          string           `json:"biography"`
 	RoleplayGuidance   string           `json:"roleplay_guidance"`
+	Class              string           `json:"class"`
+	Species            string           `json:"species"`
+	Background         string           `json:"background"`
+	SaveProficiencies  []string         `json:"save_proficiencies"`
+	Armor              ArmorView        `json:"armor"`
+	Speed              int              `json:"speed"`
+	HitDie             int              `json:"hit_die"`
 	Derived            CharacterDerived `json:"derived"`
 	UpdatedAt          time.Time        `json:"updated_at"`
 }
 
 // CharacterDerived is what the server derives from the stored sheet by the
-// sheet rules, the same numbers every roll uses. Saves, AC, speed and hit
-// dice join it once the sheet stores their inputs.
+// sheet rules, the same numbers every roll uses.
 type CharacterDerived struct {
-	Modifiers         map[string]int `json:"modifiers" jsonschema:"ability modifier by ability key (str…cha)"`
-	Skills            map[string]int `json:"skills" jsonschema:"check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise"`
-	PassivePerception int            `json:"passive_perception" jsonschema:"10 + the Perception modifier"`
-	Initiative        int            `json:"initiative" jsonschema:"initiative bonus (a Dexterity check)"`
+	Modifiers           map[string]int `json:"modifiers" jsonschema:"ability modifier by ability key (str…cha)"`
+	Saves               map[string]int `json:"saves" jsonschema:"saving throw modifier by ability key: ability modifier + proficiency bonus if proficient"`
+	Skills              map[string]int `json:"skills" jsonschema:"check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise"`
+	PassivePerception   int            `json:"passive_perception" jsonschema:"10 + the Perception modifier"`
+	Initiative          int            `json:"initiative" jsonschema:"initiative bonus (a Dexterity check)"`
+	AC                  int            `json:"ac" jsonschema:"armor class from the armor, shield, unarmored formula and bonus"`
+	StealthDisadvantage bool           `json:"stealth_disadvantage" jsonschema:"the armor imposes disadvantage on Stealth checks"`
+	Speed               int            `json:"speed" jsonschema:"walking speed in feet after heavy armor without its Strength; 0 when not given"`
+	HitDice             string         `json:"hit_dice" jsonschema:"hit dice pool as dice notation (5d8); empty without a hit die"`
 }
 
 func characterDerived(c *models.Character) CharacterDerived {
 	d := sheet.Derive(sheetInput(c))
-	return CharacterDerived{Modifiers: d.Modifiers, Skills: d.Skills, PassivePerception: d.PassivePerception, Initiative: d.Initiative}
+	return CharacterDerived{Modifiers: d.Modifiers, Saves: d.Saves, Skills: d.Skills, PassivePerception: d.PassivePerception,
+		Initiative: d.Initiative, AC: d.AC, StealthDisadvantage: d.StealthDisadvantage, Speed: d.Speed, HitDice: d.HitDice}
 }
 
 // CharacterList is the caller's characters.
@@ -158,7 +192,35 @@ func (in *CharacterInput) validate() error {
 	if utf8.RuneCountInString(in.RoleplayGuidance) > maxTextLength {
 		e.WithField("roleplay_guidance", fmt.Sprintf("at most %d characters", maxTextLength))
 	}
-	for field, v := range map[string]string{"name": in.Name, "biography": in.Biography, "roleplay_guidance": in.RoleplayGuidance} {
+	in.Class, in.Species, in.Background = strings.TrimSpace(in.Class), strings.TrimSpace(in.Species), strings.TrimSpace(in.Background)
+	for field, v := range map[string]string{"class": in.Class, "species": in.Species, "background": in.Background} {
+		if utf8.RuneCountInString(v) > 80 {
+			e.WithField(field, "at most 80 characters")
+		}
+	}
+	in.SaveProficiencies = dedupe(in.SaveProficiencies)
+	for _, a := range in.SaveProficiencies {
+		if !slices.Contains(sheet.Abilities, a) {
+			e.WithField("save_proficiencies", fmt.Sprintf("unknown ability %q", a))
+		}
+	}
+	if _, ok := sheet.Armors[in.Armor.Body]; in.Armor.Body != "" && !ok {
+		e.WithField("armor.body", fmt.Sprintf("unknown armor %q", in.Armor.Body))
+	}
+	if !slices.Contains(unarmoredFormulas, in.Armor.Unarmored) {
+		e.WithField("armor.unarmored", "empty, barbarian, monk or mage_armor")
+	}
+	if in.Armor.Bonus < -5 || in.Armor.Bonus > 10 {
+		e.WithField("armor.bonus", "-5 to 10")
+	}
+	if in.Speed < 0 || in.Speed > 200 {
+		e.WithField("speed", "0 to 200")
+	}
+	if !slices.Contains(hitDice, in.HitDie) {
+		e.WithField("hit_die", "0, 6, 8, 10 or 12")
+	}
+	for field, v := range map[string]string{"name": in.Name, "biography": in.Biography, "roleplay_guidance": in.RoleplayGuidance,
+		"class": in.Class, "species": in.Species, "background": in.Background} {
 		if !models.StorableText(v) {
 			e.WithField(field, models.UnstorableTextProblem)
 		}
@@ -194,6 +256,9 @@ func (in CharacterInput) apply(c *models.Character) {
 		c.Resources[i] = models.Resource{Name: strings.TrimSpace(r.Name), Current: r.Current, Max: r.Max}
 	}
 	c.Biography, c.RoleplayGuidance = in.Biography, in.RoleplayGuidance
+	c.Class, c.Species, c.Background, c.SaveProficiencies = in.Class, in.Species, in.Background, nonNil(in.SaveProficiencies)
+	c.Armor, c.Shield, c.Unarmored, c.ArmorBonus = in.Armor.Body, in.Armor.Shield, in.Armor.Unarmored, in.Armor.Bonus
+	c.Speed, c.HitDie = in.Speed, in.HitDie
 }
 
 func characterView(c models.Character) CharacterView {
@@ -202,6 +267,8 @@ func characterView(c models.Character) CharacterView {
 		SkillProficiencies: nonNil(c.SkillProficiencies), SkillExpertise: nonNil(c.SkillExpertise),
 		HP: HP{Max: c.HPMax, Current: c.HPCurrent, Temp: c.HPTemp}, Conditions: nonNil(c.Conditions),
 		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance,
+		Class: c.Class, Species: c.Species, Background: c.Background, SaveProficiencies: nonNil(c.SaveProficiencies),
+		Armor: ArmorView{Body: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus}, Speed: c.Speed, HitDie: c.HitDie,
 		Derived: characterDerived(&c), UpdatedAt: c.UpdatedAt}
 	for _, r := range c.Resources {
 		v.Resources = append(v.Resources, ResourceView(r))
@@ -209,13 +276,12 @@ func characterView(c models.Character) CharacterView {
 	return v
 }
 
-// sheetInput is what the stored character gives the sheet rules. Save
-// proficiencies, armor, speed and hit die are not stored yet, so saves are
-// plain ability modifiers, AC is 10 + Dex, and speed and hit dice are
-// unknown (0, "").
+// sheetInput is what the stored character gives the sheet rules.
 func sheetInput(c *models.Character) sheet.Input {
 	return sheet.Input{Level: c.Level, Scores: sheet.Scores{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
-		SkillProficiencies: c.SkillProficiencies, SkillExpertise: c.SkillExpertise}
+		SaveProficiencies: c.SaveProficiencies, SkillProficiencies: c.SkillProficiencies, SkillExpertise: c.SkillExpertise,
+		Armor: sheet.ArmorInput{Armor: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus},
+		Speed: c.Speed, HitDie: c.HitDie}
 }
 
 func nonNil(s []string) []string {

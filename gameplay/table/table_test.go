@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -469,6 +470,17 @@ func TestCharacterValidation(t *testing.T) {
 		{"ErrExpertiseWithoutProficiency", func(in *table.CharacterInput) { in.SkillExpertise = []string{"arcana"} }, "skill_expertise"},
 		{"ErrUnknownCondition", func(in *table.CharacterInput) { in.Conditions = []string{"sleepy"} }, "conditions"},
 		{"ErrResourceAboveMax", func(in *table.CharacterInput) { in.Resources = []table.ResourceView{{Name: "Ki", Current: 4, Max: 3}} }, "resources.0.current"},
+		{"ErrLongClass", func(in *table.CharacterInput) { in.Class = strings.Repeat("x", 81) }, "class"},
+		{"ErrLongSpecies", func(in *table.CharacterInput) { in.Species = strings.Repeat("x", 81) }, "species"},
+		{"ErrLongBackground", func(in *table.CharacterInput) { in.Background = strings.Repeat("x", 81) }, "background"},
+		{"ErrUnknownSave", func(in *table.CharacterInput) { in.SaveProficiencies = []string{"dex", "luck"} }, "save_proficiencies"},
+		{"ErrUnknownArmor", func(in *table.CharacterInput) { in.Armor.Body = "mithral_robe" }, "armor.body"},
+		{"ErrUnknownUnarmored", func(in *table.CharacterInput) { in.Armor.Unarmored = "draconic" }, "armor.unarmored"},
+		{"ErrArmorBonus", func(in *table.CharacterInput) { in.Armor.Bonus = 11 }, "armor.bonus"},
+		{"ErrArmorMalus", func(in *table.CharacterInput) { in.Armor.Bonus = -6 }, "armor.bonus"},
+		{"ErrNegativeSpeed", func(in *table.CharacterInput) { in.Speed = -5 }, "speed"},
+		{"ErrSpeed", func(in *table.CharacterInput) { in.Speed = 201 }, "speed"},
+		{"ErrHitDie", func(in *table.CharacterInput) { in.HitDie = 4 }, "hit_die"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

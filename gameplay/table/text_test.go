@@ -67,6 +67,9 @@ func TestUnstorableTextRefused(t *testing.T) {
 		{"CharacterName", "name", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Name = s })},
 		{"CharacterBiography", "biography", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Biography = s })},
 		{"CharacterGuidance", "roleplay_guidance", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.RoleplayGuidance = s })},
+		{"CharacterClass", "class", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Class = s })},
+		{"CharacterSpecies", "species", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Species = s })},
+		{"CharacterBackground", "background", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Background = s })},
 		{"CharacterResource", "resources.0.name", apperr.CharacterInvalid, character(func(in *table.CharacterInput, s string) { in.Resources[0].Name = s })},
 		{"UpdateCharacter", "biography", apperr.CharacterInvalid, func(s string) error {
 			in := tabletest.Character("Mira")

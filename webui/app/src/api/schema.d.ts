@@ -1680,6 +1680,15 @@ export interface components {
             end: boolean;
             abandon: boolean;
         };
+        ArmorView: {
+            /** @description body armor: empty for none, or padded, leather, studded_leather, hide, chain_shirt, scale_mail, breastplate, half_plate, ring_mail, chain_mail, splint, plate */
+            body: string;
+            shield: boolean;
+            /** @description AC formula without body armor: empty for 10 + Dex, or barbarian (10 + Dex + Con), monk (10 + Dex + Wis, no shield) or mage_armor (13 + Dex) */
+            unarmored: string;
+            /** @description flat AC bonus of magic armor or items, -5 to 10 */
+            bonus: number;
+        };
         AssignInput: {
             access_id: number;
         };
@@ -1896,6 +1905,10 @@ export interface components {
             modifiers: {
                 [key: string]: number;
             };
+            /** @description saving throw modifier by ability key: ability modifier + proficiency bonus if proficient */
+            saves: {
+                [key: string]: number;
+            };
             /** @description check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise */
             skills: {
                 [key: string]: number;
@@ -1904,6 +1917,14 @@ export interface components {
             passive_perception: number;
             /** @description initiative bonus (a Dexterity check) */
             initiative: number;
+            /** @description armor class from the armor, shield, unarmored formula and bonus */
+            ac: number;
+            /** @description the armor imposes disadvantage on Stealth checks */
+            stealth_disadvantage: boolean;
+            /** @description walking speed in feet after heavy armor without its Strength; 0 when not given */
+            speed: number;
+            /** @description hit dice pool as dice notation (5d8); empty without a hit die */
+            hit_dice: string;
         };
         CharacterFile: {
             /** @description always adventure-table.character */
@@ -1928,6 +1949,19 @@ export interface components {
             resources: components["schemas"]["ResourceView"][];
             biography: string;
             roleplay_guidance: string;
+            /** @description class as text, at most 80 characters */
+            class: string;
+            /** @description species as text, at most 80 characters */
+            species: string;
+            /** @description background as text, at most 80 characters */
+            background: string;
+            /** @description ability keys (str, dex, con, int, wis, cha) of proficient saving throws */
+            save_proficiencies: string[];
+            armor: components["schemas"]["ArmorView"];
+            /** @description walking speed in feet, 0 to 200; 0 when not given */
+            speed: number;
+            /** @description hit die size: 6, 8, 10 or 12; 0 when not given */
+            hit_die: number;
         };
         CharacterList: {
             characters: components["schemas"]["CharacterView"][];
@@ -1964,6 +1998,13 @@ export interface components {
             resources: components["schemas"]["ResourceView"][];
             biography: string;
             roleplay_guidance: string;
+            class: string;
+            species: string;
+            background: string;
+            save_proficiencies: string[];
+            armor: components["schemas"]["ArmorView"];
+            speed: number;
+            hit_die: number;
             derived: components["schemas"]["CharacterDerived"];
             updated_at: string;
         };

@@ -31,6 +31,13 @@ interface Draft {
   resources: { key: number; name: string; current: string; max: string }[];
   biography: string;
   roleplay_guidance: string;
+  class: string;
+  species: string;
+  background: string;
+  save_proficiencies: string[];
+  armor: { body: string; shield: boolean; unarmored: string; bonus: string };
+  speed: string;
+  hit_die: string;
 }
 
 let resourceKeys = 0;
@@ -52,6 +59,18 @@ export function draftOf(c: CharacterInput): Draft {
     })),
     biography: c.biography ?? '',
     roleplay_guidance: c.roleplay_guidance ?? '',
+    class: c.class ?? '',
+    species: c.species ?? '',
+    background: c.background ?? '',
+    save_proficiencies: [...(c.save_proficiencies ?? [])],
+    armor: {
+      body: c.armor?.body ?? '',
+      shield: c.armor?.shield ?? false,
+      unarmored: c.armor?.unarmored ?? '',
+      bonus: String(c.armor?.bonus ?? 0),
+    },
+    speed: String(c.speed ?? 0),
+    hit_die: String(c.hit_die ?? 0),
   };
 }
 
@@ -72,6 +91,13 @@ export function inputOf(d: Draft): CharacterInput {
     resources: d.resources.map((r) => ({ name: r.name.trim(), current: num(r.current), max: num(r.max) })),
     biography: d.biography,
     roleplay_guidance: d.roleplay_guidance,
+    class: d.class.trim(),
+    species: d.species.trim(),
+    background: d.background.trim(),
+    save_proficiencies: ABILITIES.filter((a) => d.save_proficiencies.includes(a)),
+    armor: { body: d.armor.body, shield: d.armor.shield, unarmored: d.armor.unarmored, bonus: num(d.armor.bonus) },
+    speed: num(d.speed),
+    hit_die: num(d.hit_die),
   };
 }
 
@@ -86,6 +112,13 @@ export const NEW_CHARACTER: CharacterInput = {
   resources: [],
   biography: '',
   roleplay_guidance: '',
+  class: '',
+  species: '',
+  background: '',
+  save_proficiencies: [],
+  armor: { body: '', shield: false, unarmored: '', bonus: 0 },
+  speed: 30,
+  hit_die: 0,
 };
 
 // The field groups of the form; a server field key ("hp.current",

@@ -27,7 +27,7 @@ type Condition struct {
 	Ends    string `json:"ends,omitempty"`
 	TimerID string `json:"timer_id,omitempty"`
 	Rounds  int    `json:"rounds,omitempty"` // boundaries still to come
-	// skipCurrent: set when an end-of-turn condition is applied during
+	// SkipCurrent is set when an end-of-turn condition is applied during
 	// TimerID's own turn; the end of that turn is not its "next" turn.
 	SkipCurrent bool `json:"skip_current,omitempty"`
 }

@@ -72,12 +72,16 @@ func (e Encounter) clone() Encounter {
 // Add puts c into the encounter. Before Start it joins the list; after, it
 // must have its Initiative and takes its place in the order (ties broken
 // by the rules, rolling off with src), and the current actor stays the
-// current actor. Returns invalid_request for an empty or duplicate ID or a
-// missing initiative after Start, and the dice engine's errors.
+// current actor. Returns invalid_request for an empty or duplicate ID, hit
+// points or AC out of range (see validate) or a missing initiative after
+// Start, and the dice engine's errors.
 func (e Encounter) Add(c Combatant, src dice.Source) (Encounter, error) {
 	c.ID, c.Name = strings.TrimSpace(c.ID), strings.TrimSpace(c.Name)
 	if c.ID == "" || e.index(c.ID) >= 0 {
 		return e, apperr.E(apperr.InvalidRequest, "Combatant id %q is empty or already in the encounter.", c.ID).WithField("id", "a new, non-empty id")
+	}
+	if err := c.validate(); err != nil {
+		return e, err
 	}
 	if c.Conditions == nil {
 		c.Conditions = []Condition{}
@@ -236,4 +240,26 @@ func (e Encounter) Update(c Combatant) (Encounter, error) {
 	out := e.clone()
 	out.Combatants[i] = c.clone()
 	return out, nil
+}
+
+// validate checks the numbers a combatant joins with: hit points tracked
+// for everyone (maximum 1–9999, current 0–maximum, temporary 0–9999; a
+// maximum of 0 would read as dying), AC 0–100, bonus within ±100.
+func (c Combatant) validate() error {
+	bad := func(field, want string) error {
+		return apperr.E(apperr.InvalidRequest, "Combatant %q: %s must be %s.", c.ID, field, want).WithField(field, want)
+	}
+	switch {
+	case c.HP.Max < 1 || c.HP.Max > 9999:
+		return bad("hp.max", "1 to 9999")
+	case c.HP.Current < 0 || c.HP.Current > c.HP.Max:
+		return bad("hp.current", "0 to the maximum")
+	case c.HP.Temp < 0 || c.HP.Temp > 9999:
+		return bad("hp.temp", "0 to 9999")
+	case c.AC < 0 || c.AC > 100:
+		return bad("ac", "0 to 100")
+	case c.InitiativeBonus < -100 || c.InitiativeBonus > 100:
+		return bad("initiative_bonus", "-100 to 100")
+	}
+	return nil
 }

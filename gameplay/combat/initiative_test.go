@@ -54,10 +54,15 @@ func TestRollInitiative(t *testing.T) {
 // entered is an initiative entered as a total (the face is irrelevant to order).
 func entered(total int) *combat.Initiative { return &combat.Initiative{Total: total} }
 
+var hp10 = combat.HP{Max: 10, Current: 10}
+
 func mustEncounter(t *testing.T, cs ...combat.Combatant) combat.Encounter {
 	t.Helper()
 	var e combat.Encounter
 	for _, c := range cs {
+		if c.HP.Max == 0 {
+			c.HP = combat.HP{Max: 10, Current: 10}
+		}
 		var err error
 		if e, err = e.Add(c, nil); err != nil {
 			t.Fatal(err)
@@ -200,9 +205,9 @@ func TestAddMidEncounter(t *testing.T) {
 		rollOffs  []int
 		wantOrder []string
 	}{
-		{"PlacedByInitiative", combat.Combatant{ID: "d", Initiative: entered(15)}, nil, []string{"a", "d", "b", "c"}},
-		{"Last", combat.Combatant{ID: "d", Initiative: entered(1)}, nil, []string{"a", "b", "c", "d"}},
-		{"TieRollsOffWithCurrent", combat.Combatant{ID: "d", InitiativeBonus: 1, Initiative: entered(12)}, []int{4, 9}, []string{"a", "d", "b", "c"}},
+		{"PlacedByInitiative", combat.Combatant{ID: "d", HP: hp10, Initiative: entered(15)}, nil, []string{"a", "d", "b", "c"}},
+		{"Last", combat.Combatant{ID: "d", HP: hp10, Initiative: entered(1)}, nil, []string{"a", "b", "c", "d"}},
+		{"TieRollsOffWithCurrent", combat.Combatant{ID: "d", HP: hp10, InitiativeBonus: 1, Initiative: entered(12)}, []int{4, 9}, []string{"a", "d", "b", "c"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := start(t)
@@ -222,10 +227,30 @@ func TestAddMidEncounter(t *testing.T) {
 		})
 	}
 	t.Run("ErrNoInitiative", func(t *testing.T) {
-		if _, err := start(t).Add(combat.Combatant{ID: "d"}, nil); apperr.CodeOf(err) != apperr.InvalidRequest {
-			t.Errorf("code = %q, want invalid_request", apperr.CodeOf(err))
+		_, err := start(t).Add(combat.Combatant{ID: "d", HP: hp10}, nil)
+		if ae, ok := apperr.As(err); !ok || ae.Code != apperr.InvalidRequest || ae.Fields["initiative"] == "" {
+			t.Errorf("err = %v, want invalid_request on initiative", err)
 		}
 	})
+	for _, tt := range []struct {
+		name  string
+		c     combat.Combatant
+		field string
+	}{
+		{"ErrNoMaxHP", combat.Combatant{ID: "d", Initiative: entered(3)}, "hp.max"},
+		{"ErrCurrentAboveMax", combat.Combatant{ID: "d", HP: combat.HP{Max: 5, Current: 6}, Initiative: entered(3)}, "hp.current"},
+		{"ErrNegativeTemp", combat.Combatant{ID: "d", HP: combat.HP{Max: 5, Current: 5, Temp: -1}, Initiative: entered(3)}, "hp.temp"},
+		{"ErrAC", combat.Combatant{ID: "d", HP: combat.HP{Max: 5, Current: 5}, AC: 101, Initiative: entered(3)}, "ac"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := start(t)
+			got, err := e.Add(tt.c, nil)
+			ae, ok := apperr.As(err)
+			if !ok || ae.Code != apperr.InvalidRequest || ae.Fields[tt.field] == "" || len(got.Combatants) != 3 {
+				t.Errorf("err = %v (fields %v), combatants %d; want invalid_request on %s, nothing added", err, ae, len(got.Combatants), tt.field)
+			}
+		})
+	}
 	t.Run("ErrDuplicateID", func(t *testing.T) {
 		if _, err := start(t).Add(combat.Combatant{ID: "a", Initiative: entered(3)}, nil); apperr.CodeOf(err) != apperr.InvalidRequest {
 			t.Errorf("code = %q, want invalid_request", apperr.CodeOf(err))

@@ -231,11 +231,15 @@ func (e Encounter) Remove(id string) (Encounter, TurnChange, error) {
 }
 
 // Update replaces the combatant with c's ID by c (after a damage, a heal or
-// a death save). Returns not_found.
+// a death save). Returns not_found, and invalid_request for numbers out of
+// range as Add does.
 func (e Encounter) Update(c Combatant) (Encounter, error) {
 	i := e.index(c.ID)
 	if i < 0 {
 		return e, notFound(c.ID)
+	}
+	if err := c.validate(); err != nil {
+		return e, err
 	}
 	out := e.clone()
 	out.Combatants[i] = c.clone()

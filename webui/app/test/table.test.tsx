@@ -503,6 +503,52 @@ describe('character editor', () => {
     expect(screen.getByText(en['character.saved'])).toBeTruthy();
   });
 
+  it('shows the server-derived sheet and saves the armor, saves, speed and hit die', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, MIRA),
+      'PUT /api/characters/3': (body) =>
+        json(200, {
+          ...MIRA,
+          ...(body as object),
+          derived: { ...MIRA.derived, ac: 18, stealth_disadvantage: true, speed: 20, hit_dice: '5d10', saves: { ...MIRA.derived.saves, con: 4 } },
+        }),
+    });
+    renderApp('/characters/3');
+    await screen.findByTestId('sheet-summary');
+    const stat = (k: string) => screen.getByTestId(`stat-${k}`).querySelector('dd.derived')?.textContent;
+    expect(stat('ac')).toBe('12');
+    expect(stat('initiative')).toBe('+2');
+    expect(stat('speed')).toBe('30 ft');
+    expect(stat('passive-perception')).toBe('14');
+    expect(stat('hit-dice')).toBe('5d8');
+    expect(screen.getByTestId('mod-int').textContent).toBe('−1');
+    expect(screen.getByTestId('save-dex').textContent).toBe('+2');
+    expect(screen.getByTestId('skill-stealth').textContent).toBe('+8');
+    expect(screen.getByTestId('skill-perception').textContent).toBe('+4');
+    expect((screen.getByLabelText(en['character.class']) as HTMLInputElement).value).toBe('Ranger');
+
+    fireEvent.change(screen.getByLabelText(en['character.armor.body']), { target: { value: 'chain_mail' } });
+    fireEvent.click(screen.getByLabelText(en['character.armor.shield']));
+    fireEvent.change(screen.getByLabelText(en['character.speed']), { target: { value: '25' } });
+    fireEvent.change(screen.getByLabelText(en['character.hitDie']), { target: { value: '10' } });
+    fireEvent.click(screen.getByLabelText(`${en['ability.con']} ${en['character.saves']}: ${en['character.proficient']}`));
+    fireEvent.change(screen.getByLabelText(en['character.class']), { target: { value: ' Fighter 5 ' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: en['character.save'] })));
+    const sent = callsTo('PUT', '/api/characters/3')[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      class: 'Fighter 5',
+      save_proficiencies: ['con'],
+      armor: { body: 'chain_mail', shield: true, unarmored: '', bonus: 0 },
+      speed: 25,
+      hit_die: 10,
+    });
+    // The numbers shown are the server's answer, not computed here.
+    expect(stat('ac')).toBe('18');
+    expect(within(screen.getByTestId('stat-ac')).getByText(en['character.stealthDisadvantage'])).toBeTruthy();
+    expect(stat('hit-dice')).toBe('5d10');
+    expect(screen.getByTestId('save-con').textContent).toBe('+4');
+  });
+
   it('shows field errors from character_invalid next to the fields', async () => {
     stubServer({
       'GET /api/characters/3': () => json(200, MIRA),

@@ -4,11 +4,15 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadThen } from '../components/LoadThen';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
-import type { MessageKey } from '../i18n/messages';
+import { format, type MessageKey } from '../i18n/messages';
+import { signed } from '../table/labels';
 import {
   ABILITIES,
+  ARMORS,
   CONDITIONS,
+  HIT_DICE,
   SKILLS,
+  UNARMORED,
   createCharacter,
   getCharacter,
   updateCharacter,
@@ -126,7 +130,14 @@ export const NEW_CHARACTER: CharacterInput = {
 const GROUPS = [
   'name',
   'level',
+  'class',
+  'species',
+  'background',
   'abilities',
+  'save_proficiencies',
+  'armor',
+  'speed',
+  'hit_die',
   'skill_proficiencies',
   'skill_expertise',
   'hp',
@@ -253,8 +264,23 @@ function Editor({ initial }: { initial: Character | null }) {
                 {saved ? `+${saved.proficiency_bonus}` : t('character.proficiencyPending')}
               </span>
             </div>
+            {(['class', 'species', 'background'] as const).map((k) => (
+              <Field key={k} label={t(`character.${k}`)} htmlFor={`${idp}-${k}`}>
+                <input
+                  id={`${idp}-${k}`}
+                  value={draft[k]}
+                  maxLength={80}
+                  onChange={(e) => set({ [k]: e.target.value })}
+                  aria-invalid={bad(k) || undefined}
+                  aria-describedby={described(k)}
+                />
+                {err(k)}
+              </Field>
+            ))}
           </div>
         </fieldset>
+
+        {saved && <SheetSummary c={saved} />}
 
         <fieldset aria-describedby={described('abilities')}>
           <legend>{t('character.abilities')}</legend>
@@ -270,10 +296,49 @@ function Editor({ initial }: { initial: Character | null }) {
                   onChange={(e) => set({ abilities: { ...draft.abilities, [a]: e.target.value } })}
                   aria-invalid={badKey(`abilities.${a}`) || (fieldErrors.abilities?.includes('abilities') ?? false) || undefined}
                 />
+                <span className="derived" data-testid={`mod-${a}`} title={t('character.modifier')}>
+                  {total(saved?.derived.modifiers[a])}
+                </span>
               </Field>
             ))}
           </div>
           {err('abilities')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.saves')}</legend>
+          <table className="grid saves">
+            <thead>
+              <tr>
+                <th scope="col">{t('character.saves')}</th>
+                <th scope="col">{t('character.proficient')}</th>
+                <th scope="col">{t('character.total')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ABILITIES.map((a) => {
+                const name = t(`ability.${a}`);
+                return (
+                  <tr key={a}>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`${name} ${t('character.saves')}: ${t('character.proficient')}`}
+                        checked={draft.save_proficiencies.includes(a)}
+                        onChange={(e) => set({ save_proficiencies: toggle(draft.save_proficiencies, a, e.target.checked) })}
+                      />
+                    </td>
+                    <td className="derived" data-testid={`save-${a}`}>
+                      {total(saved?.derived.saves[a])}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {saved && <p className="hint">{t('character.totalsHint')}</p>}
+          {err('save_proficiencies')}
         </fieldset>
 
         <fieldset>
@@ -284,6 +349,7 @@ function Editor({ initial }: { initial: Character | null }) {
                 <th scope="col">{t('character.skill')}</th>
                 <th scope="col">{t('character.proficient')}</th>
                 <th scope="col">{t('character.expertise')}</th>
+                <th scope="col">{t('character.total')}</th>
               </tr>
             </thead>
             <tbody>
@@ -315,6 +381,9 @@ function Editor({ initial }: { initial: Character | null }) {
                         onChange={(e) => set({ skill_expertise: toggle(draft.skill_expertise, s, e.target.checked) })}
                       />
                     </td>
+                    <td className="derived" data-testid={`skill-${s}`}>
+                      {total(saved?.derived.skills[s])}
+                    </td>
                   </tr>
                 );
               })}
@@ -322,6 +391,91 @@ function Editor({ initial }: { initial: Character | null }) {
           </table>
           {err('skill_proficiencies')}
           {err('skill_expertise')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.defense')}</legend>
+          <div className="fields">
+            <Field label={t('character.armor.body')} htmlFor={`${idp}-armor`}>
+              <select
+                id={`${idp}-armor`}
+                value={draft.armor.body}
+                onChange={(e) => set({ armor: { ...draft.armor, body: e.target.value } })}
+                aria-invalid={badKey('armor.body') || undefined}
+              >
+                <option value="">{t('character.armor.none')}</option>
+                {ARMORS.map((a) => (
+                  <option key={a} value={a}>
+                    {t(`armor.${a}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label={t('character.armor.unarmored')} htmlFor={`${idp}-unarmored`}>
+              <select
+                id={`${idp}-unarmored`}
+                value={draft.armor.unarmored}
+                onChange={(e) => set({ armor: { ...draft.armor, unarmored: e.target.value } })}
+                aria-invalid={badKey('armor.unarmored') || undefined}
+              >
+                {UNARMORED.map((u) => (
+                  <option key={u} value={u}>
+                    {t(`unarmored.${u || 'none'}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.armor.shield}
+                onChange={(e) => set({ armor: { ...draft.armor, shield: e.target.checked } })}
+              />
+              {t('character.armor.shield')}
+            </label>
+            <Field label={t('character.armor.bonus')} htmlFor={`${idp}-armor-bonus`}>
+              <input
+                id={`${idp}-armor-bonus`}
+                type="number"
+                min={-5}
+                max={10}
+                value={draft.armor.bonus}
+                onChange={(e) => set({ armor: { ...draft.armor, bonus: e.target.value } })}
+                aria-invalid={badKey('armor.bonus') || undefined}
+              />
+            </Field>
+            <Field label={t('character.speed')} htmlFor={`${idp}-speed`}>
+              <input
+                id={`${idp}-speed`}
+                type="number"
+                min={0}
+                max={200}
+                step={5}
+                value={draft.speed}
+                onChange={(e) => set({ speed: e.target.value })}
+                aria-invalid={bad('speed') || undefined}
+                aria-describedby={described('speed')}
+              />
+            </Field>
+            <Field label={t('character.hitDie')} htmlFor={`${idp}-hit-die`}>
+              <select
+                id={`${idp}-hit-die`}
+                value={draft.hit_die}
+                onChange={(e) => set({ hit_die: e.target.value })}
+                aria-invalid={bad('hit_die') || undefined}
+                aria-describedby={described('hit_die')}
+              >
+                {HIT_DICE.map((d) => (
+                  <option key={d} value={String(d)}>
+                    {d === 0 ? t('character.hitDie.none') : `d${d}`}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          {err('armor')}
+          {err('speed')}
+          {err('hit_die')}
         </fieldset>
 
         <fieldset>
@@ -482,6 +636,43 @@ function Editor({ initial }: { initial: Character | null }) {
         {exporting.error !== null && <ErrorNotice code={exporting.error} lead={t('characters.exportFailed')} />}
       </form>
     </>
+  );
+}
+
+// total writes a server-derived modifier, or a dash before the first save.
+const total = (n: number | undefined) => (n === undefined ? '—' : signed(n));
+
+// SheetSummary shows the saved sheet's headline numbers as the server
+// derived them: AC, initiative, speed, passive Perception and hit dice.
+export function SheetSummary({ c }: { c: Character }) {
+  const { t } = useI18n();
+  const d = c.derived;
+  const stats: { key: string; label: string; value: string; note?: string }[] = [
+    {
+      key: 'ac',
+      label: t('character.ac'),
+      value: String(d.ac),
+      note: d.stealth_disadvantage ? t('character.stealthDisadvantage') : undefined,
+    },
+    { key: 'initiative', label: t('character.initiative'), value: signed(d.initiative) },
+    {
+      key: 'speed',
+      label: t('character.speed'),
+      value: d.speed > 0 ? format(t('character.speedValue'), { n: d.speed }) : t('character.notSet'),
+    },
+    { key: 'passive-perception', label: t('character.passivePerception'), value: String(d.passive_perception) },
+    { key: 'hit-dice', label: t('character.hitDice'), value: d.hit_dice || t('character.notSet') },
+  ];
+  return (
+    <dl className="sheet-summary" data-testid="sheet-summary">
+      {stats.map((s) => (
+        <div key={s.key} className="stat" data-testid={`stat-${s.key}`}>
+          <dt>{s.label}</dt>
+          <dd className="derived">{s.value}</dd>
+          {s.note && <dd className="hint">{s.note}</dd>}
+        </div>
+      ))}
+    </dl>
   );
 }
 

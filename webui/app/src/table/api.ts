@@ -73,6 +73,25 @@ export const CONDITIONS = [
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
+// The SRD body armors (gameplay/sheet.Armors), lightest first, the
+// unarmored AC formulas ('' is 10 + Dex) and the hit die sizes (0 is not set).
+export const ARMORS = [
+  'padded',
+  'leather',
+  'studded_leather',
+  'hide',
+  'chain_shirt',
+  'scale_mail',
+  'breastplate',
+  'half_plate',
+  'ring_mail',
+  'chain_mail',
+  'splint',
+  'plate',
+] as const;
+export const UNARMORED = ['', 'barbarian', 'monk', 'mage_armor'] as const;
+export const HIT_DICE = [0, 6, 8, 10, 12] as const;
+
 export type HP = Schemas['HP'];
 export type Resource = Schemas['ResourceView'];
 export type CharacterInput = Schemas['CharacterInput'];

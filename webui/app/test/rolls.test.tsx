@@ -437,6 +437,25 @@ describe('roll results', () => {
   });
 });
 
+describe('check quick roll', () => {
+  it('rolls a chosen skill as a check: the server adds the modifier from the sheet', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'POST /api/sessions/12/quick-roll': () =>
+        json(201, result({ id: 81, roll_request_id: null, source: 'quick', formula: '1d20', total: 17 })),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    await tab(en['table.tab.dice']);
+    fireEvent.change(screen.getByLabelText(en['dice.checkPick']), { target: { value: 'stealth' } });
+    await click(screen.getByRole('button', { name: en['dice.rollCheck'] }));
+    const sent = callsTo('POST', '/api/sessions/12/quick-roll').map((c) => c.body);
+    expect(sent).toEqual([{ formula: '', check: 'stealth', idempotency_key: expect.any(String) }]);
+    await vi.waitFor(() => expect(within(screen.getByTestId('roll-history')).getAllByTestId('roll-total')[0]!.textContent).toBe('17'));
+  });
+});
+
 // ---- the DC is the DM's alone ------------------------------------------------
 
 describe('DC', () => {

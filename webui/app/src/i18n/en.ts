@@ -261,6 +261,8 @@ export const en = {
   'dice.formula': 'Dice formula',
   'dice.formula.placeholder': 'e.g. 2d20kh1 + 3',
   'dice.roll': 'Roll dice',
+  'dice.checkPick': 'Check to roll',
+  'dice.rollCheck': 'Roll check',
   'dice.help': 'Dice notation',
   'dice.help.ndm': 'NdM: N dice with M sides (d6 = 1d6)',
   'dice.help.percent': 'd%: a percentile die, 1 to 100',

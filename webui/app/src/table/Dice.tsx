@@ -3,7 +3,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
-import { quickRoll, type DiceAudit, type DieView, type RollResultView } from './api';
+import { ABILITIES, SKILLS, quickRoll, type DiceAudit, type DieView, type RollResultView } from './api';
+import { checkName } from './labels';
 import { newKey } from './InputBar';
 import type { TableNames } from './names';
 
@@ -136,10 +137,11 @@ export function QuickRoll({
   const trimmed = formula.trim();
   const closed = disabledReason !== null;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (closed || trimmed === '' || action.busy) return;
-    const body = { formula: trimmed, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) };
+  const [check, setCheck] = useState<string>(SKILLS[0]);
+
+  // roll posts one quick roll; a retry of the same body reuses its key.
+  const roll = async (fields: { formula: string; check?: string }) => {
+    const body = { ...fields, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) };
     const sig = JSON.stringify(body);
     if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
     const key = pending.current.key;
@@ -148,6 +150,20 @@ export function QuickRoll({
       pending.current = null;
       onRolled(r);
     }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (closed || trimmed === '' || action.busy) return;
+    await roll({ formula: trimmed });
+  };
+
+  // A check is 1d20 plus the seated character's modifier, which the server
+  // takes from the stored sheet.
+  const submitCheck = async (e: FormEvent) => {
+    e.preventDefault();
+    if (closed || action.busy) return;
+    await roll({ formula: '', check });
   };
 
   // details.position is a 0-based byte offset into the formula
@@ -175,6 +191,21 @@ export function QuickRoll({
         />
         <button type="submit" disabled={closed || trimmed === '' || action.busy}>
           {t('dice.roll')}
+        </button>
+      </form>
+      <form className="input-row" onSubmit={submitCheck}>
+        <label htmlFor={`${inputId}-check`} className="visually-hidden">
+          {t('dice.checkPick')}
+        </label>
+        <select id={`${inputId}-check`} value={check} disabled={closed} onChange={(e) => setCheck(e.target.value)}>
+          {[...SKILLS, ...ABILITIES].map((k) => (
+            <option key={k} value={k}>
+              {checkName(k, t)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={closed || action.busy}>
+          {t('dice.rollCheck')}
         </button>
       </form>
       {action.error !== null && (

@@ -3,7 +3,9 @@ package webui_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +30,18 @@ func TestOpenAPIFileIsCurrent(t *testing.T) {
 	}
 	committed, err := os.ReadFile(openAPIFile)
 	if err != nil || !bytes.Equal(committed, doc) {
-		t.Fatalf("webui/%s is not the document the routes generate: run make api-types", openAPIFile)
+		t.Fatalf("webui/%s is not the document the routes generate: run make api-types\n%s", openAPIFile, firstDifference(committed, doc))
 	}
+}
+
+// firstDifference shows where two documents part: the first line that
+// differs, with its number.
+func firstDifference(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d:\n  file:      %s\n  generated: %s", i+1, w[i], g[i])
+		}
+	}
+	return fmt.Sprintf("the file has %d lines, the generated document %d", len(w), len(g))
 }

@@ -25,7 +25,7 @@ func (c Check) Key() string {
 // Hand", "sleight-of-hand", "wisdom", "DEX"), case-insensitively and with
 // any spacing. ok is false when it names neither.
 func ParseCheck(s string) (c Check, ok bool) {
-	key := strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "_"))
+	key := normalise(s)
 	if a, ok := abilityNames[key]; ok {
 		key = a
 	}
@@ -38,4 +38,27 @@ func ParseCheck(s string) (c Check, ok bool) {
 		}
 	}
 	return Check{}, false
+}
+
+// normalise lower-cases a typed name and joins its words with "_".
+func normalise(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "_"))
+}
+
+// SaveSuffix ends the key of a saving throw: "dex_save".
+const SaveSuffix = "_save"
+
+// ParseSave reads a typed saving throw ("dex save", "Dexterity saving
+// throw", "wis_save"), case-insensitively and with any spacing, and returns
+// its ability key. ok is false when it names none.
+func ParseSave(s string) (ability string, ok bool) {
+	key := normalise(s)
+	for _, suffix := range []string{"_saving_throw", SaveSuffix} {
+		if name, found := strings.CutSuffix(key, suffix); found {
+			if c, ok := ParseCheck(name); ok && c.Skill == "" {
+				return c.Ability, true
+			}
+		}
+	}
+	return "", false
 }

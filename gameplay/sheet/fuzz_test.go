@@ -33,3 +33,31 @@ func FuzzParseCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSave: any text names a saving throw of a known ability or
+// nothing; a save's key parses back to the same ability, and never as a
+// check.
+func FuzzParseSave(f *testing.F) {
+	for _, seed := range []string{"dex save", "Dexterity saving throw", "wis_save", "save", "perception save", "", "_save", "dex__save", "ＤＥＸ save"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, ok := sheet.ParseSave(s)
+		if !ok {
+			if a != "" {
+				t.Fatalf("%q: not a save but got %q", s, a)
+			}
+			return
+		}
+		if !slices.Contains(sheet.Abilities, a) {
+			t.Fatalf("%q: ability %q", s, a)
+		}
+		key := a + sheet.SaveSuffix
+		if again, ok := sheet.ParseSave(key); !ok || again != a {
+			t.Fatalf("%q: key %q parses to %q %v", s, key, again, ok)
+		}
+		if _, ok := sheet.ParseCheck(key); ok {
+			t.Fatalf("%q: key %q also parses as a check", s, key)
+		}
+	})
+}

@@ -240,3 +240,16 @@ func TestParseCheck(t *testing.T) {
 		t.Errorf("ability key %q", k)
 	}
 }
+
+func TestParseSave(t *testing.T) {
+	for in, want := range map[string]string{"dex save": "dex", "Dexterity saving throw": "dex", "wis_save": "wis", " CON  Save ": "con", "charisma-save": "cha"} {
+		if got, ok := sheet.ParseSave(in); !ok || got != want {
+			t.Errorf("ParseSave(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "save", "dex", "perception save", "luck save", "dex save please"} {
+		if got, ok := sheet.ParseSave(in); ok {
+			t.Errorf("ParseSave(%q) = %q, want none", in, got)
+		}
+	}
+}

@@ -100,7 +100,7 @@ type QuickRollInput struct {
 	Formula string `json:"formula" jsonschema:"dice notation; empty when check is given"`
 	// Check rolls 1d20 plus the modifier of the roller's (or, for the DM,
 	// the subject seat's) character for a skill or ability.
-	Check          string `json:"check,omitempty" jsonschema:"a skill or ability instead of a formula: 1d20 + the character's modifier"`
+	Check          string `json:"check,omitempty" jsonschema:"a skill, an ability or a saving throw (dex_save) instead of a formula: 1d20 + the character's modifier"`
 	Private        bool   `json:"private,omitempty" jsonschema:"only the roller (and the seat rolled for) and the DM see it (/gmroll)"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: roll for this player seat"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
@@ -126,6 +126,29 @@ func dedupeIDs(ids []int64) []int64 {
 // the sheet rules (sheet.CheckModifier). No client field can change it.
 func checkModifier(c *models.Character, ability, skill string) int {
 	return sheet.CheckModifier(sheetInput(c), ability, skill)
+}
+
+// rollKey normalises what a d20 roll of the sheet names: a skill or
+// ability check to its key ("sleight_of_hand", "dex"), a saving throw to
+// "<ability>_save"; "" when it names neither.
+func rollKey(s string) string {
+	if c, ok := sheet.ParseCheck(s); ok {
+		return c.Key()
+	}
+	if a, ok := sheet.ParseSave(s); ok {
+		return a + sheet.SaveSuffix
+	}
+	return ""
+}
+
+// rollModifier is the modifier the stored character adds to the roll a
+// rollKey names: a saving throw's (sheet.SaveModifier) or a check's.
+func rollModifier(c *models.Character, key string) int {
+	if a, ok := sheet.ParseSave(key); ok {
+		return sheet.SaveModifier(sheetInput(c), a)
+	}
+	check, _ := sheet.ParseCheck(key)
+	return checkModifier(c, check.Ability, check.Skill)
 }
 
 // diceFor is the d20 expression of a check mode.
@@ -647,14 +670,14 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 	}
 	formula := in.Formula
 	if in.Check != "" {
-		check, ok := sheet.ParseCheck(in.Check)
-		if !ok {
-			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "A check roll names a skill or ability.").WithField("check", "a skill or ability")
+		key := rollKey(in.Check)
+		if key == "" {
+			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "A check roll names a skill, an ability or a saving throw.").WithField("check", "a skill, ability or saving throw")
 		}
 		if strings.TrimSpace(in.Formula) != "" {
 			return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "Roll either a formula or a check, not both.").WithField("formula", "empty with check")
 		}
-		in.Check, formula = check.Key(), "1d20"
+		in.Check, formula = key, "1d20"
 	}
 	expr, err := dice.Parse(formula, dice.DefaultLimits)
 	if err != nil {
@@ -706,8 +729,7 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 			if err != nil {
 				return err
 			}
-			check, _ := sheet.ParseCheck(in.Check)
-			base = checkModifier(ch, check.Ability, check.Skill)
+			base = rollModifier(ch, in.Check)
 		}
 		res, err := expr.Roll(dice.Crypto)
 		if err != nil {

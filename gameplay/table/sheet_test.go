@@ -22,11 +22,11 @@ func TestCharacterDerivedIsWhatRollsUse(t *testing.T) {
 	tabletest.Must(t, err)
 	// Mira: level 3 (+2), Dex 14, Wis 13, Cha 8; proficient in Perception,
 	// expertise in Stealth.
-	// No save proficiencies, armor, speed or hit die: saves are the
-	// ability modifiers, AC 10 + Dex, speed and hit dice not given.
+	// Proficient in Dex and Int saves; no armor, speed or hit die: AC
+	// 10 + Dex, speed and hit dice not given.
 	want := table.CharacterDerived{
 		Modifiers:         map[string]int{"str": 0, "dex": 2, "con": 1, "int": 0, "wis": 1, "cha": -1},
-		Saves:             map[string]int{"str": 0, "dex": 2, "con": 1, "int": 0, "wis": 1, "cha": -1},
+		Saves:             map[string]int{"str": 0, "dex": 2 + 2, "con": 1, "int": 0 + 2, "wis": 1, "cha": -1},
 		Skills:            map[string]int{},
 		PassivePerception: 10 + 1 + 2, Initiative: 2, AC: 12}
 	for skill, a := range sheet.Skills {
@@ -45,6 +45,13 @@ func TestCharacterDerivedIsWhatRollsUse(t *testing.T) {
 	for key, mod := range v.Derived.Modifiers {
 		if p := lt.input(t, lt.Seated, "/r "+key); p.Roll.BaseModifier != mod {
 			t.Errorf("/r %s added %+d, the sheet says %+d", key, p.Roll.BaseModifier, mod)
+		}
+	}
+	for key, mod := range v.Derived.Saves {
+		for _, line := range []string{"/r " + key + " save", "/r " + key + "_save"} {
+			if p := lt.input(t, lt.Seated, line); p.Roll.BaseModifier != mod {
+				t.Errorf("%s added %+d, the sheet says %+d", line, p.Roll.BaseModifier, mod)
+			}
 		}
 	}
 	list, err := lt.svc.ListCharacters(ctx, lt.Seated)

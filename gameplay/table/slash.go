@@ -84,7 +84,7 @@ func ParseInput(line string) (Command, error) {
 		if cmd.Text == "" {
 			return Command{}, apperr.E(apperr.MessageTextInvalid, "Give the dice or a skill to roll, e.g. %s 1d20+5 or %s perception.", name, name).WithField("text", "dice notation, a skill or an ability")
 		}
-		if check := checkName(cmd.Text); check != "" {
+		if check := rollKey(cmd.Text); check != "" {
 			cmd.Check = check
 		} else {
 			cmd.Formula = cmd.Text

@@ -54,7 +54,7 @@ func Must(tb testing.TB, err error) {
 // Character returns a valid character input.
 func Character(name string) table.CharacterInput {
 	return table.CharacterInput{Name: name, Level: 3, Abilities: table.Abilities{Str: 10, Dex: 14, Con: 12, Int: 10, Wis: 13, Cha: 8},
-		SkillProficiencies: []string{"perception", "stealth"}, SkillExpertise: []string{"stealth"},
+		SkillProficiencies: []string{"perception", "stealth"}, SkillExpertise: []string{"stealth"}, SaveProficiencies: []string{"dex", "int"},
 		HP: table.HP{Max: 20, Current: 20}, Conditions: []string{}, Resources: []table.ResourceView{{Name: "Ki", Current: 3, Max: 3}}}
 }
 

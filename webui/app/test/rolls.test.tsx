@@ -452,6 +452,12 @@ describe('check quick roll', () => {
     await click(screen.getByRole('button', { name: en['dice.rollCheck'] }));
     const sent = callsTo('POST', '/api/sessions/12/quick-roll').map((c) => c.body);
     expect(sent).toEqual([{ formula: '', check: 'stealth', idempotency_key: expect.any(String) }]);
+    // a saving throw is one of the choices, named in the reader's language
+    const pick = screen.getByLabelText(en['dice.checkPick']) as HTMLSelectElement;
+    expect([...pick.options].find((o) => o.value === 'dex_save')?.textContent).toBe('Dexterity save');
+    fireEvent.change(pick, { target: { value: 'dex_save' } });
+    await click(screen.getByRole('button', { name: en['dice.rollCheck'] }));
+    expect(callsTo('POST', '/api/sessions/12/quick-roll')[1]!.body).toMatchObject({ formula: '', check: 'dex_save' });
     await vi.waitFor(() => expect(within(screen.getByTestId('roll-history')).getAllByTestId('roll-total')[0]!.textContent).toBe('17'));
   });
 });

@@ -2655,7 +2655,7 @@ export interface components {
         QuickRollInput: {
             /** @description dice notation; empty when check is given */
             formula: string;
-            /** @description a skill or ability instead of a formula: 1d20 + the character's modifier */
+            /** @description a skill, an ability or a saving throw (dex_save) instead of a formula: 1d20 + the character's modifier */
             check?: string;
             /** @description only the roller (and the seat rolled for) and the DM see it (/gmroll) */
             private?: boolean;

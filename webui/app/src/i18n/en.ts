@@ -263,6 +263,7 @@ export const en = {
   'dice.roll': 'Roll dice',
   'dice.checkPick': 'Check to roll',
   'dice.rollCheck': 'Roll check',
+  'check.save': '{ability} save',
   'dice.help': 'Dice notation',
   'dice.help.ndm': 'NdM: N dice with M sides (d6 = 1d6)',
   'dice.help.percent': 'd%: a percentile die, 1 to 100',

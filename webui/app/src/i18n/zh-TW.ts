@@ -264,6 +264,7 @@ export const zhTW: Record<MessageKey, string> = {
   'dice.roll': '擲骰',
   'dice.checkPick': '要擲的檢定',
   'dice.rollCheck': '擲檢定',
+  'check.save': '{ability}豁免',
   'dice.help': '骰子記法',
   'dice.help.ndm': 'NdM：N 顆 M 面骰（d6 即 1d6）',
   'dice.help.percent': 'd%：百分骰，1 到 100',

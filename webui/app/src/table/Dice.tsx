@@ -4,7 +4,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
 import { ABILITIES, SKILLS, quickRoll, type DiceAudit, type DieView, type RollResultView } from './api';
-import { checkName } from './labels';
+import { SAVE_SUFFIX, checkName } from './labels';
 import { newKey } from './InputBar';
 import type { TableNames } from './names';
 
@@ -198,7 +198,7 @@ export function QuickRoll({
           {t('dice.checkPick')}
         </label>
         <select id={`${inputId}-check`} value={check} disabled={closed} onChange={(e) => setCheck(e.target.value)}>
-          {[...SKILLS, ...ABILITIES].map((k) => (
+          {[...SKILLS, ...ABILITIES, ...ABILITIES.map((a) => `${a}${SAVE_SUFFIX}`)].map((k) => (
             <option key={k} value={k}>
               {checkName(k, t)}
             </option>

@@ -1,5 +1,5 @@
 // Shared wording for checks and rolls: skill / ability names, request labels.
-import type { MessageKey } from '../i18n/messages';
+import { format, type MessageKey } from '../i18n/messages';
 import { ABILITIES, CONDITIONS, SKILLS, type RollRequestView } from './api';
 
 type T = (key: MessageKey) => string;
@@ -7,12 +7,18 @@ type T = (key: MessageKey) => string;
 export const isSkill = (x: string) => (SKILLS as readonly string[]).includes(x);
 export const isAbility = (x: string) => (ABILITIES as readonly string[]).includes(x);
 
-// checkName translates a skill or ability name ("perception", "wis").
+// checkName translates a skill or ability name ("perception", "wis") or a
+// saving throw ("dex_save").
 export function checkName(check: string, t: T): string {
   if (isSkill(check)) return t(`skill.${check}` as MessageKey);
   if (isAbility(check)) return t(`ability.${check}` as MessageKey);
+  const save = check.endsWith(SAVE_SUFFIX) ? check.slice(0, -SAVE_SUFFIX.length) : '';
+  if (isAbility(save)) return format(t('check.save'), { ability: t(`ability.${save}` as MessageKey) });
   return check;
 }
+
+// SAVE_SUFFIX ends a saving throw's key (gameplay/sheet.SaveSuffix).
+export const SAVE_SUFFIX = '_save';
 
 // requestName is what a roll request asks for, in the reader's language.
 export function requestName(r: Pick<RollRequestView, 'request_type' | 'skill' | 'ability' | 'label'>, t: T): string {

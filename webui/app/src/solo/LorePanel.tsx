@@ -13,6 +13,7 @@ import {
   type ContextFill,
   type PlayCard,
 } from './api';
+import { DrawerShell } from './DrawerShell';
 import { useDrawerData } from './useDrawerData';
 
 const SOURCES: readonly CardSource[] = ['scenario', 'player', 'script'];
@@ -85,7 +86,6 @@ export function LorePanel({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const id = useId();
   const { loaded, reload, shown, setShown, close } = useDrawerData(adventureId, version, getCards);
 
   // put takes a card the server answered; it keeps what the last prompt
@@ -99,29 +99,7 @@ export function LorePanel({
     });
 
   return (
-    <aside
-      className="drawer lore-drawer"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      data-testid="lore-panel"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
-      <div className="drawer-head">
-        <h2 id={`${id}-title`}>{t('solo.lore.title')}</h2>
-        <span className="drawer-tools">
-          <button type="button" onClick={reload} disabled={loaded.state === 'loading'}>
-            {t('solo.lore.reload')}
-          </button>{' '}
-          <button type="button" ref={close} onClick={onClose}>
-            {t('solo.lore.close')}
-          </button>
-        </span>
-      </div>
-      <p className="hint">{t('solo.lore.intro')}</p>
-      {shown === null && loaded.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
-      {loaded.state === 'error' && <ErrorNotice code={loaded.code} lead={t('solo.lore.failed')} onRetry={reload} />}
+    <DrawerShell keys="lore" loaded={loaded} ready={shown !== null} reload={reload} close={close} onClose={onClose}>
       {shown !== null && (
         <>
           <ContextFillBar fill={shown.last_build ?? null} />
@@ -142,7 +120,7 @@ export function LorePanel({
           )}
         </>
       )}
-    </aside>
+    </DrawerShell>
   );
 }
 

@@ -12,6 +12,7 @@ import {
   type MemoryChange,
   type MemoryView,
 } from './api';
+import { DrawerShell } from './DrawerShell';
 import { useDrawerData } from './useDrawerData';
 
 // POLL_MS is how often the panel looks again while the bank is writing.
@@ -87,29 +88,7 @@ export function MemoryPanel({
   const bank = shown?.bank;
 
   return (
-    <aside
-      className="drawer memory-drawer"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      data-testid="memory-panel"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
-      <div className="drawer-head">
-        <h2 id={`${id}-title`}>{t('solo.memory.title')}</h2>
-        <span className="drawer-tools">
-          <button type="button" onClick={reload} disabled={loaded.state === 'loading'}>
-            {t('solo.memory.reload')}
-          </button>{' '}
-          <button type="button" ref={close} onClick={onClose}>
-            {t('solo.memory.close')}
-          </button>
-        </span>
-      </div>
-      <p className="hint">{t('solo.memory.intro')}</p>
-      {shown === null && loaded.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
-      {loaded.state === 'error' && <ErrorNotice code={loaded.code} lead={t('solo.memory.failed')} onRetry={reload} />}
+    <DrawerShell keys="memory" loaded={loaded} ready={shown !== null} reload={reload} close={close} onClose={onClose}>
       {shown !== null && bank && (
         <>
           <MemoryStatus bank={bank} model={shown.model} />
@@ -148,7 +127,7 @@ export function MemoryPanel({
           />
         </>
       )}
-    </aside>
+    </DrawerShell>
   );
 }
 

@@ -12,7 +12,7 @@ import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
 import type { AdventurePage, ScenarioView } from '../src/solo/api';
 import { bundleFileName } from '../src/solo/bundles';
-import { apiError, callsTo, json, lendDownloads, narratorSettings, renderApp, resetEachTest, storyNode, stubServer, T0 } from './fixtures';
+import { adventureView, apiError, callsTo, json, lendDownloads, narratorSettings, renderApp, resetEachTest, storyNode, stubServer, T0 } from './fixtures';
 
 resetEachTest();
 
@@ -24,23 +24,7 @@ const ADVENTURE_FILE = {
 const SCENARIO_FILE = { format: 'adventure-table.scenario', version: 1, scenario: { title: 'Keep: 城堡' } };
 
 const PAGE: AdventurePage = {
-  adventure: {
-    id: 7,
-    scenario_id: null,
-    title: 'The Keep',
-    authors_note: '',
-    persona_name: 'Ash',
-    persona_pronouns: '',
-    persona_desc: '',
-    stat_schema: {},
-    world_state: {},
-    state_line: '',
-    head_branch_id: 1,
-    head_depth: 0,
-    turn_in_progress: false,
-    created_at: T0,
-    updated_at: T0,
-  },
+  adventure: adventureView({ scenario_id: null, title: 'The Keep', persona_name: 'Ash', head_depth: 0 }),
   story: [storyNode(1, 'opening', 'The gate is shut.')],
   has_more: false,
 };

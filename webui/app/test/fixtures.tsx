@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import type { ActionView, ProviderSettingsView } from '../src/solo/api';
+import type { ActionView, AdventureView, ProviderSettingsView } from '../src/solo/api';
 import type { EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
@@ -253,6 +253,29 @@ export function narratorSettings(over: Partial<ProviderSettingsView> = {}): Prov
     memory_top_k: 5,
     memory_capacity: 200,
     reasoning_effort: '',
+    ...over,
+  };
+}
+
+// adventureView is a solo adventure as the play page gets it: Mara at the
+// Gilded Goose, no stats, standing on branch 1; over replaces fields.
+export function adventureView(over: Partial<AdventureView> = {}): AdventureView {
+  return {
+    id: 7,
+    scenario_id: 5,
+    title: 'The Gilded Goose',
+    authors_note: '',
+    persona_name: 'Mara',
+    persona_pronouns: '',
+    persona_desc: '',
+    stat_schema: {},
+    world_state: {},
+    state_line: '',
+    head_branch_id: 1,
+    head_depth: 2,
+    turn_in_progress: false,
+    created_at: T0,
+    updated_at: T0,
     ...over,
   };
 }

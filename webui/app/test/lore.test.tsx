@@ -10,26 +10,10 @@ import errorsEn from '../src/i18n/errors.en.json';
 import { format } from '../src/i18n/messages';
 import { resetIdentity } from '../src/identity';
 import type { AdventurePage, CardEdit, CardInput, PlayCard, PlayCards } from '../src/solo/api';
-import { apiError, callsTo, json, narratorSettings, renderApp, storyNode, stubServer, T0 } from './fixtures';
+import { adventureView, apiError, callsTo, json, narratorSettings, renderApp, storyNode, stubServer } from './fixtures';
 
 const PAGE: AdventurePage = {
-  adventure: {
-    id: 7,
-    scenario_id: 5,
-    title: 'The Gilded Goose',
-    authors_note: '',
-    persona_name: 'Mara',
-    persona_pronouns: '',
-    persona_desc: '',
-    stat_schema: {},
-    world_state: {},
-    state_line: '',
-    head_branch_id: 1,
-    head_depth: 2,
-    turn_in_progress: false,
-    created_at: T0,
-    updated_at: T0,
-  },
+  adventure: adventureView(),
   story: [
     storyNode(1, 'opening', 'Rain drums on the roof of the Gilded Goose.', { depth: 0 }),
     storyNode(2, 'player', 'I greet Bram', { depth: 1 }),

@@ -18,7 +18,7 @@ import type {
   MemoryInput,
   MemoryView,
 } from '../src/solo/api';
-import { apiError, callsTo, json, narratorSettings, renderApp, stubServer, T0 } from './fixtures';
+import { adventureView, apiError, callsTo, json, narratorSettings, renderApp, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -47,23 +47,7 @@ const STORY = [
 ];
 
 const PAGE: AdventurePage = {
-  adventure: {
-    id: 7,
-    scenario_id: 5,
-    title: 'The Gilded Goose',
-    authors_note: '',
-    persona_name: 'Mara',
-    persona_pronouns: '',
-    persona_desc: '',
-    stat_schema: {},
-    world_state: {},
-    state_line: '',
-    head_branch_id: 1,
-    head_depth: 2,
-    turn_in_progress: false,
-    created_at: T0,
-    updated_at: T0,
-  },
+  adventure: adventureView(),
   story: STORY,
   has_more: false,
 };

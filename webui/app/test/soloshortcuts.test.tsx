@@ -7,7 +7,7 @@ import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
 import { format } from '../src/i18n/messages';
 import type { ActionView, AdventurePage } from '../src/solo/api';
-import { callsTo, json, renderApp, resetEachTest, storyNode as node, stubServer, T0 } from './fixtures';
+import { adventureView, callsTo, json, renderApp, resetEachTest, storyNode as node, stubServer } from './fixtures';
 
 
 const STORY = [
@@ -18,23 +18,12 @@ const STORY = [
 
 function page(story: ActionView[] = STORY): AdventurePage {
   return {
-    adventure: {
-      id: 7,
-      scenario_id: 5,
+    adventure: adventureView({
       title: 'The Old Mill',
-      authors_note: '',
       persona_name: 'Ann',
       persona_pronouns: 'she/her',
-      persona_desc: '',
-      stat_schema: {},
-      world_state: {},
-      state_line: '',
-      head_branch_id: 1,
       head_depth: story[story.length - 1]?.depth ?? 0,
-      turn_in_progress: false,
-      created_at: T0,
-      updated_at: T0,
-    },
+    }),
     story,
     has_more: false,
   };

@@ -14,6 +14,37 @@ type Resource struct {
 	Max     int    `json:"max"`
 }
 
+// Attack is one attack on a sheet: a weapon or a spell attack. The sheet
+// rules derive its to-hit and damage from the character's numbers.
+type Attack struct {
+	Name string `json:"name"`
+	// Ability is the key (str…cha) whose modifier the attack adds, or empty.
+	Ability    string `json:"ability"`
+	Proficient bool   `json:"proficient"`
+	// Bonus is an extra to-hit bonus (a +1 weapon).
+	Bonus int `json:"bonus"`
+	// Damage is dice notation without the ability modifier ("1d8").
+	Damage     string `json:"damage"`
+	DamageType string `json:"damage_type"`
+	// AddModifier adds the ability modifier to the damage.
+	AddModifier bool `json:"add_modifier"`
+}
+
+// Spell is a spell a character knows; its slots are Resources.
+type Spell struct {
+	Name     string `json:"name"`
+	Level    int    `json:"level"`
+	Prepared bool   `json:"prepared"`
+	Notes    string `json:"notes"`
+}
+
+// InventoryItem is a carried item with a quantity.
+type InventoryItem struct {
+	Name     string `json:"name"`
+	Quantity int    `json:"quantity"`
+	Notes    string `json:"notes"`
+}
+
 // Character is a player character owned by a user. List-valued fields are
 // stored as JSON text so both dialects hold them the same way.
 type Character struct {
@@ -52,10 +83,15 @@ type Character struct {
 	ArmorBonus int    `gorm:"not null;default:0"`
 	// Speed is the walking speed in feet, HitDie the hit die size (6, 8,
 	// 10, 12); 0 means not given.
-	Speed     int       `gorm:"not null;default:0"`
-	HitDie    int       `gorm:"not null;default:0"`
-	CreatedAt time.Time `gorm:"not null"`
-	UpdatedAt time.Time `gorm:"not null"`
+	Speed  int `gorm:"not null;default:0"`
+	HitDie int `gorm:"not null;default:0"`
+	// Attacks, spells and inventory are the sheet's lists, Notes free text.
+	Attacks   []Attack        `gorm:"serializer:json;type:text;not null;default:'[]'"`
+	Spells    []Spell         `gorm:"serializer:json;type:text;not null;default:'[]'"`
+	Inventory []InventoryItem `gorm:"serializer:json;type:text;not null;default:'[]'"`
+	Notes     string          `gorm:"type:text;not null;default:''"`
+	CreatedAt time.Time       `gorm:"not null"`
+	UpdatedAt time.Time       `gorm:"not null"`
 }
 
 // CreateCharacter inserts a character.

@@ -35,6 +35,7 @@ var migrations = []Migration{
 	migrationV13LoreInPlay,
 	migrationV14TurnStop,
 	migrationV15Sheet,
+	migrationV16SheetExtras,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

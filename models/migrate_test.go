@@ -153,7 +153,9 @@ func TestMigrationV15KeepsCharacters(t *testing.T) {
 	}
 	want := models.Character{ID: 1, OwnerUserID: 1, Name: "Old Hero", Level: 3, Str: 10, Dex: 14, Con: 12, Int: 8, Wis: 13, Cha: 15,
 		SkillProficiencies: []string{"stealth"}, SkillExpertise: []string{}, HPMax: 20, HPCurrent: 20, Conditions: []string{},
-		Resources: []models.Resource{}, SaveProficiencies: []string{}, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		Resources: []models.Resource{}, SaveProficiencies: []string{}, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		// Later versions' lists read as empty, never null.
+		Attacks: []models.Attack{}, Spells: []models.Spell{}, Inventory: []models.InventoryItem{}}
 	if diff := cmp.Diff(want, *c); diff != "" {
 		t.Fatalf("migrated character differs (-want +got):\n%s", diff)
 	}

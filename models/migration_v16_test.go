@@ -1,0 +1,61 @@
+package models_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/modelstest"
+)
+
+// TestMigrationV16KeepsCharacters seeds a character in the version-15
+// shape and checks that version 16 gives it empty attack, spell and
+// inventory lists (not null) and no notes, then stores and reads them.
+func TestMigrationV16KeepsCharacters(t *testing.T) {
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	if _, err := s.MigrateTo(ctx, 15); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at, last_seen_at) VALUES (?, ?, ?)", "Old Player", now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.InsertRawForTest(ctx, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
+		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance,
+		character_class, created_at, updated_at)
+		VALUES (1, 'Old Hero', 3, 16, 14, 12, 8, 13, 15, '[]', '[]', 20, 20, 0, '[]', '[{"name":"slot:1","current":2,"max":2}]', '', '', 'Fighter', ?, ?)`, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.FindCharacterByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Attacks == nil || len(c.Attacks) != 0 || c.Spells == nil || len(c.Spells) != 0 || c.Inventory == nil || len(c.Inventory) != 0 || c.Notes != "" {
+		t.Fatalf("got attacks %#v, spells %#v, inventory %#v, notes %q; want empty lists and no notes", c.Attacks, c.Spells, c.Inventory, c.Notes)
+	}
+	if c.Class != "Fighter" || len(c.Resources) != 1 {
+		t.Fatalf("got class %q, resources %v; want the v15 fields kept", c.Class, c.Resources)
+	}
+	c.Attacks = []models.Attack{{Name: "Longsword", Ability: "str", Proficient: true, Bonus: 1, Damage: "1d8", DamageType: "slashing", AddModifier: true}}
+	c.Spells = []models.Spell{{Name: "Shield", Level: 1, Prepared: true, Notes: "reaction"}}
+	c.Inventory = []models.InventoryItem{{Name: "Rope (50 ft)", Quantity: 1}}
+	c.Notes = "Owes the guild 10 gp."
+	if err := s.SaveCharacter(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FindCharacterByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*c, *got, cmpopts.EquateApproxTime(time.Second)); diff != "" {
+		t.Fatalf("saved character differs (-want +got):\n%s", diff)
+	}
+}

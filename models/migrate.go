@@ -36,6 +36,7 @@ var migrations = []Migration{
 	migrationV14TurnStop,
 	migrationV15Sheet,
 	migrationV16SheetExtras,
+	migrationV17Encounters,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -74,6 +75,7 @@ var currentModels = []any{
 	&MemoryJob{},
 	&LoginFailure{},
 	&DemoUsage{},
+	&Encounter{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

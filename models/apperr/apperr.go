@@ -181,6 +181,17 @@ const (
 	// MessageNotEditable: only the author (within 10 minutes) or the DM
 	// (any time) may edit or delete a chat message.
 	MessageNotEditable Code = "message_not_editable"
+
+	// Encounters (combat). EncounterInvalid: a bad start, combatant,
+	// attack or change. EncounterNotRunning: the session has no running
+	// encounter. EncounterAlreadyRunning: one is running; end it first.
+	// NotYourCombatant: a player acts only for their own seat's combatant.
+	// NotYourTurn: only the current actor (or the DM) ends a turn.
+	EncounterInvalid        Code = "encounter_invalid"
+	EncounterNotRunning     Code = "encounter_not_running"
+	EncounterAlreadyRunning Code = "encounter_already_running"
+	NotYourCombatant        Code = "not_your_combatant"
+	NotYourTurn             Code = "not_your_turn"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -253,6 +264,12 @@ var kinds = map[Code]Kind{
 	CharacterStateInvalid:          KindInvalid,
 	CharacterStateForbidden:        KindForbidden,
 	CharacterInSession:             KindConflict,
+
+	EncounterInvalid:        KindInvalid,
+	EncounterNotRunning:     KindConflict,
+	EncounterAlreadyRunning: KindConflict,
+	NotYourCombatant:        KindForbidden,
+	NotYourTurn:             KindForbidden,
 
 	AITokenInvalid:              KindUnauthorized,
 	AITokenRevoked:              KindUnauthorized,

@@ -2,7 +2,6 @@ package webui
 
 import (
 	"context"
-	"io"
 	"mime"
 	"net/http"
 
@@ -48,9 +47,8 @@ func download[T any](export func(ctx context.Context, userID, id int64) (T, erro
 // is the strict one (duplicate keys, unknown fields, format and version).
 func upload[T any](limit int64, create func(ctx context.Context, userID int64, data []byte) (T, error)) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		data, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
-		if err != nil {
-			respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The file could not be read: %v", err))
+		data, ok := readUpload(c, limit, apperr.InvalidRequest)
+		if !ok {
 			return
 		}
 		v, err := create(c.Request.Context(), userOf(c), data)

@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"io"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -23,7 +22,7 @@ func (s *Server) importRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/imports/preview", Tag: "solo", Summary: "What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB",
 		RawRequest: importTypes, Response: typeOf[imports.Preview](), Errors: errs},
 		func(c *gin.Context) {
-			data, ok := readImport(c)
+			data, ok := readUpload(c, imports.MaxFileBytes, "")
 			if !ok {
 				return
 			}
@@ -33,22 +32,11 @@ func (s *Server) importRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/imports", Tag: "solo", Summary: "Import a file as a new scenario of the caller (a lorebook becomes a scenario holding its cards); the raw file as the body, at most 8 MiB",
 		Status: http.StatusCreated, RawRequest: importTypes, Response: typeOf[imports.Imported](), Errors: append(errs, apperr.ScenarioInvalid)},
 		func(c *gin.Context) {
-			data, ok := readImport(c)
+			data, ok := readUpload(c, imports.MaxFileBytes, "")
 			if !ok {
 				return
 			}
 			v, err := imports.Import(c.Request.Context(), n, userOf(c), data)
 			reply(c, http.StatusCreated, v, err)
 		}, s.identify)
-}
-
-// readImport reads the body, one byte past the limit so the parser can
-// tell "too large".
-func readImport(c *gin.Context) ([]byte, bool) {
-	data, err := io.ReadAll(io.LimitReader(c.Request.Body, imports.MaxFileBytes+1))
-	if err != nil {
-		respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The upload was interrupted."))
-		return nil, false
-	}
-	return data, true
 }

@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -97,10 +96,8 @@ func (s *Server) liveRoutes() {
 			if !ok {
 				return
 			}
-			// Read one byte past the limit so gameplay can tell "too large".
-			data, err := io.ReadAll(io.LimitReader(c.Request.Body, table.MaxStageImageBytes+1))
-			if err != nil {
-				respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The upload was interrupted."))
+			data, ok := readUpload(c, table.MaxStageImageBytes, "")
+			if !ok {
 				return
 			}
 			v, err := t.UploadStageImage(c.Request.Context(), callerOf(c), id, data)

@@ -77,6 +77,25 @@ func bindJSONLimit(c *gin.Context, v any, limit int64) bool {
 	return true
 }
 
+// readUpload reads a raw request body, a file gameplay decodes, of at most
+// limit bytes; false means the request is answered. An interrupted body is
+// invalid_request. A longer body is refused here with the tooLarge code and
+// 413; with no code, one byte past limit is kept, so that gameplay's own
+// size rule refuses it with the route's code (imports: invalid_request, 400;
+// stage images: stage_image_too_large, 413).
+func readUpload(c *gin.Context, limit int64, tooLarge apperr.Code) ([]byte, bool) {
+	data, err := io.ReadAll(io.LimitReader(c.Request.Body, limit+1))
+	if err != nil {
+		respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The upload was interrupted."))
+		return nil, false
+	}
+	if int64(len(data)) > limit && tooLarge != "" {
+		respondError(c, apperr.Wrap(&http.MaxBytesError{Limit: limit}, tooLarge, "The file is larger than %d bytes.", limit).WithDetail("limit_bytes", limit))
+		return nil, false
+	}
+	return data, true
+}
+
 // pathID reads a numeric path parameter; anything else is not_found.
 func pathID(c *gin.Context, name string) (int64, bool) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
@@ -256,9 +275,8 @@ func (s *Server) tableRoutes() {
 		func(c *gin.Context) {
 			// The gameplay decoder is the strict one (duplicate keys, unknown
 			// fields, format and version); here the body is only bounded.
-			data, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, table.MaxCharacterFileBytes))
-			if err != nil {
-				respondError(c, apperr.Wrap(err, apperr.InvalidRequest, "The character file could not be read: %v", err))
+			data, ok := readUpload(c, table.MaxCharacterFileBytes, apperr.InvalidRequest)
+			if !ok {
 				return
 			}
 			v, err := t.ImportCharacter(c.Request.Context(), callerOf(c), data)

@@ -1,11 +1,11 @@
 // Package sheet holds the 5e SRD 5.1 rules that turn what a player writes on
-// a character sheet (level, ability scores, proficiencies, armor) into the
-// numbers the table uses: proficiency bonus, ability modifiers, saving
-// throw and skill totals, passive Perception, initiative, armor class,
-// speed and hit dice. It is pure (no storage, no randomness): every caller
-// that needs one of these numbers — a chat roll, a check request, a sheet
-// view, later an encounter — derives it here, so they are the same
-// everywhere.
+// a character sheet (level, ability scores, proficiencies, armor, attacks)
+// into the numbers the table uses: proficiency bonus, ability modifiers,
+// saving throw and skill totals, passive Perception, initiative, armor
+// class, speed, hit dice and each attack's to-hit and damage. It is pure
+// (no storage, no randomness): every caller that needs one of these
+// numbers — a chat roll, a check request, a sheet view, later an
+// encounter — derives it here, so they are the same everywhere.
 package sheet
 
 import (
@@ -79,6 +79,8 @@ type Input struct {
 	// HitDie is the class's hit die size (6, 8, 10 or 12); 0 means not
 	// given, and Derive reports no hit dice.
 	HitDie int
+	// Attacks are the sheet's attacks, in sheet order.
+	Attacks []Attack
 }
 
 // Derived is the computed part of a sheet. Maps are keyed by ability or
@@ -97,6 +99,8 @@ type Derived struct {
 	Speed               int  `json:"speed"`
 	// HitDice is the pool as dice notation ("5d8"), empty without a hit die.
 	HitDice string `json:"hit_dice"`
+	// Attacks are the to-hit and damage of each attack, in sheet order.
+	Attacks []AttackDerived `json:"attacks"`
 }
 
 // CheckModifier is the modifier of an ability check: the ability's
@@ -147,6 +151,10 @@ func Derive(in Input) Derived {
 	}
 	if in.HitDie > 0 && in.Level > 0 {
 		d.HitDice = fmt.Sprintf("%dd%d", in.Level, in.HitDie)
+	}
+	d.Attacks = []AttackDerived{}
+	for _, a := range in.Attacks {
+		d.Attacks = append(d.Attacks, DeriveAttack(in, a))
 	}
 	return d
 }

@@ -97,7 +97,7 @@ func TestDerive(t *testing.T) {
 		Modifiers:         map[string]int{"str": 0, "dex": 4, "con": 2, "int": 1, "wis": 1, "cha": -1},
 		Saves:             map[string]int{"str": 0, "dex": 4 + 3, "con": 2, "int": 1 + 3, "wis": 1, "cha": -1},
 		Skills:            skills,
-		PassivePerception: 17, Initiative: 4, AC: 11 + 4, Speed: 30, HitDice: "5d8"}
+		PassivePerception: 17, Initiative: 4, AC: 11 + 4, Speed: 30, HitDice: "5d8", Attacks: []sheet.AttackDerived{}}
 	if diff := cmp.Diff(want, sheet.Derive(in)); diff != "" {
 		t.Fatalf("derived (-want +got):\n%s", diff)
 	}

@@ -112,7 +112,7 @@ func TestCapabilityFlagsMatchRoutes(t *testing.T) {
 	if flags["api_docs"] != engine["GET /api/docs"] || !flags["api_docs"] {
 		t.Errorf("api_docs = %v, /api/docs mounted = %v", flags["api_docs"], engine["GET /api/docs"])
 	}
-	want := map[string]bool{"table": true, "ai_actor": true, "solo": true, "scripting": true, "combat": false, "timeline": false,
+	want := map[string]bool{"table": true, "ai_actor": true, "solo": true, "scripting": true, "combat": true, "timeline": false,
 		"mcp": true, "api_docs": true, "accounts": true}
 	if !reflect.DeepEqual(flags, want) {
 		t.Fatalf("flags %v, want %v", flags, want)
@@ -133,12 +133,12 @@ func TestCapabilityFlagsMatchRoutes(t *testing.T) {
 func TestCapabilityFlagsFollowOptions(t *testing.T) {
 	s := capsServer(t, func(o *Options) { o.MCP = nil; o.APIDocs = false; o.Accounts = false })
 	flags := flagsOf(t, s.caps)
-	for _, off := range []string{"mcp", "ai_actor", "api_docs", "accounts", "combat", "timeline"} {
+	for _, off := range []string{"mcp", "ai_actor", "api_docs", "accounts", "timeline"} {
 		if flags[off] {
 			t.Errorf("%s is true without its mount: %v", off, flags)
 		}
 	}
-	for _, on := range []string{"table", "solo", "scripting"} {
+	for _, on := range []string{"table", "solo", "scripting", "combat"} {
 		if !flags[on] {
 			t.Errorf("%s is false though mounted: %v", on, flags)
 		}

@@ -50,7 +50,7 @@ var capabilityTags = map[string][]string{
 	"ai_actor":  {"ai"},
 	"solo":      {"solo"},
 	"scripting": {"solo", "scripting"},
-	"combat":    nil,
+	"combat":    {"combat"},
 	"timeline":  nil,
 	"mcp":       nil, // /mcp is not part of the JSON API: Options.MCP
 	"api_docs":  nil, // /api/docs is a page of the web app: Options.APIDocs

@@ -65,6 +65,7 @@ var tagDescriptions = map[string]string{
 	"sessions":   "Session lifecycle and the resume view",
 	"live":       "The live table: events, messages, the stage",
 	"rolls":      "Checks, rolls, pending actions and character state",
+	"combat":     "Encounters: initiative, turns and rounds, attacks and damage, conditions, death saves",
 	"ai":         "Seats controlled by AI agents over MCP",
 	"solo":       "Solo adventures narrated by a language model",
 	"scripting":  "AI Dungeon compatible scenario scripts: the script console",

@@ -105,6 +105,7 @@ func New(opts Options) (*Server, error) {
 	s.tableRoutes()
 	s.liveRoutes()
 	s.rollRoutes()
+	s.encounterRoutes()
 	s.grantRoutes()
 	s.soloRoutes()
 	s.bundleRoutes()

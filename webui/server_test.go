@@ -111,7 +111,7 @@ func TestRoutes(t *testing.T) {
 		wantCache    string
 	}{
 		{name: "OKHealth", method: "GET", path: "/api/health", wantStatus: 200, wantContains: fmt.Sprintf(`"schema_version":%d`, models.LatestVersion())},
-		{name: "OKCapabilities", method: "GET", path: "/api/meta/capabilities", wantStatus: 200, wantContains: `"combat":false`},
+		{name: "OKCapabilities", method: "GET", path: "/api/meta/capabilities", wantStatus: 200, wantContains: `"combat":true`},
 		{name: "OKOpenAPI", method: "GET", path: "/api/openapi.json", wantStatus: 200, wantContains: `"title": "Adventure Table API"`},
 		{name: "OKDocsIsTheApp", method: "GET", path: "/api/docs", headers: html, wantStatus: 200, wantContains: `<div id="root">`, wantCache: "no-cache"},
 		{name: "ErrUnknownAPIRoute", method: "GET", path: "/api/nope", wantStatus: 404, wantCode: "route_not_found"},

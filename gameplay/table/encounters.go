@@ -471,26 +471,97 @@ func (s *Service) StartEncounter(ctx context.Context, c Caller, sessionID int64,
 	return out, nil
 }
 
+// EncounterNow is the session's running encounter, if any.
+type EncounterNow struct {
+	Encounter *EncounterView `json:"encounter" jsonschema:"the running fight as the caller may see it; null when none is running"`
+}
+
 // GetEncounter returns the session's running encounter as the caller may
-// see it, or nil when none is running. Returns the errors of ListEvents.
-func (s *Service) GetEncounter(ctx context.Context, c Caller, sessionID int64) (*EncounterView, error) {
+// see it (Encounter is nil when none is running). Returns the errors of
+// ListEvents.
+func (s *Service) GetEncounter(ctx context.Context, c Caller, sessionID int64) (EncounterNow, error) {
 	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
 	if err != nil {
-		return nil, err
+		return EncounterNow{}, err
 	}
 	row, err := s.store.FindRunningEncounter(ctx, sessionID)
 	if apperr.CodeOf(err) == apperr.NotFound {
-		return nil, nil
+		return EncounterNow{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return EncounterNow{}, err
 	}
 	st, err := decodeEncounter(row)
 	if err != nil {
-		return nil, err
+		return EncounterNow{}, err
 	}
 	v := st.viewFor(sc, row)
-	return &v, nil
+	return EncounterNow{Encounter: &v}, nil
+}
+
+// AddCombatantInput brings a participant seat or a new NPC into the
+// running fight. Once the fight has begun, the newcomer takes its place in
+// the order by its initiative: the one entered, or the server's roll.
+type AddCombatantInput struct {
+	SeatID     *int64    `json:"seat_id,omitempty" jsonschema:"a participant seat with a character"`
+	NPC        *NPCInput `json:"npc,omitempty"`
+	Initiative *int      `json:"initiative,omitempty" jsonschema:"for a seat joining a fight that has begun: its initiative; rolled when absent"`
+}
+
+// AddCombatant adds a seat or an NPC to the running fight (the DM only).
+// Returns not_current_dm, encounter_not_running, encounter_invalid,
+// proxy_target_invalid.
+func (s *Service) AddCombatant(ctx context.Context, c Caller, sessionID int64, in AddCombatantInput) (EncounterResult, error) {
+	if (in.SeatID == nil) == (in.NPC == nil) {
+		return EncounterResult{}, encounterInvalid("Add either a seat or an NPC.").WithField("npc", "either seat_id or npc")
+	}
+	return s.changeEncounter(ctx, c, sessionID, func(op *encounterOp) error {
+		if err := requireCurrentDM(op.sc); err != nil {
+			return err
+		}
+		if len(op.st.Fight.Combatants) >= maxCombatants {
+			return encounterInvalid("An encounter has at most %d combatants.", maxCombatants).WithField("npc", fmt.Sprintf("at most %d combatants", maxCombatants))
+		}
+		var cb combat.Combatant
+		revealed := false
+		if in.NPC != nil {
+			var err error
+			if cb, revealed, err = op.st.npcCombatant(*in.NPC); err != nil {
+				return err
+			}
+		} else {
+			p, ok := op.participants[*in.SeatID]
+			if !ok || p.CharacterID == nil {
+				return apperr.E(apperr.ProxyTargetInvalid, "That seat has no character in this session.").WithField("seat_id", "a participant seat with a character")
+			}
+			ch, err := op.tx.FindCharacterForUpdate(ctx, *p.CharacterID)
+			if err != nil {
+				return err
+			}
+			if cb, err = seatCombatant(*in.SeatID, ch); err != nil {
+				return err
+			}
+			if in.Initiative != nil {
+				cb.Initiative = &combat.Initiative{Total: *in.Initiative, Roll: dice.Result{Formula: "entered", Normalized: "entered", Groups: []dice.Group{}, Total: *in.Initiative}}
+			}
+			op.chars[*in.SeatID] = ch
+		}
+		if op.st.Fight.Started() {
+			if err := rollIfMissing(&cb); err != nil {
+				return err
+			}
+		}
+		var err error
+		if op.st.Fight, err = op.st.Fight.Add(cb, dice.Crypto); err != nil {
+			return asEncounterError(err)
+		}
+		if revealed {
+			op.st.Revealed = append(op.st.Revealed, cb.ID)
+		}
+		op.kind, op.subject = EventEncounterChanged, seatPtr(cb)
+		op.public["change"], op.public["combatant_id"] = "joined", cb.ID
+		return nil
+	})
 }
 
 // changeEncounter runs fn on the session's running encounter in one

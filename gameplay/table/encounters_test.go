@@ -237,7 +237,7 @@ func TestEncounterFight(t *testing.T) {
 	}
 	dmView, err := svc.GetEncounter(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
-	if c := f.combatant(t, *dmView, f.ogre); c.HP == nil || c.HP.Current != 9161 {
+	if c := f.combatant(t, *dmView.Encounter, f.ogre); c.HP == nil || c.HP.Current != 9161 {
 		t.Fatalf("the DM's ogre after 12: %+v", c)
 	}
 	// Cold (resisted) halves: 24 → 12.
@@ -245,7 +245,7 @@ func TestEncounterFight(t *testing.T) {
 	tabletest.Must(t, err)
 	dmView, err = svc.GetEncounter(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
-	if c := f.combatant(t, *dmView, f.ogre); c.HP.Current != 9149 {
+	if c := f.combatant(t, *dmView.Encounter, f.ogre); c.HP.Current != 9149 {
 		t.Fatalf("cold resisted: %+v", c.HP)
 	}
 	for _, c := range []table.Caller{f.Seated, f.Unseated, f.DMKey} {
@@ -296,7 +296,7 @@ func TestEncounterFight(t *testing.T) {
 		!strings.Contains(string(out.Event.Payload), `"rounds":4`) || !strings.Contains(string(out.Event.Payload), `"damage_dealt":12`) {
 		t.Fatalf("summary: %s", out.Event.Payload)
 	}
-	if v, err := svc.GetEncounter(ctx, f.Seated, f.LobbyID); err != nil || v != nil {
+	if v, err := svc.GetEncounter(ctx, f.Seated, f.LobbyID); err != nil || v.Encounter != nil {
 		t.Fatalf("after the end: %+v %v", v, err)
 	}
 	_, err = svc.AdvanceEncounter(ctx, f.Owner, f.LobbyID)
@@ -312,14 +312,14 @@ func TestEncounterRevealed(t *testing.T) {
 	tabletest.Must(t, err)
 	v, err := f.svc.GetEncounter(ctx, f.Seated, f.LobbyID)
 	tabletest.Must(t, err)
-	if c := f.combatant(t, *v, f.ogre); c.AC == nil || *c.AC != ogreAC || c.Hidden {
+	if c := f.combatant(t, *v.Encounter, f.ogre); c.AC == nil || *c.AC != ogreAC || c.Hidden {
 		t.Fatalf("revealed: %+v", c)
 	}
 	_, err = f.svc.ChangeCombatant(ctx, f.Owner, f.LobbyID, table.CombatantChangeInput{CombatantID: f.ogre, Op: table.OpHide})
 	tabletest.Must(t, err)
 	v, err = f.svc.GetEncounter(ctx, f.Seated, f.LobbyID)
 	tabletest.Must(t, err)
-	if c := f.combatant(t, *v, f.ogre); c.AC != nil || !c.Hidden {
+	if c := f.combatant(t, *v.Encounter, f.ogre); c.AC != nil || !c.Hidden {
 		t.Fatalf("hidden again: %+v", c)
 	}
 	_, err = f.svc.ChangeCombatant(ctx, f.Owner, f.LobbyID, table.CombatantChangeInput{CombatantID: f.mira, Op: table.OpHide})
@@ -339,7 +339,7 @@ func TestEncounterStartRules(t *testing.T) {
 	}
 	_, err = svc.StartEncounter(ctx, lt.Owner, lt.LobbyID, table.StartEncounterInput{SeatIDs: []int64{lt.DMSeatID}})
 	wantCode(t, err, apperr.ProxyTargetInvalid)
-	if v, err := svc.GetEncounter(ctx, lt.Owner, lt.LobbyID); err != nil || v != nil {
+	if v, err := svc.GetEncounter(ctx, lt.Owner, lt.LobbyID); err != nil || v.Encounter != nil {
 		t.Fatalf("a refused start stored %+v %v", v, err)
 	}
 	_, err = svc.AdvanceEncounter(ctx, lt.Owner, lt.LobbyID)
@@ -383,12 +383,40 @@ func TestEncounterChangeIsAtomic(t *testing.T) {
 	}
 	v, err := svc.GetEncounter(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
-	if c := f.combatant(t, *v, f.mira); c.HP.Current != 20 {
+	if c := f.combatant(t, *v.Encounter, f.mira); c.HP.Current != 20 {
 		t.Fatalf("the fight kept the failed damage: %+v", c)
 	}
 	after, err := svc.ListEvents(ctx, f.Owner, f.LobbyID, 0, table.MaxEventLimit)
 	tabletest.Must(t, err)
 	if after.Cursor != before.Cursor {
 		t.Fatalf("events written by a failed change: %d → %d", before.Cursor, after.Cursor)
+	}
+}
+
+// TestEncounterJoin: an NPC joining a fight that has begun takes its place
+// by initiative and the current actor keeps the turn; only the DM adds.
+func TestEncounterJoin(t *testing.T) {
+	f := startFight(t)
+	svc := f.svc
+	_, err := svc.RollEncounterInitiative(ctx, f.Owner, f.LobbyID, table.InitiativeInput{CombatantID: f.mira, Faces: []int{10}})
+	tabletest.Must(t, err)
+	_, err = svc.RollEncounterInitiative(ctx, f.Owner, f.LobbyID, table.InitiativeInput{CombatantID: f.tomas, Faces: []int{13}})
+	tabletest.Must(t, err)
+	_, err = svc.AdvanceEncounter(ctx, f.Owner, f.LobbyID)
+	tabletest.Must(t, err)
+	wolfInit := 13
+	wolf := table.NPCInput{Name: "Wolf", AC: 13, HP: 11, Initiative: &wolfInit}
+	_, err = svc.AddCombatant(ctx, f.Seated, f.LobbyID, table.AddCombatantInput{NPC: &wolf})
+	wantCode(t, err, apperr.NotCurrentDM)
+	_, err = svc.AddCombatant(ctx, f.Owner, f.LobbyID, table.AddCombatantInput{})
+	wantCode(t, err, apperr.EncounterInvalid)
+	out, err := svc.AddCombatant(ctx, f.Owner, f.LobbyID, table.AddCombatantInput{NPC: &wolf})
+	tabletest.Must(t, err)
+	names := []string{}
+	for _, c := range out.Encounter.Combatants {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "Tomas,Ogre,Wolf,Mira" || out.Encounter.CurrentID != f.tomas {
+		t.Fatalf("order %v, current %s", names, out.Encounter.CurrentID)
 	}
 }

@@ -1209,6 +1209,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/{id}/encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The running fight as the caller may see it (an NPC's AC and HP for the DM only, unless revealed); null when none */
+        get: operations["getSessionsIdEncounter"];
+        put?: never;
+        /** Start a fight with participant seats and named NPCs (current DM) */
+        post: operations["postSessionsIdEncounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Begin the fight in initiative order, or end the current turn and begin the next (the DM, or the player whose turn it is) */
+        post: operations["postSessionsIdEncounterAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/attack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attack roll against the target's AC (hidden from players for an NPC); on a hit, damage dealt (a player with their own seat) */
+        post: operations["postSessionsIdEncounterAttack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Damage, heal, temporary HP, a timed condition, reveal or hide an NPC's numbers, or remove a combatant (current DM) */
+        post: operations["postSessionsIdEncounterChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/combatants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a participant seat or an NPC to the running fight (current DM) */
+        post: operations["postSessionsIdEncounterCombatants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/death-save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a dying combatant's death save (a player for their own seat) */
+        post: operations["postSessionsIdEncounterDeathSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the fight; its summary goes into the log (current DM) */
+        post: operations["postSessionsIdEncounterEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/encounter/initiative": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a combatant's initiative before the fight begins: server dice, or the physical d20 entered (a player for their own seat) */
+        post: operations["postSessionsIdEncounterInitiative"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/{id}/end": {
         parameters: {
             query?: never;
@@ -1622,6 +1759,13 @@ export interface components {
             status: string;
             created_at: string;
         };
+        AddCombatantInput: {
+            /** @description a participant seat with a character */
+            seat_id?: null | number;
+            npc?: components["schemas"]["NPCInput"] | null;
+            /** @description for a seat joining a fight that has begun: its initiative; rolled when absent */
+            initiative?: null | number;
+        };
         AdventureBundle: {
             /** @description always adventure-table.adventure */
             format: string;
@@ -1691,6 +1835,26 @@ export interface components {
         };
         AssignInput: {
             access_id: number;
+        };
+        AttackInput: {
+            attacker_id: string;
+            target_id: string;
+            /** @description what the attack is made with, for the log */
+            weapon?: string;
+            /** @description the attack's to-hit bonus, -50 to 50 */
+            bonus: number;
+            /** @description damage dice notation, e.g. 1d8+3 */
+            damage: string;
+            /** @description e.g. slashing, fire */
+            damage_type?: string;
+            advantage?: boolean;
+            disadvantage?: boolean;
+            /** @description the attacker is within 5 feet of the target (prone, paralyzed and unconscious targets) */
+            within_5ft?: boolean;
+            /** @description physical dice: the attack d20 face(s) */
+            faces?: number[];
+            /** @description physical dice: the damage dice faces, in the notation's order */
+            damage_faces?: number[];
         };
         AuthorityInput: {
             /** @description dm or member */
@@ -1943,7 +2107,7 @@ export interface components {
             skill_proficiencies: string[];
             /** @description a subset of skill_proficiencies */
             skill_expertise: string[];
-            hp: components["schemas"]["HP"];
+            hp: components["schemas"]["TableHP"];
             /** @description 5e SRD condition names */
             conditions: string[];
             resources: components["schemas"]["ResourceView"][];
@@ -1972,7 +2136,7 @@ export interface components {
             level: number;
         };
         CharacterState: {
-            hp: components["schemas"]["HP"];
+            hp: components["schemas"]["TableHP"];
             conditions: string[];
             resources: components["schemas"]["ResourceView"][];
         };
@@ -1993,7 +2157,7 @@ export interface components {
             abilities: components["schemas"]["Abilities"];
             skill_proficiencies: string[];
             skill_expertise: string[];
-            hp: components["schemas"]["HP"];
+            hp: components["schemas"]["TableHP"];
             conditions: string[];
             resources: components["schemas"]["ResourceView"][];
             biography: string;
@@ -2033,6 +2197,56 @@ export interface components {
             group_id: number;
             requests: components["schemas"]["RollRequestView"][];
         };
+        CombatHP: {
+            max: number;
+            current: number;
+            temp: number;
+        };
+        CombatantChangeInput: {
+            combatant_id: string;
+            /** @description damage, heal, set_temp_hp, add_condition, remove_condition, reveal, hide or remove */
+            op: string;
+            /** @description damage, heal, set_temp_hp: hit points, 1 to 9999 */
+            amount?: number;
+            /** @description damage: the type, for resistances */
+            damage_type?: string;
+            /** @description add_condition, remove_condition: e.g. prone, stunned */
+            condition?: string;
+            /** @description add_condition: lasts this many rounds; until removed when 0 */
+            rounds?: number;
+            /** @description add_condition: start_of_turn or end_of_turn (default) */
+            ends?: string;
+            /** @description add_condition: whose turn times it (default: the combatant itself) */
+            timer_id?: string;
+        };
+        CombatantView: {
+            id: string;
+            name: string;
+            /** @description the seat of a character; null for an NPC */
+            seat_id: null | number;
+            /** @description null until rolled */
+            initiative: null | number;
+            initiative_bonus?: null | number;
+            /** @description absent for players while an NPC is hidden */
+            ac?: null | number;
+            /** @description absent for players while an NPC is hidden */
+            hp?: components["schemas"]["CombatHP"] | null;
+            defenses?: components["schemas"]["Defenses"] | null;
+            /** @description active, dying, stable or dead */
+            status: string;
+            conditions: components["schemas"]["ConditionView"][];
+            death_saves?: components["schemas"]["DeathSaves"] | null;
+            /** @description an NPC whose numbers players do not see */
+            hidden: boolean;
+            /** @description whose turn it is */
+            current: boolean;
+        };
+        ConditionView: {
+            name: string;
+            rounds?: number;
+            ends?: string;
+            timer_id?: string;
+        };
         Console: {
             entries: components["schemas"]["ConsoleEntry"][];
         };
@@ -2068,6 +2282,21 @@ export interface components {
             dialect: string;
             reachable: boolean;
         };
+        DeathSaveInput: {
+            combatant_id: string;
+            /** @description physical dice: the d20 face */
+            faces?: number[];
+        };
+        DeathSaves: {
+            successes: number;
+            failures: number;
+            stable?: boolean;
+        };
+        Defenses: {
+            immunities?: string[];
+            resistances?: string[];
+            vulnerabilities?: string[];
+        };
         Deleted: {
             deleted: boolean;
         };
@@ -2090,6 +2319,26 @@ export interface components {
             display_name: string;
         };
         EmptyInput: Record<string, unknown>;
+        EncounterNow: {
+            /** @description the running fight as the caller may see it; null when none is running */
+            encounter: components["schemas"]["EncounterView"] | null;
+        };
+        EncounterResult: {
+            encounter: components["schemas"]["EncounterView"];
+            event: components["schemas"]["EventView"];
+        };
+        EncounterView: {
+            id: number;
+            name: string;
+            /** @description initiative, fighting or ended */
+            phase: string;
+            /** @description 0 while rolling initiative */
+            round: number;
+            /** @description the combatant whose turn it is; empty before the fight begins */
+            current_id: string;
+            /** @description in turn order once the fight begins */
+            combatants: components["schemas"]["CombatantView"][];
+        };
         ErrorBody: {
             error: components["schemas"]["ErrorDetail"];
         };
@@ -2130,15 +2379,25 @@ export interface components {
             action?: Record<string, unknown>;
             /** @description character.changed: the state after */
             after?: Record<string, unknown>;
+            /** @description encounter.attack: attacker, target, the d20 roll, hit, critical and the damage; encounter.secret: the target's AC and hidden outcome */
+            attack?: Record<string, unknown>;
             /** @description character.changed: the state before */
             before?: Record<string, unknown>;
+            /** @description encounter.changed: initiative, joined, death_save or the DM's change (damage, heal, set_temp_hp, add_condition, remove_condition, reveal, hide, remove) */
+            change?: string;
+            /** @description encounter.changed: the DM's change and its outcome, when nothing of it is hidden */
+            change_detail?: Record<string, unknown>;
             character_id?: null | number;
             /** @description message.posted: the skill or ability of a check intent; roll.quick: the skill or ability rolled */
             check?: string;
+            /** @description encounter.*: the combatant concerned (for encounter.turn: whose turn begins) */
+            combatant_id?: string;
             /** @description controller.changed: none, human or ai */
             controller_kind?: string;
             /** @description roll.outcome: the DC (DM only) */
             dc?: number;
+            /** @description encounter.changed (death_save): the roll and the saves after */
+            death_save?: Record<string, unknown>;
             /** @description message.posted and message.edited, once the message was deleted (text is then empty) */
             deleted?: boolean;
             /** @description message.deleted: when */
@@ -2149,12 +2408,18 @@ export interface components {
             edited_at?: string;
             /** @description message.edited: the seat that edited */
             edited_by_seat_id?: number;
+            /** @description encounter.*: the fight after the change, as the reader may see it (EncounterView) */
+            encounter?: Record<string, unknown>;
+            /** @description encounter.* */
+            encounter_id?: number;
             /** @description roll.requested */
             flat_adjustment?: number;
             /** @description roll.requested */
             group_id?: number;
             image_id?: null | number;
             image_url?: null | string;
+            /** @description encounter.changed (initiative): the roll */
+            initiative?: Record<string, unknown>;
             /** @description message.posted: search or check */
             intent?: string;
             /** @description message.posted: the message kind */
@@ -2166,6 +2431,10 @@ export interface components {
             message_id?: number;
             /** @description roll.requested: normal, advantage or disadvantage */
             mode?: string;
+            /** @description encounter.secret: the kind of the public event it completes */
+            of?: string;
+            /** @description encounter.secret: the seq of the public event it completes */
+            of_seq?: number;
             /** @description character.changed: the operation */
             op?: string;
             /** @description session.started */
@@ -2195,6 +2464,8 @@ export interface components {
             /** @description message.posted: the NPC speaking, for NPC speech */
             speaker?: string;
             success?: boolean;
+            /** @description encounter.ended: rounds and each combatant's status, hits, misses, damage dealt and taken */
+            summary?: Record<string, unknown>;
             /** @description message.posted, message.edited and stage.updated: the text */
             text?: string;
             /** @description message.posted: check.everyone (text_params.check) for a line the server wrote (the DM's /check); text is its English */
@@ -2203,6 +2474,8 @@ export interface components {
             text_params?: {
                 [key: string]: string;
             };
+            /** @description encounter.turn: the round, whose turn, conditions that expired, whether a death save is due */
+            turn?: Record<string, unknown>;
             /** @description payload format version */
             version: number;
             /** @description window.*: the action window */
@@ -2245,11 +2518,6 @@ export interface components {
             dice: components["schemas"]["Die"][];
             subtotal: number;
         };
-        HP: {
-            max: number;
-            current: number;
-            temp: number;
-        };
         HandoffInput: {
             /** @description private guidance for the AI while it holds the seat */
             temporary_instruction?: string;
@@ -2268,6 +2536,12 @@ export interface components {
         Imported: {
             preview: components["schemas"]["Preview"];
             scenario: components["schemas"]["ScenarioView"];
+        };
+        InitiativeInput: {
+            /** @description seat:<seat id> or npc:<n> */
+            combatant_id: string;
+            /** @description physical dice: the d20 face rolled (two with advantage or disadvantage); the server rolls when absent */
+            faces?: number[];
         };
         InputLine: {
             text: string;
@@ -2446,6 +2720,29 @@ export interface components {
             token: string;
             grant: components["schemas"]["GrantView"];
         };
+        NPCInput: {
+            /** @description the NPC or monster as players know it, 1 to 80 characters */
+            name: string;
+            /** @description armor class, 0 to 100; players do not see it unless revealed */
+            ac: number;
+            /** @description hit point maximum, 1 to 9999; players do not see it unless revealed */
+            hp: number;
+            /** @description added to its initiative d20, -100 to 100 */
+            initiative_bonus?: number;
+            initiative_advantage?: boolean;
+            /** @description an initiative already rolled; the server rolls one when absent */
+            initiative?: null | number;
+            /** @description damage types it takes half from */
+            resistances?: string[];
+            /** @description damage types it takes none from */
+            immunities?: string[];
+            /** @description damage types it takes double from */
+            vulnerabilities?: string[];
+            /** @description makes death saves at 0 HP instead of dying */
+            keeps_fighting?: boolean;
+            /** @description players see its AC and hit points */
+            revealed?: boolean;
+        };
         NameInput: {
             /** @description 1 to 80 characters */
             name: string;
@@ -2485,7 +2782,7 @@ export interface components {
             id: number;
             name: string;
             level: number;
-            hp: components["schemas"]["HP"];
+            hp: components["schemas"]["TableHP"];
             conditions: string[];
         };
         ParticipantView: {
@@ -2933,6 +3230,13 @@ export interface components {
             revision: number;
             updated_at: string;
         };
+        StartEncounterInput: {
+            /** @description what the fight is called in the log, at most 80 characters */
+            name?: string;
+            /** @description the participant seats that fight; every participant with a character when empty */
+            seat_ids?: number[];
+            npcs?: components["schemas"]["NPCInput"][];
+        };
         StatSpec: {
             min: number;
             max: number;
@@ -2958,6 +3262,11 @@ export interface components {
         StoryPage: {
             story: components["schemas"]["ActionView"][];
             has_more: boolean;
+        };
+        TableHP: {
+            max: number;
+            current: number;
+            temp: number;
         };
         TakeInfo: {
             index: number;
@@ -9791,6 +10100,831 @@ export interface operations {
                 };
             };
             /** @description Error codes: pending_action_invalid_transition, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessionsIdEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterNow"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartEncounterInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: encounter_invalid, invalid_request, proxy_target_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_already_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: encounter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterAttack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttackInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: dice_expression_too_long, dice_face_invalid, dice_faces_missing, dice_invalid_expression, dice_too_many_dice, dice_too_many_sides, encounter_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_your_combatant, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: conflict, encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CombatantChangeInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: encounter_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterCombatants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCombatantInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: encounter_invalid, invalid_request, proxy_target_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterDeathSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeathSaveInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: dice_face_invalid, dice_faces_missing, encounter_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_your_combatant, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: encounter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: encounter_not_running, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSessionsIdEncounterInitiative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InitiativeInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterResult"];
+                };
+            };
+            /** @description Error codes: dice_face_invalid, dice_faces_missing, encounter_invalid, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_your_combatant, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: conflict, encounter_not_running, session_not_active */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -4,47 +4,20 @@
 // server runs hosted behind a pretend TLS proxy (see hostedEnv in harness.mjs).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, eventually, journey, skipLine } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
 const GUEST_LINK = 'Guest — Register or log in';
 
 describe('accounts on a hosted server', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-  const track = shotsOnFailure();
+  const j = journey({ hosted: true });
+  const { url, pageErrors } = j;
 
-  before(async () => {
-    server = await startServer({ hosted: true });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await stopServer(server);
-  });
-
-  const url = (path) => new URL(path, server.url).href;
-
-  // person opens a browser of its own (a context: its own cookies) and fails
-  // the journey on uncaught page errors and Content-Security-Policy refusals.
-  async function person(name, viewport = { width: 1280, height: 900 }) {
-    const context = await browser.newContext({ locale: 'en-US', viewport });
-    contexts.push(context);
-    const page = track(await context.newPage(), name);
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    page.on(
-      'console',
-      (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name} CSP: ${m.text()}`),
-    );
-    return { context, page };
-  }
+  // person opens a browser of its own (a context: its own cookies); the
+  // journey fails on its uncaught page errors and CSP refusals.
+  const person = (name, viewport = { width: 1280, height: 900 }) => j.open(name, { viewport });
 
   const accountLink = (page) => page.getByTestId('account-link');
   const linkText = async (page) => (await accountLink(page).textContent()).trim();

@@ -1,49 +1,31 @@
 // Browser journeys against the real server binary (see harness.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, eventually, journey, skipLine } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
 describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const track = shotsOnFailure();
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  const j = journey();
 
   // withPage gives each journey a fresh context (empty localStorage) and fails
   // on uncaught page errors. A failing journey's context stays open for its
-  // screenshot (shotsOnFailure); closing the browser closes it.
+  // screenshot (shotsOnFailure); the journey's end closes it.
   async function withPage(fn) {
-    const context = await browser.newContext({ locale: 'en-US' });
-    const page = track(await context.newPage());
-    page.setDefaultTimeout(15_000);
-    const pageErrors = [];
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    // A resource the Content-Security-Policy refused fails the journey too.
-    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`CSP: ${m.text()}`));
+    const { context, page, errors } = await j.open('page');
     await fn(page);
-    assert.deepEqual(pageErrors, [], 'uncaught errors in the page');
+    assert.deepEqual(errors, [], 'uncaught errors in the page');
     await context.close();
   }
 
   const htmlLang = (page) => page.evaluate(() => document.documentElement.lang);
 
   test('home: English shell, server status, switch to zh-TW and back', async () => {
-    const health = await (await fetch(new URL('api/health', server.url))).json();
+    const health = await (await fetch(j.url('api/health'))).json();
     assert.equal(typeof health.schema_version, 'number', `health: ${JSON.stringify(health)}`);
 
     await withPage(async (page) => {
-      const res = await page.goto(server.url);
+      const res = await j.at(page, '');
       assert.equal(res.status(), 200);
       // The app runs under the server's CSP (no inline script; see webui/middleware.go).
       assert.match(res.headers()['content-security-policy'] ?? '', /script-src 'self';.*frame-ancestors 'none'/);
@@ -80,7 +62,7 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
 
   test('api docs: Swagger UI renders the OpenAPI document', async () => {
     await withPage(async (page) => {
-      const res = await page.goto(new URL('api/docs', server.url).href);
+      const res = await j.at(page, 'api/docs');
       assert.equal(res.status(), 200);
       const title = page.locator('.swagger-ui .info .title');
       await title.waitFor();
@@ -91,7 +73,7 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
 
   test('deep link to /tables shows the Tables empty state', async () => {
     await withPage(async (page) => {
-      const res = await page.goto(new URL('tables', server.url).href);
+      const res = await j.at(page, 'tables');
       assert.equal(res.status(), 200);
       await page.getByRole('heading', { level: 1, name: 'Tables' }).waitFor();
       await page.getByTestId('tables-empty').getByText('You are not in any room yet.').waitFor();

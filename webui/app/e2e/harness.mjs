@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { afterEach } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -201,4 +201,50 @@ export async function endJourney(contexts, browser, server) {
   for (const c of contexts) await c.close().catch(() => {});
   await browser?.close();
   await stopServer(server);
+}
+
+// journey, called inside a describe block, starts the real server (hosted
+// with { hosted: true }, see hostedEnv) and Chromium before the block's
+// tests and ends them after (endJourney). It returns url(path), at(page,
+// path), pageErrors, which collects the uncaught errors and
+// Content-Security-Policy refusals of every page, and open(who, options):
+// a page in a fresh browser context (its own cookies; options are the
+// context's, en-US unless told), with that page's own errors, shot when its
+// test fails (shotsOnFailure).
+export function journey({ hosted = false } = {}) {
+  let server;
+  let browser;
+  const contexts = [];
+  const pageErrors = [];
+  const track = shotsOnFailure();
+
+  before(async () => {
+    server = await startServer({ hosted });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await endJourney(contexts, browser, server);
+  });
+
+  const url = (path) => new URL(path, server.url).href;
+  const at = (page, path) => page.goto(url(path));
+
+  async function open(who, options = {}) {
+    const context = await browser.newContext({ locale: 'en-US', ...options });
+    contexts.push(context);
+    const page = track(await context.newPage(), who);
+    page.setDefaultTimeout(15_000);
+    const errors = [];
+    const problem = (text) => {
+      errors.push(text);
+      pageErrors.push(`${who}: ${text}`);
+    };
+    page.on('pageerror', (err) => problem(err.message));
+    // A resource the Content-Security-Policy refused fails the journey too.
+    page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && problem(`CSP: ${m.text()}`));
+    return { context, page, errors };
+  }
+
+  return { url, at, open, pageErrors };
 }

@@ -7,9 +7,9 @@
 // scenario holds the cards, the opening and the scripts. A picture without a card is refused
 // and creates nothing. Every file is written here (no third-party files).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { chromiumOrSkip, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { chromiumOrSkip, journey, skipLine } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
@@ -111,32 +111,17 @@ function png(texts) {
 const jsonFile = (name, v) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(v)) });
 
 describe('import journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const pageErrors = [];
-  const track = shotsOnFailure();
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  const j = journey();
 
   test('SillyTavern, a character card PNG and an AI Dungeon scenario through the preview into scenarios', async () => {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
-    const page = track(await context.newPage(), 'importer');
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const { context, page } = await j.open('importer', { viewport: { width: 390, height: 844 } });
     const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     const stored = (id) => page.evaluate(async (id) => (await fetch(`/api/scenarios/${id}`)).json(), id);
     const listed = () => page.evaluate(async () => (await (await fetch('/api/scenarios')).json()).scenarios.length);
 
     // preview opens the dialog on the solo page and reads the file.
     async function preview(file) {
-      await page.goto(new URL('solo', server.url).href);
+      await j.at(page, 'solo');
       await page.getByTestId('import-open').click();
       const dialog = page.getByTestId('import-dialog');
       await dialog.getByTestId('import-file').setInputFiles(file);
@@ -238,7 +223,7 @@ describe('import journey', { skip: !haveChromium && skipLine() }, () => {
     );
 
     // --- a picture without a card is refused and creates nothing
-    await page.goto(new URL('solo', server.url).href);
+    await j.at(page, 'solo');
     await page.getByTestId('import-open').click();
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png({ Software: 'paint' }) });
@@ -246,7 +231,7 @@ describe('import journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(await dialog.getByTestId('import-submit').isDisabled(), true);
     assert.equal(await listed(), 4);
 
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(j.pageErrors, []);
     await context.close();
   });
 });

@@ -6,8 +6,8 @@
 // edited scripts saved as typed, and the editor fitting a phone. No model
 // is involved: a test run needs none.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, launchChromium, shotsOnFailure, skipLine, startServer, stopServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, journey, skipLine } from './harness.mjs';
 
 const haveChromium = chromiumOrSkip();
 
@@ -15,34 +15,18 @@ const LIBRARY = "// helpers\nfunction check(text) {\n  if (text) throw new Error
 const OUTPUT = 'const modifier = (text) => {\n  const a = 1\n  check(text)\n  return { text }\n}\nmodifier(text)';
 
 describe('script editor journey', { skip: !haveChromium && skipLine() }, () => {
-  let server;
-  let browser;
-  const track = shotsOnFailure();
+  const j = journey();
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
-
-  // open starts a fresh guest at the new-scenario page, recording uncaught
-  // errors and every Content-Security-Policy violation (console and event).
+  // open starts a fresh guest at the new-scenario page; problems are its
+  // uncaught errors and Content-Security-Policy refusals (journey), and the
+  // page also records every securitypolicyviolation event (window.__csp).
   async function open(viewport) {
-    const context = await browser.newContext({ locale: 'en-US', viewport });
-    const page = track(await context.newPage(), 'author');
-    page.setDefaultTimeout(15_000);
-    const problems = [];
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && problems.push(`CSP: ${m.text()}`));
+    const { context, page, errors: problems } = await j.open('author', { viewport });
     await page.addInitScript(() => {
       window.__csp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await page.goto(new URL('solo/scenarios/new', server.url).href);
+    await j.at(page, 'solo/scenarios/new');
     await page.getByRole('tablist', { name: 'Script hooks' }).waitFor();
     return { context, page, problems };
   }

@@ -106,11 +106,14 @@ type InitiativeInput struct {
 // AttackInput is an attack roll by one combatant on another; on a hit the
 // damage is rolled and dealt.
 type AttackInput struct {
-	AttackerID   string `json:"attacker_id"`
-	TargetID     string `json:"target_id"`
-	Weapon       string `json:"weapon,omitempty" jsonschema:"what the attack is made with, for the log"`
-	Bonus        int    `json:"bonus" jsonschema:"the attack's to-hit bonus, -50 to 50"`
-	Damage       string `json:"damage" jsonschema:"damage dice notation, e.g. 1d8+3"`
+	AttackerID string `json:"attacker_id"`
+	TargetID   string `json:"target_id"`
+	// Weapon naming one of a seat's sheet attacks (by name or number)
+	// takes its to-hit, damage and type from the sheet instead of Bonus,
+	// Damage and DamageType.
+	Weapon       string `json:"weapon,omitempty" jsonschema:"what the attack is made with; for a character, one of its sheet's attacks (name or number) takes the sheet's numbers"`
+	Bonus        int    `json:"bonus,omitempty" jsonschema:"the attack's to-hit bonus, -50 to 50 (ignored when weapon names a sheet attack)"`
+	Damage       string `json:"damage,omitempty" jsonschema:"damage dice notation, e.g. 1d8+3 (from the sheet when weapon names a sheet attack)"`
 	DamageType   string `json:"damage_type,omitempty" jsonschema:"e.g. slashing, fire"`
 	Advantage    bool   `json:"advantage,omitempty"`
 	Disadvantage bool   `json:"disadvantage,omitempty"`
@@ -824,8 +827,10 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 	if len([]rune(in.Weapon)) > maxEncounterArg || len(in.DamageType) > 40 {
 		return EncounterResult{}, encounterInvalid("A weapon's name is at most 80 characters and a damage type at most 40.").WithField("weapon", "at most 80 characters")
 	}
-	if _, err := dice.Parse(in.Damage, dice.DefaultLimits); err != nil {
-		return EncounterResult{}, err
+	if strings.TrimSpace(in.Damage) != "" {
+		if _, err := dice.Parse(in.Damage, dice.DefaultLimits); err != nil {
+			return EncounterResult{}, err
+		}
 	}
 	return s.changeEncounter(ctx, c, sessionID, func(op *encounterOp) error {
 		attacker, err := op.combatant(in.AttackerID)
@@ -834,6 +839,10 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 		}
 		if err := op.actAs(attacker); err != nil {
 			return err
+		}
+		in = op.sheetAttack(attacker, in)
+		if strings.TrimSpace(in.Damage) == "" {
+			return encounterInvalid("Name one of the character's attacks, or give the damage dice.").WithField("damage", "dice notation, or weapon naming a sheet attack")
 		}
 		target, err := op.combatant(in.TargetID)
 		if err != nil {
@@ -887,6 +896,25 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 		op.public["attack"], op.secret["attack"] = attack, secret
 		return nil
 	})
+}
+
+// sheetAttack fills an attack by a seat from its character sheet when the
+// weapon names one of the sheet's attacks (by name or number): the sheet's
+// to-hit, damage and type then count, whatever the request said, so a
+// player's attack is the number their sheet gives.
+func (op *encounterOp) sheetAttack(attacker combat.Combatant, in AttackInput) AttackInput {
+	ch, ok := op.chars[attacker.SeatID]
+	if !ok || attacker.SeatID == 0 || strings.TrimSpace(in.Weapon) == "" {
+		return in
+	}
+	sin := sheetInput(ch)
+	i, ok := sheet.FindAttack(sin.Attacks, in.Weapon)
+	if !ok {
+		return in
+	}
+	d := sheet.DeriveAttack(sin, sin.Attacks[i])
+	in.Weapon, in.Bonus, in.Damage, in.DamageType = d.Name, d.ToHit, d.Damage, d.DamageType
+	return in
 }
 
 // withCharacterConditions adds the conditions written on a seat's

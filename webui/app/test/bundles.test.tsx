@@ -10,9 +10,9 @@ import errorsZhTW from '../src/i18n/errors.zh-TW.json';
 import { en } from '../src/i18n/en';
 import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
-import type { AdventurePage, ScenarioView } from '../src/solo/api';
+import type { AdventurePage } from '../src/solo/api';
 import { bundleFileName } from '../src/solo/bundles';
-import { adventureView, apiError, callsTo, json, lendDownloads, narratorSettings, renderApp, resetEachTest, storyNode, stubServer, T0 } from './fixtures';
+import { adventureView, apiError, callsTo, json, lendDownloads, narratorSettings, renderApp, resetEachTest, scenarioView, storyNode, stubServer, T0 } from './fixtures';
 
 resetEachTest();
 
@@ -29,20 +29,7 @@ const PAGE: AdventurePage = {
   has_more: false,
 };
 
-const SCENARIO: ScenarioView = {
-  id: 12,
-  title: 'Keep: 城堡',
-  premise: '',
-  plot_essentials: '',
-  ai_instructions: '',
-  authors_note: '',
-  opening: '',
-  stat_schema: {},
-  cards: [],
-  scripts: { library: '', input: '', context: '', output: '' },
-  created_at: T0,
-  updated_at: T0,
-};
+const SCENARIO = scenarioView({ id: 12, title: 'Keep: 城堡' });
 
 function server(over: Record<string, () => Response> = {}) {
   stubServer({

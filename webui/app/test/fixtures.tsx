@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import type { ActionView, AdventureView, ProviderSettingsView } from '../src/solo/api';
+import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
 import type { EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
@@ -274,6 +274,27 @@ export function adventureView(over: Partial<AdventureView> = {}): AdventureView 
     head_branch_id: 1,
     head_depth: 2,
     turn_in_progress: false,
+    created_at: T0,
+    updated_at: T0,
+    ...over,
+  };
+}
+
+// scenarioView is a stored scenario as GET /api/scenarios/{id} answers it:
+// The Old Mill (id 5), every text empty, no stats, no cards, no scripts;
+// over replaces fields.
+export function scenarioView(over: Partial<ScenarioView> = {}): ScenarioView {
+  return {
+    id: 5,
+    title: 'The Old Mill',
+    premise: '',
+    plot_essentials: '',
+    ai_instructions: '',
+    authors_note: '',
+    opening: '',
+    stat_schema: {},
+    cards: [],
+    scripts: { library: '', input: '', context: '', output: '' },
     created_at: T0,
     updated_at: T0,
     ...over,

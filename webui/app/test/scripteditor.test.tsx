@@ -8,10 +8,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { format, LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
-import type { ScenarioView } from '../src/solo/api';
 import { CodeEditor, type CodeEditorHandle } from '../src/solo/CodeEditor';
 import { markersByTab, type ScriptTestResult } from '../src/solo/scriptTest';
-import { callsTo, json, renderApp, resetEachTest, stubServer, T0 } from './fixtures';
+import { callsTo, json, renderApp, resetEachTest, scenarioView, stubServer } from './fixtures';
 
 resetEachTest();
 
@@ -153,20 +152,9 @@ describe('CodeEditor', () => {
 });
 
 describe('test run in the scenario editor', () => {
-  const stored: ScenarioView = {
-    id: 5,
-    title: 'The Old Mill',
-    premise: '',
-    plot_essentials: '',
-    ai_instructions: '',
-    authors_note: '',
-    opening: '',
-    stat_schema: {},
-    cards: [],
+  const stored = scenarioView({
     scripts: { library: 'function check(t) {\n  return t\n  throw new Error("no")\n}', input: 'modifier(text)', context: '', output: 'const a = 1\ncheck(text)\n' },
-    created_at: T0,
-    updated_at: T0,
-  };
+  });
 
   it('sends the scripts as edited, lists each hook, marks the tabs with errors and goes to the line', async () => {
     stubServer({

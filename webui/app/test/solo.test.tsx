@@ -15,7 +15,7 @@ import type {
   ScenarioView,
   ScriptConsoleEntry,
 } from '../src/solo/api';
-import { apiError, calls, callsTo, json, narratorSettings, renderApp, storyNode as node, stubServer, T0 } from './fixtures';
+import { apiError, calls, callsTo, json, narratorSettings, renderApp, scenarioView, storyNode as node, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -1155,9 +1155,7 @@ describe('scenario editor', () => {
   });
 
   it('loads a stored scenario into the form and sends cards without their ids', async () => {
-    const stored: ScenarioView = {
-      id: 5,
-      title: 'The Old Mill',
+    const stored = scenarioView({
       premise: 'p',
       plot_essentials: 'e',
       ai_instructions: 'i',
@@ -1166,9 +1164,7 @@ describe('scenario editor', () => {
       stat_schema: { 'player.hp': { min: 0, max: 100, initial: 100, bands: [[0, 50, 'hurt']] } },
       cards: [{ id: 40, title: 'Gwen', keys: ['Gwen', 'smith'], entry: 'A smith.', type: 'character' }],
       scripts: { library: 'const shout = (s) => s.toUpperCase()\n', input: '', context: CONTEXT_SCRIPT, output: OUTPUT_SCRIPT },
-      created_at: T0,
-      updated_at: T0,
-    };
+    });
     stubServer({
       'GET /api/scenarios/5': () => json(200, stored),
       'PUT /api/scenarios/5': () => json(200, stored),
@@ -1184,20 +1180,9 @@ describe('scenario editor', () => {
   });
 
   it('loads the stored scripts into their tabs and saves an edit of one', async () => {
-    const stored: ScenarioView = {
-      id: 5,
-      title: 'The Old Mill',
-      premise: '',
-      plot_essentials: '',
-      ai_instructions: '',
-      authors_note: '',
-      opening: '',
-      stat_schema: {},
-      cards: [],
+    const stored = scenarioView({
       scripts: { library: 'const shout = (s) => s.toUpperCase()\n', input: '', context: CONTEXT_SCRIPT, output: OUTPUT_SCRIPT },
-      created_at: T0,
-      updated_at: T0,
-    };
+    });
     stubServer({
       'GET /api/scenarios/5': () => json(200, stored),
       'PUT /api/scenarios/5': (body) => json(200, { ...stored, ...(body as object) }),

@@ -1839,12 +1839,12 @@ export interface components {
         AttackInput: {
             attacker_id: string;
             target_id: string;
-            /** @description what the attack is made with, for the log */
+            /** @description what the attack is made with; for a character, one of its sheet's attacks (name or number) takes the sheet's numbers */
             weapon?: string;
-            /** @description the attack's to-hit bonus, -50 to 50 */
-            bonus: number;
-            /** @description damage dice notation, e.g. 1d8+3 */
-            damage: string;
+            /** @description the attack's to-hit bonus, -50 to 50 (ignored when weapon names a sheet attack) */
+            bonus?: number;
+            /** @description damage dice notation, e.g. 1d8+3 (from the sheet when weapon names a sheet attack) */
+            damage?: string;
             /** @description e.g. slashing, fire */
             damage_type?: string;
             advantage?: boolean;

@@ -11,15 +11,17 @@ const CharacterFormat = "adventure-table.character"
 
 // CharacterFormatVersion is the version of CharacterFormat this build writes
 // and the only one it reads. Version 1 grew the sheet fields (class,
-// species, background, save_proficiencies, armor, speed, hit_die)
-// backward-compatibly: they are optional when read, so a file written
-// before them still imports, with none of them given.
+// species, background, save_proficiencies, armor, speed, hit_die, then
+// attacks, spells, inventory, notes) backward-compatibly: they are
+// optional when read, so a file written before them still imports, with
+// none of them given.
 const CharacterFormatVersion = 1
 
 // MaxCharacterFileBytes bounds an imported character file. The largest
-// valid character (two 20,000-character texts escaped as \uXXXX, 50
-// resources) stays well below it.
-const MaxCharacterFileBytes = 1 << 20
+// valid character (two 20,000-character texts and the 10,000-character
+// notes escaped as \uXXXX, 50 resources and attacks, 200 spells and items
+// with their notes: about 1.1 MB) stays well below it.
+const MaxCharacterFileBytes = 2 << 20
 
 // CharacterFile is a character as a file: the format, its version and the
 // character's own fields. It never carries ids, the owner or timestamps, so
@@ -43,6 +45,7 @@ func (s *Service) ExportCharacter(ctx context.Context, c Caller, id int64) (Char
 		SkillExpertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
 		Biography: v.Biography, RoleplayGuidance: v.RoleplayGuidance, Class: v.Class, Species: v.Species,
 		Background: v.Background, SaveProficiencies: v.SaveProficiencies, Armor: v.Armor, Speed: v.Speed, HitDie: v.HitDie,
+		Attacks: v.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes,
 	}}, nil
 }
 

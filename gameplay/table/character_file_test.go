@@ -28,6 +28,10 @@ func TestCharacterFileRoundTrip(t *testing.T) {
 	in.SaveProficiencies = []string{"str", "dex"}
 	in.Armor = table.ArmorView{Unarmored: "monk", Bonus: 1}
 	in.Speed, in.HitDie = 35, 8
+	in.Attacks = []table.AttackView{{Name: "Unarmed strike", Ability: "dex", Proficient: true, Bonus: 1, Damage: "1d6", DamageType: "bludgeoning", AddModifier: true}}
+	in.Spells = []table.SpellView{{Name: "Light 光", Level: 0, Prepared: true, Notes: "touch"}}
+	in.Inventory = []table.ItemView{{Name: "Rations", Quantity: 5, Notes: "days"}}
+	in.Notes = "Seeks the \"white\" tower."
 	orig, err := svc.CreateCharacter(ctx, owner, in)
 	tabletest.Must(t, err)
 
@@ -145,8 +149,9 @@ func TestCharacterFileName(t *testing.T) {
 }
 
 // TestCharacterFileBeforeSheetFields: a version-1 file written before the
-// sheet fields (class … hit_die) existed still imports, with none of them
-// given: no save proficiencies, AC 10 + Dex, no speed or hit dice.
+// sheet fields (class … hit_die, attacks … notes) existed still imports,
+// with none of them given: no save proficiencies, AC 10 + Dex, no speed or
+// hit dice, no attacks, spells, items or notes.
 func TestCharacterFileBeforeSheetFields(t *testing.T) {
 	t.Parallel()
 	svc, _ := newService(t)
@@ -162,5 +167,8 @@ func TestCharacterFileBeforeSheetFields(t *testing.T) {
 	}
 	if d := v.Derived; d.AC != 12 || d.Saves["dex"] != 2 || d.Speed != 0 || d.HitDice != "" || d.Skills["stealth"] != 6 {
 		t.Fatalf("derived %+v", d)
+	}
+	if v.Attacks == nil || len(v.Attacks) != 0 || v.Spells == nil || len(v.Spells) != 0 || v.Inventory == nil || len(v.Inventory) != 0 || v.Notes != "" || len(v.Derived.Attacks) != 0 {
+		t.Fatalf("lists of a file before them: %+v", v)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/dice"
 	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -52,6 +53,42 @@ type ArmorView struct {
 	Bonus     int    `json:"bonus" jsonschema:"flat AC bonus of magic armor or items, -5 to 10"`
 }
 
+// AttackView is an attack on a sheet; the sheet rules derive its to-hit
+// and damage (CharacterDerived.Attacks).
+type AttackView struct {
+	Name        string `json:"name" jsonschema:"1 to 80 characters"`
+	Ability     string `json:"ability" jsonschema:"ability key (str, dex, con, int, wis, cha) whose modifier the attack adds, or empty"`
+	Proficient  bool   `json:"proficient" jsonschema:"adds the proficiency bonus to hit"`
+	Bonus       int    `json:"bonus" jsonschema:"extra to-hit bonus, -20 to 20"`
+	Damage      string `json:"damage" jsonschema:"damage dice notation without the ability modifier (1d8), at most 40 characters"`
+	DamageType  string `json:"damage_type" jsonschema:"5e SRD damage type (slashing, fire...)"`
+	AddModifier bool   `json:"add_modifier" jsonschema:"adds the ability modifier to the damage"`
+}
+
+// SpellView is a spell on a sheet; spell slots are resources.
+type SpellView struct {
+	Name     string `json:"name" jsonschema:"1 to 80 characters"`
+	Level    int    `json:"level" jsonschema:"0 (cantrip) to 9"`
+	Prepared bool   `json:"prepared"`
+	Notes    string `json:"notes" jsonschema:"at most 200 characters"`
+}
+
+// ItemView is an inventory entry.
+type ItemView struct {
+	Name     string `json:"name" jsonschema:"1 to 80 characters"`
+	Quantity int    `json:"quantity" jsonschema:"0 to 9999"`
+	Notes    string `json:"notes" jsonschema:"at most 200 characters"`
+}
+
+// Caps on a sheet's lists and notes.
+const (
+	maxAttacks     = 50
+	maxSpells      = 200
+	maxItems       = 200
+	maxNotesLength = 10000
+	maxEntryNotes  = 200
+)
+
 // Unarmored AC formulas a sheet may name (empty is 10 + Dex).
 var unarmoredFormulas = []string{"", sheet.UnarmoredBarbarian, sheet.UnarmoredMonk, sheet.MageArmor}
 
@@ -77,6 +114,10 @@ type CharacterInput struct {
 	Armor              ArmorView      `json:"armor"`
 	Speed              int            `json:"speed" jsonschema:"walking speed in feet, 0 to 200; 0 when not given"`
 	HitDie             int            `json:"hit_die" jsonschema:"hit die size: 6, 8, 10 or 12; 0 when not given"`
+	Attacks            []AttackView   `json:"attacks,omitempty" jsonschema:"at most 50"`
+	Spells             []SpellView    `json:"spells,omitempty" jsonschema:"at most 200"`
+	Inventory          []ItemView     `json:"inventory,omitempty" jsonschema:"at most 200"`
+	Notes              string         `json:"notes,omitempty" jsonschema:"free notes, at most 10000 characters"`
 }
 
 // CharacterView is a character as its owner sees it.
@@ -100,6 +141,10 @@ type CharacterView struct {
 	Armor              ArmorView        `json:"armor"`
 	Speed              int              `json:"speed"`
 	HitDie             int              `json:"hit_die"`
+	Attacks            []AttackView     `json:"attacks"`
+	Spells             []SpellView      `json:"spells"`
+	Inventory          []ItemView       `json:"inventory"`
+	Notes              string           `json:"notes"`
 	Derived            CharacterDerived `json:"derived"`
 	UpdatedAt          time.Time        `json:"updated_at"`
 }
@@ -116,12 +161,14 @@ type CharacterDerived struct {
 	StealthDisadvantage bool           `json:"stealth_disadvantage" jsonschema:"the armor imposes disadvantage on Stealth checks"`
 	Speed               int            `json:"speed" jsonschema:"walking speed in feet after heavy armor without its Strength; 0 when not given"`
 	HitDice             string         `json:"hit_dice" jsonschema:"hit dice pool as dice notation (5d8); empty without a hit die"`
+	// Attacks follow the sheet's attacks, in order.
+	Attacks []sheet.AttackDerived `json:"attacks" jsonschema:"each attack's to_hit (ability modifier + proficiency bonus if proficient + bonus), damage notation with the modifier (1d8+3) and damage_type, in sheet order"`
 }
 
 func characterDerived(c *models.Character) CharacterDerived {
 	d := sheet.Derive(sheetInput(c))
 	return CharacterDerived{Modifiers: d.Modifiers, Saves: d.Saves, Skills: d.Skills, PassivePerception: d.PassivePerception,
-		Initiative: d.Initiative, AC: d.AC, StealthDisadvantage: d.StealthDisadvantage, Speed: d.Speed, HitDice: d.HitDice}
+		Initiative: d.Initiative, AC: d.AC, StealthDisadvantage: d.StealthDisadvantage, Speed: d.Speed, HitDice: d.HitDice, Attacks: d.Attacks}
 }
 
 // CharacterList is the caller's characters.
@@ -219,8 +266,12 @@ func (in *CharacterInput) validate() error {
 	if !slices.Contains(hitDice, in.HitDie) {
 		e.WithField("hit_die", "0, 6, 8, 10 or 12")
 	}
+	in.validateLists(e)
+	if utf8.RuneCountInString(in.Notes) > maxNotesLength {
+		e.WithField("notes", fmt.Sprintf("at most %d characters", maxNotesLength))
+	}
 	for field, v := range map[string]string{"name": in.Name, "biography": in.Biography, "roleplay_guidance": in.RoleplayGuidance,
-		"class": in.Class, "species": in.Species, "background": in.Background} {
+		"class": in.Class, "species": in.Species, "background": in.Background, "notes": in.Notes} {
 		if !models.StorableText(v) {
 			e.WithField(field, models.UnstorableTextProblem)
 		}
@@ -234,6 +285,67 @@ func (in *CharacterInput) validate() error {
 		return e
 	}
 	return nil
+}
+
+// validateLists checks the attacks, spells and inventory, trimming names.
+func (in *CharacterInput) validateLists(e *apperr.Error) {
+	// entry checks a list entry's name (1–80 characters) and notes.
+	entry := func(field string, i int, name *string, notes string) {
+		*name = strings.TrimSpace(*name)
+		if n := utf8.RuneCountInString(*name); n < 1 || n > 80 {
+			e.WithField(fmt.Sprintf("%s.%d.name", field, i), "1 to 80 characters")
+		} else if !models.StorableText(*name) {
+			e.WithField(fmt.Sprintf("%s.%d.name", field, i), models.UnstorableTextProblem)
+		}
+		if utf8.RuneCountInString(notes) > maxEntryNotes {
+			e.WithField(fmt.Sprintf("%s.%d.notes", field, i), fmt.Sprintf("at most %d characters", maxEntryNotes))
+		} else if !models.StorableText(notes) {
+			e.WithField(fmt.Sprintf("%s.%d.notes", field, i), models.UnstorableTextProblem)
+		}
+	}
+	if len(in.Attacks) > maxAttacks {
+		e.WithField("attacks", fmt.Sprintf("at most %d", maxAttacks))
+	}
+	for i := range in.Attacks {
+		a := &in.Attacks[i]
+		entry("attacks", i, &a.Name, "")
+		if a.Ability != "" && !slices.Contains(sheet.Abilities, a.Ability) {
+			e.WithField(fmt.Sprintf("attacks.%d.ability", i), "empty or str, dex, con, int, wis, cha")
+		}
+		if a.Bonus < -20 || a.Bonus > 20 {
+			e.WithField(fmt.Sprintf("attacks.%d.bonus", i), "-20 to 20")
+		}
+		a.Damage = strings.TrimSpace(a.Damage)
+		if len(a.Damage) > sheet.MaxDamageLength {
+			e.WithField(fmt.Sprintf("attacks.%d.damage", i), fmt.Sprintf("dice notation of at most %d characters", sheet.MaxDamageLength))
+		} else if _, err := dice.Parse(a.Damage, dice.DefaultLimits); err != nil {
+			e.WithField(fmt.Sprintf("attacks.%d.damage", i), "dice notation (1d8)")
+		}
+		a.DamageType = strings.ToLower(strings.TrimSpace(a.DamageType))
+		if !slices.Contains(sheet.DamageTypes, a.DamageType) {
+			e.WithField(fmt.Sprintf("attacks.%d.damage_type", i), "a 5e SRD damage type")
+		}
+	}
+	if len(in.Spells) > maxSpells {
+		e.WithField("spells", fmt.Sprintf("at most %d", maxSpells))
+	}
+	for i := range in.Spells {
+		sp := &in.Spells[i]
+		entry("spells", i, &sp.Name, sp.Notes)
+		if sp.Level < 0 || sp.Level > 9 {
+			e.WithField(fmt.Sprintf("spells.%d.level", i), "0 to 9")
+		}
+	}
+	if len(in.Inventory) > maxItems {
+		e.WithField("inventory", fmt.Sprintf("at most %d", maxItems))
+	}
+	for i := range in.Inventory {
+		it := &in.Inventory[i]
+		entry("inventory", i, &it.Name, it.Notes)
+		if it.Quantity < 0 || it.Quantity > 9999 {
+			e.WithField(fmt.Sprintf("inventory.%d.quantity", i), "0 to 9999")
+		}
+	}
 }
 
 func dedupe(in []string) []string {
@@ -259,6 +371,19 @@ func (in CharacterInput) apply(c *models.Character) {
 	c.Class, c.Species, c.Background, c.SaveProficiencies = in.Class, in.Species, in.Background, nonNil(in.SaveProficiencies)
 	c.Armor, c.Shield, c.Unarmored, c.ArmorBonus = in.Armor.Body, in.Armor.Shield, in.Armor.Unarmored, in.Armor.Bonus
 	c.Speed, c.HitDie = in.Speed, in.HitDie
+	c.Attacks = make([]models.Attack, len(in.Attacks))
+	for i, a := range in.Attacks {
+		c.Attacks[i] = models.Attack(a)
+	}
+	c.Spells = make([]models.Spell, len(in.Spells))
+	for i, sp := range in.Spells {
+		c.Spells[i] = models.Spell(sp)
+	}
+	c.Inventory = make([]models.InventoryItem, len(in.Inventory))
+	for i, it := range in.Inventory {
+		c.Inventory[i] = models.InventoryItem(it)
+	}
+	c.Notes = in.Notes
 }
 
 func characterView(c models.Character) CharacterView {
@@ -269,9 +394,19 @@ func characterView(c models.Character) CharacterView {
 		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance,
 		Class: c.Class, Species: c.Species, Background: c.Background, SaveProficiencies: nonNil(c.SaveProficiencies),
 		Armor: ArmorView{Body: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus}, Speed: c.Speed, HitDie: c.HitDie,
+		Attacks: []AttackView{}, Spells: []SpellView{}, Inventory: []ItemView{}, Notes: c.Notes,
 		Derived: characterDerived(&c), UpdatedAt: c.UpdatedAt}
 	for _, r := range c.Resources {
 		v.Resources = append(v.Resources, ResourceView(r))
+	}
+	for _, a := range c.Attacks {
+		v.Attacks = append(v.Attacks, AttackView(a))
+	}
+	for _, sp := range c.Spells {
+		v.Spells = append(v.Spells, SpellView(sp))
+	}
+	for _, it := range c.Inventory {
+		v.Inventory = append(v.Inventory, ItemView(it))
 	}
 	return v
 }
@@ -281,7 +416,16 @@ func sheetInput(c *models.Character) sheet.Input {
 	return sheet.Input{Level: c.Level, Scores: sheet.Scores{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
 		SaveProficiencies: c.SaveProficiencies, SkillProficiencies: c.SkillProficiencies, SkillExpertise: c.SkillExpertise,
 		Armor: sheet.ArmorInput{Armor: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus},
-		Speed: c.Speed, HitDie: c.HitDie}
+		Speed: c.Speed, HitDie: c.HitDie, Attacks: sheetAttacks(c.Attacks)}
+}
+
+// sheetAttacks are the stored attacks as the sheet rules read them.
+func sheetAttacks(attacks []models.Attack) []sheet.Attack {
+	out := make([]sheet.Attack, len(attacks))
+	for i, a := range attacks {
+		out[i] = sheet.Attack(a)
+	}
+	return out
 }
 
 func nonNil(s []string) []string {

@@ -100,7 +100,11 @@ type QuickRollInput struct {
 	Formula string `json:"formula" jsonschema:"dice notation; empty when check is given"`
 	// Check rolls 1d20 plus the modifier of the roller's (or, for the DM,
 	// the subject seat's) character for a skill or ability.
-	Check          string `json:"check,omitempty" jsonschema:"a skill, an ability or a saving throw (dex_save) instead of a formula: 1d20 + the character's modifier"`
+	Check string `json:"check,omitempty" jsonschema:"a skill, an ability or a saving throw (dex_save) instead of a formula: 1d20 + the character's modifier"`
+	// Attack rolls an attack of the character's sheet: its to-hit, or
+	// with Damage its damage, both derived by the server.
+	Attack         string `json:"attack,omitempty" jsonschema:"an attack of the character's sheet, by name or 1-based number, instead of a formula or check: 1d20 + its to-hit"`
+	Damage         bool   `json:"damage,omitempty" jsonschema:"with attack: roll the attack's damage (its dice + the modifier) instead of the to-hit"`
 	Private        bool   `json:"private,omitempty" jsonschema:"only the roller (and the seat rolled for) and the DM see it (/gmroll)"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: roll for this player seat"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
@@ -149,6 +153,40 @@ func rollModifier(c *models.Character, key string) int {
 	}
 	check, _ := sheet.ParseCheck(key)
 	return checkModifier(c, check.Ability, check.Skill)
+}
+
+// What an attack roll rolls (roll.quick's attack_roll).
+const (
+	attackToHit  = "to_hit"
+	attackDamage = "damage"
+)
+
+// attackRoll is an attack roll as the stored sheet makes it.
+type attackRoll struct {
+	name, kind, damageType string
+	expr                   *dice.Expr
+	base                   int
+}
+
+// rollOfAttack finds the attack a quick roll names on the stored character
+// and makes its roll: 1d20 + the to-hit, or the damage dice + the damage
+// modifier, both by the sheet rules (sheet.DeriveAttack). Returns
+// invalid_request (attack) when the sheet has no such attack.
+func rollOfAttack(c *models.Character, key string, damage bool) (*attackRoll, error) {
+	attacks := sheetAttacks(c.Attacks)
+	i, ok := sheet.FindAttack(attacks, key)
+	if !ok {
+		return nil, apperr.E(apperr.InvalidRequest, "%s has no attack %q.", c.Name, key).WithField("attack", "the name or number of an attack on the sheet")
+	}
+	d := sheet.DeriveAttack(sheetInput(c), attacks[i])
+	r := &attackRoll{name: d.Name, kind: attackToHit, damageType: d.DamageType, base: d.ToHit}
+	formula := "1d20"
+	if damage {
+		r.kind, formula, r.base = attackDamage, attacks[i].Damage, d.DamageModifier
+	}
+	var err error
+	r.expr, err = dice.Parse(formula, dice.DefaultLimits)
+	return r, err
 }
 
 // diceFor is the d20 expression of a check mode.
@@ -655,9 +693,11 @@ func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) 
 // participant seat). It is recorded and shown to everyone — or, when
 // private (/gmroll), only to the roller, the seat rolled for and the DM —
 // and never completes a request. A check (skill or ability) rolls 1d20 plus
-// the character's modifier, derived by the server. Returns dice_* codes,
-// message_kind_not_allowed, not_a_participant, proxy_target_invalid,
-// session_not_active, invalid_request (idempotency_key, check).
+// the character's modifier, an attack 1d20 plus its to-hit or its damage
+// dice plus the damage modifier, all derived by the server from the stored
+// sheet. Returns dice_* codes, message_kind_not_allowed, not_a_participant,
+// proxy_target_invalid, session_not_active, invalid_request
+// (idempotency_key, check, attack, damage).
 func (s *Service) QuickRoll(ctx context.Context, c Caller, sessionID int64, in QuickRollInput) (RollResultView, error) {
 	out, _, err := s.quickRoll(ctx, c, sessionID, in)
 	return out, err
@@ -679,13 +719,23 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 		}
 		in.Check, formula = key, "1d20"
 	}
-	expr, err := dice.Parse(formula, dice.DefaultLimits)
-	if err != nil {
-		return RollResultView{}, EventView{}, err
+	if in.Damage && in.Attack == "" {
+		return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "A damage roll names the attack.").WithField("damage", "only with attack")
+	}
+	if in.Attack != "" && (in.Check != "" || strings.TrimSpace(in.Formula) != "") {
+		return RollResultView{}, EventView{}, apperr.E(apperr.InvalidRequest, "Roll either a formula, a check or an attack.").WithField("attack", "empty with formula or check")
+	}
+	// An attack's dice come from the stored sheet, read in the transaction.
+	var expr *dice.Expr
+	if in.Attack == "" {
+		var err error
+		if expr, err = dice.Parse(formula, dice.DefaultLimits); err != nil {
+			return RollResultView{}, EventView{}, err
+		}
 	}
 	var out RollResultView
 	var ev EventView
-	err = s.store.Tx(ctx, func(tx *models.Store) error {
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
 		sc, err := loadSession(ctx, tx, c, sessionID, true)
 		if err != nil {
 			return err
@@ -721,15 +771,26 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 			return err
 		}
 		base := 0
-		if in.Check != "" {
+		var attack *attackRoll
+		if in.Check != "" || in.Attack != "" {
+			field, what := "check", in.Check
+			if in.Attack != "" {
+				field, what = "attack", "an attack"
+			}
 			if p.character == nil {
-				return apperr.E(apperr.InvalidRequest, "A %s roll needs a character in the seat to take the modifier from.", in.Check).WithField("check", "needs a seated character")
+				return apperr.E(apperr.InvalidRequest, "A %s roll needs a character in the seat to take the modifier from.", what).WithField(field, "needs a seated character")
 			}
 			ch, err := tx.FindCharacterByID(ctx, *p.character)
 			if err != nil {
 				return err
 			}
-			base = rollModifier(ch, in.Check)
+			if in.Attack == "" {
+				base = rollModifier(ch, in.Check)
+			} else if attack, err = rollOfAttack(ch, in.Attack, in.Damage); err != nil {
+				return err
+			} else {
+				expr, base = attack.expr, attack.base
+			}
 		}
 		res, err := expr.Roll(dice.Crypto)
 		if err != nil {
@@ -748,6 +809,12 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 		payload := map[string]any{"result": out}
 		if in.Check != "" {
 			payload["check"] = in.Check
+		}
+		if attack != nil {
+			payload["attack_name"], payload["attack_roll"] = attack.name, attack.kind
+			if attack.kind == attackDamage {
+				payload["damage_type"] = attack.damageType
+			}
 		}
 		e, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollQuick, acting: p.acting, subject: p.subject, character: p.character,
 			mode: p.mode, visibility: visibility, payload: payload, idempotencyKey: in.IdempotencyKey})

@@ -28,7 +28,7 @@ func TestCharacterDerivedIsWhatRollsUse(t *testing.T) {
 		Modifiers:         map[string]int{"str": 0, "dex": 2, "con": 1, "int": 0, "wis": 1, "cha": -1},
 		Saves:             map[string]int{"str": 0, "dex": 2 + 2, "con": 1, "int": 0 + 2, "wis": 1, "cha": -1},
 		Skills:            map[string]int{},
-		PassivePerception: 10 + 1 + 2, Initiative: 2, AC: 12}
+		PassivePerception: 10 + 1 + 2, Initiative: 2, AC: 12, Attacks: []sheet.AttackDerived{}}
 	for skill, a := range sheet.Skills {
 		want.Skills[skill] = want.Modifiers[a]
 	}

@@ -1836,6 +1836,13 @@ export interface components {
         AssignInput: {
             access_id: number;
         };
+        AttackDerived: {
+            name: string;
+            to_hit: number;
+            damage: string;
+            damage_modifier: number;
+            damage_type: string;
+        };
         AttackInput: {
             attacker_id: string;
             target_id: string;
@@ -1855,6 +1862,22 @@ export interface components {
             faces?: number[];
             /** @description physical dice: the damage dice faces, in the notation's order */
             damage_faces?: number[];
+        };
+        AttackView: {
+            /** @description 1 to 80 characters */
+            name: string;
+            /** @description ability key (str, dex, con, int, wis, cha) whose modifier the attack adds, or empty */
+            ability: string;
+            /** @description adds the proficiency bonus to hit */
+            proficient: boolean;
+            /** @description extra to-hit bonus, -20 to 20 */
+            bonus: number;
+            /** @description damage dice notation without the ability modifier (1d8), at most 40 characters */
+            damage: string;
+            /** @description 5e SRD damage type (slashing, fire...) */
+            damage_type: string;
+            /** @description adds the ability modifier to the damage */
+            add_modifier: boolean;
         };
         AuthorityInput: {
             /** @description dm or member */
@@ -2089,6 +2112,8 @@ export interface components {
             speed: number;
             /** @description hit dice pool as dice notation (5d8); empty without a hit die */
             hit_dice: string;
+            /** @description each attack's to_hit (ability modifier + proficiency bonus if proficient + bonus), damage notation with the modifier (1d8+3) and damage_type, in sheet order */
+            attacks: components["schemas"]["AttackDerived"][];
         };
         CharacterFile: {
             /** @description always adventure-table.character */
@@ -2126,6 +2151,14 @@ export interface components {
             speed: number;
             /** @description hit die size: 6, 8, 10 or 12; 0 when not given */
             hit_die: number;
+            /** @description at most 50 */
+            attacks?: components["schemas"]["AttackView"][];
+            /** @description at most 200 */
+            spells?: components["schemas"]["SpellView"][];
+            /** @description at most 200 */
+            inventory?: components["schemas"]["ItemView"][];
+            /** @description free notes, at most 10000 characters */
+            notes?: string;
         };
         CharacterList: {
             characters: components["schemas"]["CharacterView"][];
@@ -2169,6 +2202,10 @@ export interface components {
             armor: components["schemas"]["ArmorView"];
             speed: number;
             hit_die: number;
+            attacks: components["schemas"]["AttackView"][];
+            spells: components["schemas"]["SpellView"][];
+            inventory: components["schemas"]["ItemView"][];
+            notes: string;
             derived: components["schemas"]["CharacterDerived"];
             updated_at: string;
         };
@@ -2381,6 +2418,10 @@ export interface components {
             after?: Record<string, unknown>;
             /** @description encounter.attack: attacker, target, the d20 roll, hit, critical and the damage; encounter.secret: the target's AC and hidden outcome */
             attack?: Record<string, unknown>;
+            /** @description roll.quick of an attack: the name of the sheet's attack rolled */
+            attack_name?: string;
+            /** @description roll.quick of an attack: to_hit or damage */
+            attack_roll?: string;
             /** @description character.changed: the state before */
             before?: Record<string, unknown>;
             /** @description encounter.changed: initiative, joined, death_save or the DM's change (damage, heal, set_temp_hp, add_condition, remove_condition, reveal, hide, remove) */
@@ -2394,6 +2435,8 @@ export interface components {
             combatant_id?: string;
             /** @description controller.changed: none, human or ai */
             controller_kind?: string;
+            /** @description roll.quick of an attack's damage: the damage type */
+            damage_type?: string;
             /** @description roll.outcome: the DC (DM only) */
             dc?: number;
             /** @description encounter.changed (death_save): the roll and the saves after */
@@ -2589,6 +2632,14 @@ export interface components {
         };
         InviteView: {
             invite_code: string;
+        };
+        ItemView: {
+            /** @description 1 to 80 characters */
+            name: string;
+            /** @description 0 to 9999 */
+            quantity: number;
+            /** @description at most 200 characters */
+            notes: string;
         };
         LabelInput: {
             /** @description 1 to 80 characters */
@@ -2954,6 +3005,10 @@ export interface components {
             formula: string;
             /** @description a skill, an ability or a saving throw (dex_save) instead of a formula: 1d20 + the character's modifier */
             check?: string;
+            /** @description an attack of the character's sheet, by name or 1-based number, instead of a formula or check: 1d20 + its to-hit */
+            attack?: string;
+            /** @description with attack: roll the attack's damage (its dice + the modifier) instead of the to-hit */
+            damage?: boolean;
             /** @description only the roller (and the seat rolled for) and the DM see it (/gmroll) */
             private?: boolean;
             /** @description DM only: roll for this player seat */
@@ -3206,6 +3261,15 @@ export interface components {
             cursor: number;
             /** @description the newest events the caller may see, oldest first */
             recent_events: components["schemas"]["EventView"][];
+        };
+        SpellView: {
+            /** @description 1 to 80 characters */
+            name: string;
+            /** @description 0 (cantrip) to 9 */
+            level: number;
+            prepared: boolean;
+            /** @description at most 200 characters */
+            notes: string;
         };
         StageImageView: {
             id: number;

@@ -71,10 +71,12 @@ func ApplyDamage(hp HP, amount int) HP {
 	return HP(after)
 }
 
-// ApplyHealing restores current HP up to the maximum; temporary HP is untouched.
+// ApplyHealing restores current HP up to the maximum; temporary HP is
+// untouched, and an amount below 1 heals nothing (the encounter rules'
+// combat.Heal; a character outside an encounter has no death saves).
 func ApplyHealing(hp HP, amount int) HP {
-	hp.Current = min(hp.Max, hp.Current+amount)
-	return hp
+	after, _ := combat.Heal(combat.Combatant{HP: combat.HP(hp)}, amount)
+	return HP(after.HP)
 }
 
 // ApplyTempHP grants temporary HP, which does not stack: keep the higher.

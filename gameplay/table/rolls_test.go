@@ -256,6 +256,7 @@ func TestTempHPArithmetic(t *testing.T) {
 		{"DamageOnlyTemp", table.ApplyDamage(table.HP{Max: 20, Current: 20, Temp: 5}, 3), table.HP{Max: 20, Current: 20, Temp: 2}},
 		{"DamageFloorsAtZero", table.ApplyDamage(table.HP{Max: 20, Current: 4, Temp: 0}, 30), table.HP{Max: 20, Current: 0, Temp: 0}},
 		{"HealCapsAtMax", table.ApplyHealing(table.HP{Max: 20, Current: 15, Temp: 3}, 10), table.HP{Max: 20, Current: 20, Temp: 3}},
+		{"HealBelowOneHealsNothing", table.ApplyHealing(table.HP{Max: 20, Current: 15, Temp: 3}, -4), table.HP{Max: 20, Current: 15, Temp: 3}},
 		{"TempDoesNotStackKeepsHigher", table.ApplyTempHP(table.HP{Max: 20, Current: 20, Temp: 5}, 3), table.HP{Max: 20, Current: 20, Temp: 5}},
 		{"TempReplacedByHigher", table.ApplyTempHP(table.HP{Max: 20, Current: 20, Temp: 5}, 8), table.HP{Max: 20, Current: 20, Temp: 8}},
 	}

@@ -4,7 +4,7 @@
 // screens.
 import { after, before } from 'node:test';
 import { startFakeModel } from './fake-model.mjs';
-import { endJourney, launchChromium, shotsOnFailure, startServer } from './harness.mjs';
+import { journey } from './harness.mjs';
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // exactly matches a whole text, give or take the spaces around it.
@@ -16,24 +16,17 @@ export const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
 // newPlayer, and pageErrors, which collects the uncaught errors and CSP
 // refusals of every page. Each player's page is shot when its test fails.
 export function soloJourney() {
-  let server;
-  let browser;
-  const contexts = [];
-  const track = shotsOnFailure();
-  const j = { model: null, pageErrors: [] };
+  const { at, open, pageErrors } = journey();
+  const j = { model: null, pageErrors, at };
 
   before(async () => {
     j.model = await startFakeModel();
-    server = await startServer();
-    browser = await launchChromium();
   });
 
   after(async () => {
-    await endJourney(contexts, browser, server);
     await j.model?.close();
   });
 
-  j.at = (page, path) => page.goto(new URL(path, server.url).href);
   j.button = (scope, name) => scope.getByRole('button', { name, exact: true });
   j.label = (scope, text) => scope.getByLabel(text, { exact: true });
   j.node = (page, text) =>
@@ -41,15 +34,7 @@ export function soloJourney() {
   j.stateLine = (page) => page.getByTestId('state-line');
 
   // newPlayer opens a page in a fresh browser context (a new guest identity).
-  j.newPlayer = async (viewport = { width: 1300, height: 1000 }) => {
-    const context = await browser.newContext({ locale: 'en-US', viewport, acceptDownloads: true });
-    contexts.push(context);
-    const page = track(await context.newPage(), 'player');
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => j.pageErrors.push(err.message));
-    // A resource the Content-Security-Policy refused fails the journey too.
-    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && j.pageErrors.push(`CSP: ${m.text()}`));
-    return page;
-  };
+  j.newPlayer = async (viewport = { width: 1300, height: 1000 }) =>
+    (await open('player', { viewport, acceptDownloads: true })).page;
   return j;
 }

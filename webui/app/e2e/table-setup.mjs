@@ -4,8 +4,7 @@
 // (room, campaign, seats, characters, session) made through the API, and
 // screenshots of everyone's page when a test fails (shotsOnFailure).
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { endJourney, launchChromium, shotsOnFailure, startServer } from './harness.mjs';
+import { journey } from './harness.mjs';
 
 // The two screen sizes the table journeys run at.
 export const DESKTOP = { width: 1366, height: 768 };
@@ -56,35 +55,13 @@ export const character = (name, over = {}) => ({
 // person's page. Each person's page is shot when the test that opened it
 // fails.
 export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) {
-  let server;
-  let browser;
-  const contexts = [];
-  const pageErrors = [];
-  const track = shotsOnFailure();
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await endJourney(contexts, browser, server);
-  });
-
-  const url = (path) => new URL(path, server.url).href;
-  const at = (page, path) => page.goto(url(path));
+  const { url, at, open, pageErrors } = journey();
 
   // person opens a fresh browser context (its own cookie jar) and visits the
   // app, which makes its guest; API calls then go out with that cookie.
   async function person(name) {
-    const context = await browser.newContext({ locale: 'en-US', viewport });
-    contexts.push(context);
-    const page = track(await context.newPage(), name);
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-    // A resource the Content-Security-Policy refused fails the journey too.
-    page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
-    // and so does a page or file (not an API answer) that is not found: the favicon among them
+    const { page } = await open(name, { viewport });
+    // a page or file (not an API answer) that is not found fails the journey: the favicon among them
     page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && pageErrors.push(`${name}: 404 ${r.url()}`));
     await at(page, 'tables');
     await page.getByTestId('tables-empty').waitFor();

@@ -5,46 +5,26 @@
 // controls for a player, and the page in zh-TW with the server's words
 // (a guest's name) translated.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromiumOrSkip, endJourney, launchChromium, shotsOnFailure, skipLine, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { chromiumOrSkip, journey, skipLine } from './harness.mjs';
 import { showPart, SIZES, sizeName } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 
 for (const viewport of SIZES) {
   describe(`table journey at ${sizeName(viewport)}`, { skip: !haveChromium && skipLine() }, () => {
-    let server;
-    let browser;
-    const contexts = [];
-    const pageErrors = [];
+    const j = journey();
+    const { url, at, pageErrors } = j;
     // pages and files (not API answers) that came back 404: the favicon among them
     const notFound = [];
-    const track = shotsOnFailure();
-
-    before(async () => {
-      server = await startServer();
-      browser = await launchChromium();
-    });
-
-    after(async () => {
-      await endJourney(contexts, browser, server);
-    });
 
     // person opens a fresh browser context: its own cookie jar, so its own guest.
     async function person(name) {
-      const context = await browser.newContext({ locale: 'en-US', viewport });
-      contexts.push(context);
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
-      const page = track(await context.newPage(), name);
-      page.setDefaultTimeout(15_000);
-      page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
-      // A resource the Content-Security-Policy refused fails the journey too.
-      page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(`${name}: CSP: ${m.text()}`));
+      const { context, page } = await j.open(name, { viewport });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url('')).origin });
       page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && notFound.push(`${name}: ${r.url()}`));
       return page;
     }
-
-    const at = (page, path) => page.goto(new URL(path, server.url).href);
 
     async function setDisplayName(page, name) {
       await at(page, 'settings');
@@ -74,7 +54,7 @@ for (const viewport of SIZES) {
       // the icon the page links is served (no favicon 404)
       const icon = await a.locator('link[rel="icon"]').getAttribute('href');
       assert.equal(icon, '/favicon.svg');
-      const iconAnswer = await a.request.get(new URL(icon, server.url).href);
+      const iconAnswer = await a.request.get(url(icon));
       assert.equal(iconAnswer.status(), 200, 'the favicon is in the build');
       assert.match(iconAnswer.headers()['content-type'] ?? '', /^image\/svg\+xml/);
       await a.getByLabel('Room name').fill('Friday group');
@@ -95,7 +75,7 @@ for (const viewport of SIZES) {
 
       // --- A: the invite link, copied to the clipboard
       const invite = await a.getByTestId('invite-link').inputValue();
-      assert.match(invite, new RegExp(`^${new URL(server.url).origin}/join/[^/\\s]+$`));
+      assert.match(invite, new RegExp(`^${new URL(url('')).origin}/join/[^/\\s]+$`));
       await a.getByRole('button', { name: 'Copy' }).click();
       await a.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
       assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite);
@@ -117,7 +97,7 @@ for (const viewport of SIZES) {
       const c = await person('C');
       await c.goto(invite);
       await c.waitForURL(roomURL);
-      const guestNumber = (await (await c.request.get(new URL('api/me', server.url).href)).json()).display_name.match(/\d{4}/)?.[0];
+      const guestNumber = (await (await c.request.get(url('api/me'))).json()).display_name.match(/\d{4}/)?.[0];
       assert.ok(guestNumber, 'a guest is named with four digits');
 
       // --- A: sees Bob appear (polling), gives him the player seat and takes the DM seat

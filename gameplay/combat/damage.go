@@ -156,3 +156,10 @@ func Heal(c Combatant, amount int) (Combatant, error) {
 	c.DeathSaves = DeathSaves{}
 	return c, nil
 }
+
+// GrantTempHP gives amount temporary hit points. They do not stack: the
+// higher of what the creature has and what it is given counts (SRD 5.1).
+func GrantTempHP(hp HP, amount int) HP {
+	hp.Temp = max(hp.Temp, amount)
+	return hp
+}

@@ -79,10 +79,10 @@ func ApplyHealing(hp HP, amount int) HP {
 	return HP(after.HP)
 }
 
-// ApplyTempHP grants temporary HP, which does not stack: keep the higher.
+// ApplyTempHP grants temporary HP, which does not stack: keep the higher
+// (the encounter rules' combat.GrantTempHP).
 func ApplyTempHP(hp HP, amount int) HP {
-	hp.Temp = max(hp.Temp, amount)
-	return hp
+	return HP(combat.GrantTempHP(combat.HP(hp), amount))
 }
 
 // apply changes c by in. Returns character_state_invalid.

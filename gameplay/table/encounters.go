@@ -976,7 +976,7 @@ func (s *Service) ChangeCombatant(ctx context.Context, c Caller, sessionID int64
 				return err
 			}
 		case OpSetTempHP:
-			cb.HP.Temp = max(cb.HP.Temp, in.Amount) // temporary hit points do not stack
+			cb.HP = combat.GrantTempHP(cb.HP, in.Amount)
 			if err := op.put(cb); err != nil {
 				return err
 			}

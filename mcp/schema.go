@@ -20,6 +20,7 @@ var sharedDefs = map[reflect.Type]string{
 	reflect.TypeFor[Event](): "event",
 	reflect.TypeFor[Roll]():  "roll",
 	reflect.TypeFor[Check](): "check",
+	reflect.TypeFor[Fight](): "fight",
 }
 
 // errorSchema is {"error": …} of a failed call: a code to branch on and a
@@ -42,6 +43,7 @@ var enums = func() map[string][]any {
 		"status":    {"processing", "waiting_for_roll", "resolved", "cancelled"},
 		"skill":     {},
 		"condition": {},
+		"change":    {table.OpDamage, table.OpHeal, table.OpSetTempHP, table.OpAddCondition, table.OpRemoveCondition, table.OpReveal, table.OpHide, table.OpRemove},
 	}
 	for _, a := range sheet.Abilities {
 		out["ability"] = append(out["ability"], a)
@@ -56,14 +58,22 @@ var enums = func() map[string][]any {
 }()
 
 // inputSchema is the schema of a tool's arguments: the Go type, with the
-// closed sets as enums.
+// closed sets as enums (a type's own enums() first, then the shared ones).
 func inputSchema(t reflect.Type) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: table.WireSchemas()})
 	if err != nil {
 		return nil, err
 	}
+	own := map[string][]any{}
+	if o, ok := reflect.New(t).Interface().(interface{ enums() map[string][]any }); ok {
+		own = o.enums()
+	}
 	for name, p := range s.Properties {
-		if e, ok := enums[name]; ok && p.Type == "string" {
+		e, ok := own[name]
+		if !ok {
+			e, ok = enums[name]
+		}
+		if ok && p.Type == "string" {
 			p.Enum = e
 		}
 	}

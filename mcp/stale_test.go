@@ -119,6 +119,7 @@ func TestStaleTokensOnEveryTool(t *testing.T) {
 		"open_action_window": {"prompt": "Now?"}, "close_action_window": {"window_id": win.ID},
 		"adjudicate_action": {"action_id": act.ID, "status": "cancelled"}, "admit_seat": {"seat_id": other.FreeSeatID},
 		"get_events": {"after": 1 << 40}, "wait_for_event": {"after": 1 << 40, "timeout_seconds": 1},
+		"fight": {"action": "end_turn"}, "run_encounter": {"action": "end"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

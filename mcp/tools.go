@@ -199,6 +199,39 @@ type (
 		After int64 `json:"after" jsonschema:"your cursor"`
 		Limit int   `json:"limit,omitempty" jsonschema:"1-25, default 25"`
 	}
+	npcInput struct {
+		Name            string `json:"name"`
+		AC              int    `json:"ac"`
+		HP              int    `json:"hp"`
+		InitiativeBonus int    `json:"initiative_bonus,omitempty"`
+		KeepsFighting   bool   `json:"keeps_fighting,omitempty" jsonschema:"death saves at 0 HP"`
+		Revealed        bool   `json:"revealed,omitempty" jsonschema:"players see AC and HP"`
+	}
+	encounterInput struct {
+		Action      string     `json:"action"`
+		Name        string     `json:"name,omitempty"`
+		SeatIDs     []int64    `json:"seat_ids,omitempty" jsonschema:"start: default everyone playing"`
+		NPCs        []npcInput `json:"npcs,omitempty" jsonschema:"start; add: one"`
+		SeatID      *int64     `json:"seat_id,omitempty" jsonschema:"add"`
+		CombatantID string     `json:"combatant_id,omitempty" jsonschema:"change"`
+		Change      string     `json:"change,omitempty"`
+		Amount      int        `json:"amount,omitempty"`
+		DamageType  string     `json:"damage_type,omitempty"`
+		Condition   string     `json:"condition,omitempty"`
+		Rounds      int        `json:"rounds,omitempty" jsonschema:"a timed condition"`
+	}
+	fightInput struct {
+		Action      string `json:"action"`
+		CombatantID string `json:"combatant_id,omitempty" jsonschema:"who acts"`
+		TargetID    string `json:"target_id,omitempty"`
+		Weapon      string `json:"weapon,omitempty"`
+		Bonus       int    `json:"bonus,omitempty" jsonschema:"to-hit"`
+		Damage      string `json:"damage,omitempty" jsonschema:"e.g. 1d8+3"`
+		DamageType  string `json:"damage_type,omitempty"`
+		Mode        string `json:"mode,omitempty"`
+		Faces       []int  `json:"faces,omitempty" jsonschema:"physical d20(s); omit for server dice"`
+		DamageFaces []int  `json:"damage_faces,omitempty"`
+	}
 	waitInput struct {
 		After          int64 `json:"after" jsonschema:"your cursor"`
 		TimeoutSeconds int   `json:"timeout_seconds,omitempty" jsonschema:"1-60, default 25; on timeout: no events, same cursor"`
@@ -346,7 +379,18 @@ var tools = []tool{
 			return StateChanged{SeatID: v.SeatID, Character: v.Character, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
 		})),
 
+	typed("fight", "Act in a fight", write,
+		"Act for your combatant (seat:<your seat_id>) in the fight: initiative before it begins; on your turn attack (the AC stays secret), death_save when dying, end_turn. DM: for anyone; end_turn also begins the fight.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
+			return fightAction(ctx, d, c, id, in)
+		})),
+
 	// The DM's tools.
+	typed("run_encounter", "Run a fight", destructive,
+		"DM: start a fight (seat_ids, npcs: AC and HP hidden unless revealed), add a seat or NPC, change a combatant, end it. Turns and attacks: fight.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
+			return runEncounter(ctx, d, c, id, in)
+		})),
 	typed("get_pre_session_context", "Before the session", read,
 		"DM, before the session starts: your campaign and whether its lobby is ready; then start_session.",
 		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (PreSession, error) {
@@ -440,6 +484,99 @@ var tools = []tool{
 		})),
 }
 
+func (encounterInput) enums() map[string][]any {
+	return map[string][]any{"action": {"start", "add", "change", "end"}}
+}
+
+func (fightInput) enums() map[string][]any {
+	return map[string][]any{"action": {"initiative", "attack", "death_save", "end_turn"}}
+}
+
+func (n npcInput) table() table.NPCInput {
+	return table.NPCInput{Name: n.Name, AC: n.AC, HP: n.HP, InitiativeBonus: n.InitiativeBonus, KeepsFighting: n.KeepsFighting, Revealed: n.Revealed}
+}
+
+// runEncounter is the DM's change of the fight: one gameplay call per action.
+func runEncounter(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
+	var r table.EncounterResult
+	var err error
+	switch in.Action {
+	case "start":
+		start := table.StartEncounterInput{Name: in.Name, SeatIDs: in.SeatIDs}
+		for _, n := range in.NPCs {
+			start.NPCs = append(start.NPCs, n.table())
+		}
+		r, err = d.table.StartEncounter(ctx, c, id, start)
+	case "add":
+		add := table.AddCombatantInput{SeatID: in.SeatID}
+		if len(in.NPCs) > 1 {
+			return Fight{}, apperr.E(apperr.EncounterInvalid, "Add one NPC at a time.").WithField("npcs", "one NPC")
+		}
+		if len(in.NPCs) == 1 {
+			npc := in.NPCs[0].table()
+			add.NPC = &npc
+		}
+		r, err = d.table.AddCombatant(ctx, c, id, add)
+	case "change":
+		r, err = d.table.ChangeCombatant(ctx, c, id, table.CombatantChangeInput{CombatantID: in.CombatantID, Op: in.Change, Amount: in.Amount,
+			DamageType: in.DamageType, Condition: in.Condition, Rounds: in.Rounds})
+	case "end":
+		r, err = d.table.EndEncounter(ctx, c, id)
+	default:
+		return Fight{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "start, add, change or end")
+	}
+	if err != nil {
+		return Fight{}, err
+	}
+	return compactFight(r.Encounter, "", false), nil
+}
+
+// fightAction is a combatant's action: one gameplay call per action.
+func fightAction(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
+	var r table.EncounterResult
+	var err error
+	switch in.Action {
+	case "initiative":
+		r, err = d.table.RollEncounterInitiative(ctx, c, id, table.InitiativeInput{CombatantID: in.CombatantID, Faces: in.Faces})
+	case "attack":
+		r, err = d.table.Attack(ctx, c, id, table.AttackInput{AttackerID: in.CombatantID, TargetID: in.TargetID, Weapon: in.Weapon, Bonus: in.Bonus,
+			Damage: in.Damage, DamageType: in.DamageType, Advantage: in.Mode == "advantage", Disadvantage: in.Mode == "disadvantage", Faces: in.Faces, DamageFaces: in.DamageFaces})
+	case "death_save":
+		r, err = d.table.RollDeathSave(ctx, c, id, table.DeathSaveInput{CombatantID: in.CombatantID, Faces: in.Faces})
+	case "end_turn":
+		r, err = d.table.AdvanceEncounter(ctx, c, id)
+	default:
+		return Fought{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "initiative, attack, death_save or end_turn")
+	}
+	if err != nil {
+		return Fought{}, err
+	}
+	out := Fought{Seq: r.Event.Seq, Encounter: compactFight(r.Encounter, "", false)}
+	if in.Action == "attack" {
+		out.Attack = attackOutcome(r.Event)
+	}
+	return out, nil
+}
+
+// attackOutcome is an attack's outcome, read from the public event that
+// recorded it (the target's AC is never in it).
+func attackOutcome(e table.EventView) *AttackOutcome {
+	var p struct {
+		Attack struct {
+			AttackOutcome
+			Damage *struct {
+				Amount int `json:"amount"`
+			} `json:"damage"`
+		} `json:"attack"`
+	}
+	_ = json.Unmarshal(e.Payload, &p)
+	out := p.Attack.AttackOutcome
+	if p.Attack.Damage != nil {
+		out.Damage = &p.Attack.Damage.Amount
+	}
+	return &out
+}
+
 // setStage changes the scene: the text (or keeps it), and the image: a new
 // one checked and stored by the same upload the web app uses, or none.
 func setStage(ctx context.Context, d toolDeps, c table.Caller, id int64, in stageInput) (Stage, error) {
@@ -531,6 +668,19 @@ func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (
 		ev.Text = clip(ev.Text, 280)
 		out.Recent = append(out.Recent, ev)
 	}
+	// The fight, through the same projection as get_encounter.
+	fightNow, err := d.table.GetEncounter(ctx, c, id)
+	if err != nil {
+		return Context{}, err
+	}
+	if fightNow.Encounter != nil {
+		mine := ""
+		if out.SeatID != 0 && !dm {
+			mine = fmt.Sprintf("seat:%d", out.SeatID)
+		}
+		f := compactFight(*fightNow.Encounter, mine, dm)
+		out.Encounter = &f
+	}
 	me := "you"
 	if out.SeatID != 0 {
 		me = names.name(out.SeatID)
@@ -574,6 +724,7 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 		for _, id := range admit {
 			out = append(out, step("admit_seat", "seat_id", id))
 		}
+		out = append(out, fightSteps(cx.Encounter, "", step)...)
 		out = append(out, step("post_dialogue"), step("whisper"), step("set_stage"), step("request_check"), step("update_character_state"))
 		if cx.Window != nil {
 			out = append(out, step("close_action_window", "window_id", cx.Window.WindowID))
@@ -591,9 +742,43 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 		if cx.Window != nil {
 			out = append(out, step("declare_action", "window_id", cx.Window.WindowID))
 		}
+		out = append(out, fightSteps(cx.Encounter, fmt.Sprintf("seat:%d", cx.SeatID), step)...)
 		out = append(out, step("post_dialogue"), step("post_action"), step("whisper"), step("quick_roll"))
 	}
 	return append(out, step("wait_for_event", "after", cx.Cursor))
+}
+
+// fightSteps are the combat tools that make sense now: for a player
+// (mine is their combatant) rolling initiative, and on their turn attacking,
+// a death save and ending the turn; for the DM (mine "") starting a fight,
+// or running it.
+func fightSteps(f *Fight, mine string, step func(string, ...any) Step) []Step {
+	if mine == "" {
+		switch {
+		case f == nil:
+			return []Step{step("start_encounter")}
+		case f.Phase == table.PhaseInitiative:
+			return []Step{step("advance_turn"), step("add_combatant"), step("end_encounter")}
+		case f.YourTurn:
+			return []Step{step("attack", "attacker_id", f.Turn), step("advance_turn"), step("change_combatant"), step("end_encounter")}
+		}
+		return []Step{step("advance_turn"), step("change_combatant"), step("end_encounter")}
+	}
+	if f == nil {
+		return nil
+	}
+	for _, c := range f.Order {
+		switch {
+		case c.ID != mine:
+		case f.Phase == table.PhaseInitiative && c.Init == nil:
+			return []Step{step("roll_initiative", "combatant_id", mine)}
+		case f.YourTurn && c.Status == "dying":
+			return []Step{step("death_save", "combatant_id", mine)}
+		case f.YourTurn:
+			return []Step{step("attack", "attacker_id", mine), step("advance_turn")}
+		}
+	}
+	return nil
 }
 
 // prompts brief an agent for its role.
@@ -611,10 +796,12 @@ func addPrompts(s *mcpsdk.Server) {
 		"set the scene with set_stage (text and image). Ask for checks with request_check (the DC stays secret; cancel_check takes one back). "+
 		"Ask \"what does everyone do?\" with open_action_window and settle each declared action with adjudicate_action (request_check with action_id when it needs a roll). "+
 		"Apply damage, healing and conditions with update_character_state; let a latecomer in with admit_seat. "+
+		"Run a fight with start_encounter (seats and NPCs; NPC AC and HP stay secret), advance_turn (begins it, then ends each turn), attack (NPCs attack too), change_combatant and end_encounter. "+
 		"Follow the table with wait_for_event from the latest cursor, and finish with end_session.")
 	brief("player", "You play one character at a shared role-playing table. Call get_session_context to learn who you are (its next field lists what you may do now), "+
 		"and get_character_context for your sheet. Speak in character with post_dialogue, act with post_action, talk out of character with post_ooc, "+
 		"whisper the DM with whisper. When the DM opens an action window, answer with declare_action. When a check waits for you, resolve it with roll_check. "+
+		"In a fight (encounter in get_session_context) roll_initiative, then on your turn attack (or death_save when dying) and advance_turn to end it. "+
 		"Follow the table with wait_for_event, always from the latest cursor; when you receive session.ended the game is over. "+
 		"If get_session_context gives you an instruction, follow it.")
 }

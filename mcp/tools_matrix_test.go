@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
@@ -122,6 +123,15 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 			"ai_player": {fixed(args{"after": 0}), ""}, "pre_session_dm": {fixed(args{"after": 0}), pre}}},
 		{"wait_for_event", map[string]cell{"ai_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), ""},
 			"ai_player": {fixed(args{"after": 0, "timeout_seconds": 1}), ""}, "pre_session_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), pre}}},
+		// A fight: the DM starts it with a hidden NPC; players act for
+		// their own seat only; nobody's turn before it begins.
+		{"run_encounter", map[string]cell{"ai_dm": {fixed(args{"action": "start", "npcs": []args{{"name": "Ogre", "ac": 11, "hp": 30}}}), ""},
+			"ai_player":      {fixed(args{"action": "change", "combatant_id": "npc:1", "change": "reveal"}), "not_current_dm"},
+			"pre_session_dm": {fixed(args{"action": "start"}), pre}}},
+		{"fight", map[string]cell{"ai_dm": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), ""},
+			"ai_player":       {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", mira), "faces": []int{12}}), ""},
+			"ai_player_other": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), "not_your_combatant"},
+			"pre_session_dm":  {fixed(args{"action": "end_turn"}), pre}}},
 		{"end_session", map[string]cell{"ai_player": {nil, "not_current_dm"}, "pre_session_dm": {nil, pre}}},
 	}
 	if len(cases) != len(tools) {

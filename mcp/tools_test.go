@@ -100,17 +100,21 @@ func TestToolSchemasGolden(t *testing.T) {
 }
 
 // Byte budgets of what a model reads. The tool list is in every agent's
-// context window; the session context is read at least once a turn.
+// context window; the session context is read at least once a turn. The
+// whole list adds the output schemas, which clients validate with and do
+// not show the model: combat (the fight in every combat result and in the
+// context) took it from 24 KB to 30 KB while the model-visible part stayed
+// within its 12 KB.
 const (
 	modelVisibleListBudget = 12 << 10
-	wholeListBudget        = 24 << 10
+	wholeListBudget        = 30 << 10
 	contextBudget          = 4 << 10
 	meanTurnOutputBudget   = 4 << 10
 	maxTurnOutputBudget    = 8 << 10
 )
 
 // TestToolListBudget: names, titles, descriptions and input schemas fit
-// in 12 KB, the whole list with output schemas in 24 KB; and no schema
+// in 12 KB, the whole list with output schemas in 30 KB; and no schema
 // uses a ["null", X] type (optional fields are absent, never null).
 func TestToolListBudget(t *testing.T) {
 	listed := listedTools(t)

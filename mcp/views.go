@@ -116,6 +116,7 @@ type Context struct {
 	Checks      []Check    `json:"checks,omitempty" jsonschema:"pending checks (yours, or all for the DM)"`
 	Actions     []Action   `json:"actions,omitempty"`
 	Window      *Window    `json:"window,omitempty"`
+	Encounter   *Fight     `json:"encounter,omitempty" jsonschema:"the running fight"`
 	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
 	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
 	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones via get_events"`
@@ -226,6 +227,9 @@ func (r roster) compactEvent(e table.EventView) Event {
 		}
 	}
 	delete(payload, "version")
+	if strings.HasPrefix(e.Kind, "encounter.") {
+		compactEncounterData(payload)
+	}
 	if text, ok := payload["text"].(string); ok {
 		out.Text = text
 		delete(payload, "text")
@@ -379,4 +383,123 @@ func hpText(hp table.HP) string {
 		s += fmt.Sprintf(" +%d", hp.Temp)
 	}
 	return s
+}
+
+// Fight is a running encounter as an agent reads it: the turn order with
+// each combatant's state, built from gameplay's view for the caller (a
+// hidden NPC's armor class and hit points are already absent for players).
+type Fight struct {
+	Name     string    `json:"name"`
+	Phase    string    `json:"phase" jsonschema:"initiative, fighting or ended"`
+	Round    int       `json:"round,omitempty"`
+	Turn     string    `json:"turn,omitempty" jsonschema:"whose turn it is: a combatant id"`
+	TurnName string    `json:"turn_name,omitempty"`
+	YourTurn bool      `json:"your_turn,omitempty" jsonschema:"in get_session_context: yours to play (the DM plays the NPCs)"`
+	Order    []Fighter `json:"order,omitempty" jsonschema:"in turn order once the fight begins"`
+}
+
+// Fighter is one combatant of a Fight.
+type Fighter struct {
+	ID         string   `json:"id" jsonschema:"seat:<seat id> or npc:<n>"`
+	Name       string   `json:"name"`
+	Init       *int     `json:"init,omitempty" jsonschema:"initiative, once rolled"`
+	Status     string   `json:"status" jsonschema:"active, dying, stable or dead"`
+	HP         string   `json:"hp,omitempty" jsonschema:"current/max (+temp); absent for a hidden NPC unless you are the DM"`
+	AC         *int     `json:"ac,omitempty"`
+	Conditions []string `json:"conditions,omitempty" jsonschema:"with the rounds left when timed"`
+	Hidden     bool     `json:"hidden,omitempty" jsonschema:"an NPC whose numbers players do not see"`
+}
+
+// AttackOutcome is what an attack roll did.
+type AttackOutcome struct {
+	Hit          bool   `json:"hit"`
+	Natural      int    `json:"natural"`
+	Total        int    `json:"total"`
+	Critical     bool   `json:"critical,omitempty"`
+	Damage       *int   `json:"damage,omitempty"`
+	TargetStatus string `json:"target_status,omitempty"`
+}
+
+// Fought is the result of fight: the event's seq, an attack's outcome and
+// the fight after it.
+type Fought struct {
+	Seq       int64          `json:"seq"`
+	Attack    *AttackOutcome `json:"attack,omitempty"`
+	Encounter Fight          `json:"encounter"`
+}
+
+// compactFight is the agent's form of an encounter view. mine is the
+// caller's seat combatant id ("" for none); the DM (dm) plays the NPCs.
+func compactFight(v table.EncounterView, mine string, dm bool) Fight {
+	out := Fight{Name: v.Name, Phase: v.Phase, Round: v.Round, Turn: v.CurrentID}
+	for _, c := range v.Combatants {
+		f := Fighter{ID: c.ID, Name: c.Name, Init: c.Initiative, Status: c.Status, AC: c.AC, Hidden: c.Hidden}
+		if c.HP != nil {
+			f.HP = hpText(table.HP{Current: c.HP.Current, Max: c.HP.Max, Temp: c.HP.Temp})
+		}
+		for _, cond := range c.Conditions {
+			name := cond.Name
+			if cond.Rounds > 0 {
+				name += fmt.Sprintf(" (%d rounds)", cond.Rounds)
+			}
+			f.Conditions = append(f.Conditions, name)
+		}
+		if c.ID == v.CurrentID {
+			out.TurnName = c.Name
+			out.YourTurn = c.ID == mine || dm && c.SeatID == nil
+		}
+		out.Order = append(out.Order, f)
+	}
+	return out
+}
+
+// compactEncounterData shortens an encounter event's payload: the
+// encounter in the Fight form, dice results as formula, dice and total.
+func compactEncounterData(payload map[string]any) {
+	if raw, ok := payload["encounter"]; ok {
+		var v table.EncounterView
+		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &v) == nil {
+			payload["encounter"] = compactFight(v, "", false)
+		}
+		delete(payload, "encounter_id")
+	}
+	var walkRolls func(any) any
+	walkRolls = func(x any) any {
+		switch m := x.(type) {
+		case map[string]any:
+			if _, ok := m["normalized"]; ok {
+				if groups, ok := m["groups"].([]any); ok {
+					return compactDiceMap(m, groups)
+				}
+			}
+			for k, val := range m {
+				m[k] = walkRolls(val)
+			}
+		case []any:
+			for i, val := range m {
+				m[i] = walkRolls(val)
+			}
+		}
+		return x
+	}
+	walkRolls(payload)
+}
+
+// compactDiceMap is a dice engine result as {formula, dice, total}.
+func compactDiceMap(m map[string]any, groups []any) map[string]any {
+	out := map[string]any{"formula": m["formula"], "total": m["total"]}
+	var faces []any
+	for _, g := range groups {
+		gm, _ := g.(map[string]any)
+		dice, _ := gm["dice"].([]any)
+		for _, d := range dice {
+			if dm, ok := d.(map[string]any); ok {
+				faces = append(faces, dm["value"])
+			}
+		}
+	}
+	if len(faces) > 0 {
+		out["dice"] = faces
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadThen } from '../components/LoadThen';
@@ -22,6 +22,21 @@ import {
 } from '../table/api';
 import { useAction } from '../useAction';
 import { downloadCharacter } from './Characters';
+import {
+  AttacksEditor,
+  Field,
+  InventoryEditor,
+  SpellsEditor,
+  attackRows,
+  attacksOf,
+  itemRows,
+  itemsOf,
+  spellRows,
+  spellsOf,
+  type AttackRow,
+  type ItemRow,
+  type SpellRow,
+} from './SheetLists';
 
 // The form keeps numbers as the text typed, so a field can be cleared while editing.
 interface Draft {
@@ -42,6 +57,10 @@ interface Draft {
   armor: { body: string; shield: boolean; unarmored: string; bonus: string };
   speed: string;
   hit_die: string;
+  attacks: AttackRow[];
+  spells: SpellRow[];
+  inventory: ItemRow[];
+  notes: string;
 }
 
 let resourceKeys = 0;
@@ -75,6 +94,10 @@ export function draftOf(c: CharacterInput): Draft {
     },
     speed: String(c.speed ?? 0),
     hit_die: String(c.hit_die ?? 0),
+    attacks: attackRows(c.attacks),
+    spells: spellRows(c.spells),
+    inventory: itemRows(c.inventory),
+    notes: c.notes ?? '',
   };
 }
 
@@ -102,6 +125,10 @@ export function inputOf(d: Draft): CharacterInput {
     armor: { body: d.armor.body, shield: d.armor.shield, unarmored: d.armor.unarmored, bonus: num(d.armor.bonus) },
     speed: num(d.speed),
     hit_die: num(d.hit_die),
+    attacks: attacksOf(d.attacks),
+    spells: spellsOf(d.spells),
+    inventory: itemsOf(d.inventory),
+    notes: d.notes,
   };
 }
 
@@ -123,6 +150,10 @@ export const NEW_CHARACTER: CharacterInput = {
   armor: { body: '', shield: false, unarmored: '', bonus: 0 },
   speed: 30,
   hit_die: 0,
+  attacks: [],
+  spells: [],
+  inventory: [],
+  notes: '',
 };
 
 // The field groups of the form; a server field key ("hp.current",
@@ -143,6 +174,10 @@ const GROUPS = [
   'hp',
   'conditions',
   'resources',
+  'attacks',
+  'spells',
+  'inventory',
+  'notes',
   'biography',
   'roleplay_guidance',
 ] as const;
@@ -224,6 +259,9 @@ function Editor({ initial }: { initial: Character | null }) {
       </p>
     ) : null;
   const described = (g: Group) => (bad(g) ? `${idp}-${g}-err` : undefined);
+  // rowBad: the server refused a field of row i of a list ("attacks.0.damage")
+  const rowBad = (list: Group) => (i: number) =>
+    (fieldErrors[list] ?? []).some((k) => k.startsWith(`${list}.${i}.`) || k.startsWith(`${list}[${i}]`));
 
   return (
     <>
@@ -572,6 +610,49 @@ function Editor({ initial }: { initial: Character | null }) {
         </fieldset>
 
         <fieldset>
+          <legend>{t('character.attacks')}</legend>
+          <AttacksEditor
+            idp={idp}
+            rows={draft.attacks}
+            onChange={(attacks) => set({ attacks })}
+            derived={saved?.derived.attacks}
+            bad={rowBad('attacks')}
+          />
+          {saved && draft.attacks.length > 0 && <p className="hint">{t('character.totalsHint')}</p>}
+          {err('attacks')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.spells')}</legend>
+          <p className="hint">{t('character.spells.slotsHint')}</p>
+          <SpellsEditor idp={idp} rows={draft.spells} onChange={(spells) => set({ spells })} bad={rowBad('spells')} />
+          {err('spells')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.inventory')}</legend>
+          <InventoryEditor idp={idp} rows={draft.inventory} onChange={(inventory) => set({ inventory })} bad={rowBad('inventory')} />
+          {err('inventory')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.notes')}</legend>
+          <label htmlFor={`${idp}-notes`} className="visually-hidden">
+            {t('character.notes')}
+          </label>
+          <textarea
+            id={`${idp}-notes`}
+            rows={5}
+            maxLength={10000}
+            value={draft.notes}
+            onChange={(e) => set({ notes: e.target.value })}
+            aria-invalid={bad('notes') || undefined}
+            aria-describedby={described('notes')}
+          />
+          {err('notes')}
+        </fieldset>
+
+        <fieldset>
           <legend>{t('character.biography')}</legend>
           <label htmlFor={`${idp}-bio`} className="visually-hidden">
             {t('character.biography')}
@@ -673,16 +754,5 @@ export function SheetSummary({ c }: { c: Character }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={htmlFor}>
-        {label}
-      </label>
-      {children}
-    </div>
   );
 }

@@ -11,6 +11,7 @@ import {
   type HP,
   type Resource,
 } from './api';
+import { OwnAttacks } from './Attacks';
 import { conditionName } from './labels';
 
 
@@ -203,6 +204,7 @@ export function CardControls({
           onChanged={onChanged}
         />
       )}
+      {!asDm && <OwnAttacks sessionId={sessionId} characterId={characterId} />}
     </div>
   );
 }

@@ -28,6 +28,7 @@ import {
 import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
 import { checkName, conditionName, requestName } from './labels';
+import { damageName } from '../pages/SheetLists';
 import type { TableNames } from './names';
 
 type T = (key: MessageKey) => string;
@@ -468,6 +469,16 @@ function diffList(before: string[] | undefined, after: string[] | undefined): { 
   return { added: a.filter((x) => !b.includes(x)), removed: b.filter((x) => !a.includes(x)) };
 }
 
+// quickWhat names a quick roll of a sheet attack ("Longsword: to hit",
+// "Longsword: damage (slashing)"); null for any other quick roll.
+function quickWhat(p: RollQuickPayload, t: LogCtx['t']): string | null {
+  if (!p.attack_name) return null;
+  if (p.attack_roll === 'damage') {
+    return format(t('log.attackDamage'), { attack: p.attack_name, type: damageName(p.damage_type ?? '', t) });
+  }
+  return format(t('log.attackToHit'), { attack: p.attack_name });
+}
+
 function RollSummary({ r, what, ctx }: { r: RollResultView; what: string | null; ctx: LogCtx }) {
   const who = whoRolled(r, ctx.names, ctx.t);
   return (
@@ -528,7 +539,7 @@ function logContent(e: EventView, ctx: LogCtx): ReactNode | null {
     case 'roll.quick': {
       const p = e.payload as unknown as RollQuickPayload;
       if (!p.result) return null;
-      return <RollSummary r={p.result} what={null} ctx={ctx} />;
+      return <RollSummary r={p.result} what={quickWhat(p, t)} ctx={ctx} />;
     }
     case 'action.declared':
     case 'action.updated': {
@@ -849,7 +860,7 @@ export function TableFeed({
     } else if (e.kind === 'roll.quick') {
       const p = e.payload as unknown as RollQuickPayload;
       if (!p.result) continue;
-      content = <RollCard r={p.result} what={null} ctx={ctx} />;
+      content = <RollCard r={p.result} what={quickWhat(p, t)} ctx={ctx} />;
       card = true;
     } else if (e.kind === 'roll.cancelled') {
       const id = (e.payload as { request_id?: number }).request_id;

@@ -91,9 +91,30 @@ export const ARMORS = [
 ] as const;
 export const UNARMORED = ['', 'barbarian', 'monk', 'mage_armor'] as const;
 export const HIT_DICE = [0, 6, 8, 10, 12] as const;
+// The SRD damage types (gameplay/sheet.DamageTypes).
+export const DAMAGE_TYPES = [
+  'acid',
+  'bludgeoning',
+  'cold',
+  'fire',
+  'force',
+  'lightning',
+  'necrotic',
+  'piercing',
+  'poison',
+  'psychic',
+  'radiant',
+  'slashing',
+  'thunder',
+] as const;
+export type DamageType = (typeof DAMAGE_TYPES)[number];
 
-export type HP = Schemas['HP'];
+export type HP = Schemas['TableHP'];
 export type Resource = Schemas['ResourceView'];
+export type Attack = Schemas['AttackView'];
+export type AttackDerived = Schemas['AttackDerived'];
+export type Spell = Schemas['SpellView'];
+export type Item = Schemas['ItemView'];
 export type CharacterInput = Schemas['CharacterInput'];
 export type Character = Schemas['CharacterView'];
 export type ParticipantChar = Schemas['ParticipantCharacter'];
@@ -304,6 +325,10 @@ export interface RollOutcomePayload {
 export interface RollQuickPayload {
   version: number;
   result: RollResultView;
+  // a roll of a sheet attack: its name, to_hit or damage, the damage type
+  attack_name?: string;
+  attack_roll?: 'to_hit' | 'damage';
+  damage_type?: string;
 }
 export interface ActionPayload {
   version: number;
@@ -336,7 +361,7 @@ export const rollPhysical = (requestId: number, faces: number[], idempotency_key
   apiSend<RollResultView>('POST', `/api/roll-requests/${requestId}/physical`, { faces, idempotency_key });
 export const cancelRollRequest = (requestId: number) =>
   apiSend<RollRequestView>('POST', `/api/roll-requests/${requestId}/cancel`);
-export const quickRoll = (id: number, input: { formula: string; subject_seat_id?: number; idempotency_key?: string }) =>
+export const quickRoll = (id: number, input: Schemas['QuickRollInput']) =>
   apiSend<RollResultView>('POST', `/api/sessions/${id}/quick-roll`, input);
 export const declareAction = (id: number, input: PendingActionInput) =>
   apiSend<PendingActionView>('POST', `/api/sessions/${id}/pending-actions`, input);

@@ -1,0 +1,200 @@
+// The sheet's attacks, spells, inventory and notes: edited on the character
+// page (the server's to-hit and damage beside each attack), rolled from the
+// player's own card at the table (the server adds the sheet's numbers), and
+// named on the feed's roll card.
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { en } from '../src/i18n/en';
+import errorsEn from '../src/i18n/errors.en.json';
+import type { Character, RollResultView } from '../src/table/api';
+import { callsTo, ev, json, renderApp, resetEachTest, resume, stubServer, T0 } from './fixtures';
+
+resetEachTest();
+
+const LONGSWORD = { name: 'Longsword', ability: 'str', proficient: true, bonus: 0, damage: '1d8', damage_type: 'slashing', add_modifier: true };
+
+const MIRA: Character = {
+  id: 3,
+  name: 'Mira',
+  level: 5,
+  proficiency_bonus: 3,
+  abilities: { str: 16, dex: 14, con: 12, int: 8, wis: 13, cha: 15 },
+  skill_proficiencies: [],
+  skill_expertise: [],
+  hp: { max: 30, current: 25, temp: 0 },
+  conditions: [],
+  resources: [],
+  biography: '',
+  roleplay_guidance: '',
+  class: 'Fighter',
+  species: 'Elf',
+  background: '',
+  save_proficiencies: [],
+  armor: { body: '', shield: false, unarmored: '', bonus: 0 },
+  speed: 30,
+  hit_die: 10,
+  attacks: [LONGSWORD],
+  spells: [{ name: 'Shield', level: 1, prepared: true, notes: 'reaction' }],
+  inventory: [{ name: 'Rope', quantity: 1, notes: '' }],
+  notes: 'Owes the guild.',
+  derived: {
+    modifiers: { str: 3, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
+    skills: {},
+    passive_perception: 11,
+    initiative: 2,
+    saves: { str: 3, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
+    ac: 12,
+    stealth_disadvantage: false,
+    speed: 30,
+    hit_dice: '5d10',
+    attacks: [{ name: 'Longsword', to_hit: 6, damage: '1d8+3', damage_modifier: 3, damage_type: 'slashing' }],
+  },
+  updated_at: T0,
+};
+
+const click = (el: HTMLElement) => act(async () => fireEvent.click(el));
+
+describe('character page: attacks, spells, inventory, notes', () => {
+  it('shows the saved lists with the server-derived to-hit and damage, and saves the edited lists', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, MIRA),
+      'PUT /api/characters/3': (body) => json(200, { ...MIRA, ...(body as object) }),
+    });
+    renderApp('/characters/3');
+    const name = (await screen.findByLabelText(en['character.attack.name'])) as HTMLInputElement;
+    expect(name.value).toBe('Longsword');
+    expect(screen.getByTestId('attack-derived').textContent).toBe('To hit +6, damage 1d8+3 slashing');
+    expect((screen.getByLabelText(en['character.spell.name']) as HTMLInputElement).value).toBe('Shield');
+    expect((screen.getByLabelText(en['character.item.name']) as HTMLInputElement).value).toBe('Rope');
+    expect((screen.getByLabelText(en['character.notes']) as HTMLTextAreaElement).value).toBe('Owes the guild.');
+
+    // a second attack, a cantrip, ten torches, longer notes
+    await click(screen.getByRole('button', { name: en['character.attack.add'] }));
+    const attack = screen.getAllByTestId('attack')[1]!;
+    fireEvent.change(within(attack).getByLabelText(en['character.attack.name']), { target: { value: ' Fire bolt ' } });
+    fireEvent.change(within(attack).getByLabelText(en['character.attack.ability']), { target: { value: 'int' } });
+    fireEvent.change(within(attack).getByLabelText(en['character.attack.damage']), { target: { value: '1d10' } });
+    fireEvent.change(within(attack).getByLabelText(en['character.attack.damageType']), { target: { value: 'fire' } });
+    fireEvent.click(within(attack).getByLabelText(en['character.attack.addModifier']));
+    fireEvent.change(within(attack).getByLabelText(en['character.attack.bonus']), { target: { value: '1' } });
+    await click(screen.getByRole('button', { name: en['character.spell.add'] }));
+    fireEvent.change(screen.getAllByLabelText(en['character.spell.name'])[1]!, { target: { value: 'Fire bolt' } });
+    await click(screen.getByRole('button', { name: en['character.item.add'] }));
+    fireEvent.change(screen.getAllByLabelText(en['character.item.name'])[1]!, { target: { value: 'Torch' } });
+    fireEvent.change(screen.getAllByLabelText(en['character.item.quantity'])[1]!, { target: { value: '10' } });
+    // the rope goes
+    await click(within(screen.getAllByTestId('item')[0]!).getByRole('button', { name: en['common.remove'] }));
+    fireEvent.change(screen.getByLabelText(en['character.notes']), { target: { value: 'Paid the guild.' } });
+
+    await click(screen.getByRole('button', { name: en['character.save'] }));
+    const sent = callsTo('PUT', '/api/characters/3')[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      attacks: [
+        LONGSWORD,
+        { name: 'Fire bolt', ability: 'int', proficient: true, bonus: 1, damage: '1d10', damage_type: 'fire', add_modifier: false },
+      ],
+      spells: [
+        { name: 'Shield', level: 1, prepared: true, notes: 'reaction' },
+        { name: 'Fire bolt', level: 0, prepared: false, notes: '' },
+      ],
+      inventory: [{ name: 'Torch', quantity: 10, notes: '' }],
+      notes: 'Paid the guild.',
+    });
+    expect(await screen.findByText(en['character.saved'])).toBeTruthy();
+  });
+
+  it('marks the attack the server refused and explains the rule', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, MIRA),
+      'PUT /api/characters/3': () =>
+        json(422, { error: { code: 'character_invalid', message: 'SERVER TEXT', fields: { 'attacks.0.damage': 'dice notation (1d8)' } } }),
+    });
+    renderApp('/characters/3');
+    const damage = (await screen.findByLabelText(en['character.attack.damage'])) as HTMLInputElement;
+    fireEvent.change(damage, { target: { value: '1d' } });
+    await click(screen.getByRole('button', { name: en['character.save'] }));
+    expect(damage.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(en['fieldError.attacks'])).toBeTruthy();
+    expect(screen.getByLabelText(en['character.spell.name']).getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain(errorsEn.character_invalid);
+  });
+});
+
+const result = (over: Partial<RollResultView>): RollResultView => ({
+  id: 80,
+  roll_request_id: null,
+  acting_seat_id: 9,
+  subject_seat_id: 9,
+  subject_character_id: 3,
+  execution_mode: 'self',
+  source: 'quick',
+  formula: 'd20 + 6',
+  audit: { formula: '1d20', normalized: 'd20', groups: [{ notation: 'd20', sides: 20, dice: [{ value: 11, kept: true, dropped: false }], subtotal: 11 }], total: 11, min: 1, max: 20 },
+  raw_dice: [11],
+  kept_dice: [11],
+  base_modifier: 6,
+  flat_adjustment: 0,
+  total: 17,
+  visibility: 'public',
+  created_at: T0,
+  ...over,
+});
+
+const card = (name: string) => screen.getAllByTestId('participant').find((c) => within(c).getByRole('heading').textContent?.includes(name))!;
+
+describe('table: attacks on the own card', () => {
+  it('rolls an attack and its damage by name; the server adds the sheet numbers; the feed names the attack', async () => {
+    stubServer({
+      'GET /api/sessions/12': () =>
+        json(
+          200,
+          resume('player', {
+            cursor: 2,
+            recent_events: [
+              ev(1, 'session.started', { acting_seat_id: 8 }),
+              ev(2, 'roll.quick', {
+                acting_seat_id: 9,
+                subject_seat_id: 9,
+                payload: { version: 1, result: result({ formula: 'd8 + 3', total: 9 }), attack_name: 'Longsword', attack_roll: 'damage', damage_type: 'slashing' },
+              }),
+            ],
+          }),
+        ),
+      'GET /api/sessions/12/rolls': () => json(200, { requests: [], results: [], pending_actions: [], windows: [] }),
+      'GET /api/characters/3': () => json(200, MIRA),
+      'POST /api/sessions/12/quick-roll': (body) =>
+        json(201, (body as { damage?: boolean }).damage ? result({ formula: 'd8 + 3', total: 8 }) : result({})),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const feedCard = await within(screen.getByTestId('chat')).findByTestId('roll-card');
+    expect(feedCard.textContent).toContain('Longsword: damage (slashing)');
+
+    const details = card('Mira').querySelector('details.own-attacks') as HTMLDetailsElement;
+    await act(async () => {
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+    });
+    const row = await within(card('Mira')).findByTestId('card-attack');
+    expect(row.textContent).toContain('To hit +6');
+    expect(row.textContent).toContain('Damage 1d8+3 slashing');
+    await click(within(row).getByRole('button', { name: 'Roll Longsword to hit' }));
+    const sent = callsTo('POST', '/api/sessions/12/quick-roll');
+    expect(sent[0]!.body).toMatchObject({ formula: '', attack: 'Longsword', damage: false });
+    expect(typeof (sent[0]!.body as { idempotency_key?: string }).idempotency_key).toBe('string');
+    await vi.waitFor(() => expect(within(card('Mira')).getByTestId('card-attack-result').textContent).toContain('= 17'));
+    await click(within(row).getByRole('button', { name: 'Roll Longsword damage' }));
+    expect(callsTo('POST', '/api/sessions/12/quick-roll')[1]!.body).toMatchObject({ attack: 'Longsword', damage: true });
+    await vi.waitFor(() => expect(within(card('Mira')).getByTestId('card-attack-result').textContent).toContain('d8 + 3 = 8'));
+  });
+
+  it('the DM has no attack list on a player card', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12/rolls': () => json(200, { requests: [], results: [], pending_actions: [], windows: [] }),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    expect(card('Mira').querySelector('details.own-attacks')).toBeNull();
+  });
+});

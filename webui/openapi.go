@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -69,6 +70,39 @@ var tagDescriptions = map[string]string{
 	"ai":         "Seats controlled by AI agents over MCP",
 	"solo":       "Solo adventures narrated by a language model",
 	"scripting":  "AI Dungeon compatible scenario scripts: the script console",
+}
+
+// builtDocs remembers the documents built in this process, each with the
+// version and routes it was built from: a server (and every test fixture)
+// with the same routes gets the same bytes without generating the schemas
+// again. A server's routes are fixed once New has mounted them.
+var builtDocs struct {
+	sync.Mutex
+	docs []builtDoc
+}
+
+type builtDoc struct {
+	version string
+	routes  []apiRoute
+	doc     []byte
+}
+
+// openAPIDoc returns the OpenAPI document of s's routes, built once per
+// distinct version and route list in the process (buildOpenAPI).
+func (s *Server) openAPIDoc() ([]byte, error) {
+	builtDocs.Lock()
+	defer builtDocs.Unlock()
+	for _, b := range builtDocs.docs {
+		if b.version == s.opts.Version && reflect.DeepEqual(b.routes, s.routes) {
+			return b.doc, nil
+		}
+	}
+	doc, err := s.buildOpenAPI()
+	if err != nil {
+		return nil, err
+	}
+	builtDocs.docs = append(builtDocs.docs, builtDoc{version: s.opts.Version, routes: slices.Clone(s.routes), doc: doc})
+	return doc, nil
 }
 
 // buildOpenAPI generates the OpenAPI 3.1 document from the recorded routes

@@ -117,7 +117,7 @@ func New(opts Options) (*Server, error) {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}
 	s.caps = s.computeCapabilities()
-	doc, err := s.buildOpenAPI()
+	doc, err := s.openAPIDoc()
 	if err != nil {
 		return nil, err
 	}

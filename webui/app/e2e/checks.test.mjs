@@ -46,6 +46,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       abilities: { str: 12, dex: 14, con: 13, int: 10, wis, cha: 9 },
       skill_proficiencies: perception ? ['perception'] : [],
       resources: [{ name: 'Ki', current: 2, max: 2 }],
+      attacks: [{ name: 'Longsword', ability: 'str', proficient: true, bonus: 0, damage: '1d8', damage_type: 'slashing', add_modifier: true }],
     });
 
   const tab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
@@ -256,6 +257,15 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await ki.filter({ hasText: 'Ki 2/2' }).waitFor();
     await ki.getByRole('button', { name: 'Spend one Ki' }).click();
     await ki.filter({ hasText: 'Ki 1/2' }).waitFor();
+    // rolls an attack of his sheet by name: the server adds Str +1 and proficiency +2
+    await card(bob, 'Brom').locator('summary').filter({ hasText: 'Attacks' }).click();
+    const sword = card(bob, 'Brom').getByTestId('card-attack').filter({ hasText: 'Longsword' });
+    await sword.filter({ hasText: 'To hit +3' }).filter({ hasText: 'Damage 1d8+1 slashing' }).waitFor();
+    await sword.getByRole('button', { name: 'Roll Longsword to hit' }).click();
+    await card(bob, 'Brom').getByTestId('card-attack-result').filter({ hasText: 'd20 + 3 =' }).waitFor();
+    await dana.getByTestId('roll-card').filter({ hasText: 'Longsword: to hit' }).filter({ hasText: 'd20 + 3' }).waitFor();
+    await sword.getByRole('button', { name: 'Roll Longsword damage' }).click();
+    await ann.getByTestId('roll-card').filter({ hasText: 'Longsword: damage (slashing)' }).filter({ hasText: 'd8 + 1' }).waitFor();
     // the DM takes the poison away
     await card(dana, 'Brom').getByRole('button', { name: 'Remove Poisoned' }).click();
     await card(ann, 'Brom').getByTestId('card-conditions').filter({ hasText: 'none' }).waitFor();

@@ -137,13 +137,21 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     assert.ok(lines >= 12, `at least 12 chat lines visible at 1366×768, got ${lines}`);
   });
 
+  // the sheet's lists, so the character editor and the card are measured with rows in them
+  const SHEET_LISTS = {
+    attacks: [{ name: 'Light crossbow of the long road', ability: 'dex', proficient: true, bonus: 1, damage: '1d8+1d6', damage_type: 'lightning', add_modifier: true }],
+    spells: [{ name: 'Tasha’s hideous laughter', level: 1, prepared: true, notes: 'Wisdom save; concentration, up to 1 minute' }],
+    inventory: [{ name: 'Hempen rope (50 feet)', quantity: 1, notes: 'a little frayed' }],
+    notes: 'A very long line of notes without breaks: '.repeat(5),
+  };
+
   test('390×844: every page fits without sideways scrolling; a player reads the full-height feed, rolls, answers a check (a natural 1) and reads the roll history', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
     for (const p of [dana, ann]) await p.setViewportSize(PHONE);
     const { sessionId, room } = await setUpTable({
       dm: { page: dana, name: 'Dana' },
-      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria Of The Very Long Name') }],
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria Of The Very Long Name', SHEET_LISTS) }],
       room: 'A room with a rather long name for a small phone screen',
       campaign: 'Long Night',
       start: true,

@@ -37,10 +37,11 @@ export let calls: Call[] = [];
 export let waits: PendingWait[] = [];
 
 // What GETs answer unless routes say otherwise: /api/me is Ann; the roll
-// history is empty.
+// history is empty; no fight is running.
 const DEFAULT_GETS: [RegExp, Handler][] = [
   [/^\/api\/me$/, () => json(200, { id: 1, display_name: 'Ann' })],
   [/^\/api\/sessions\/\d+\/roll-results$/, () => json(200, { results: [], before: 0, has_more: false })],
+  [/^\/api\/sessions\/\d+\/encounter$/, () => json(200, { encounter: null })],
 ];
 
 // stubServer answers fetch from routes ("METHOD /path"), else DEFAULT_GETS;

@@ -116,6 +116,11 @@ const SERVER_ERROR_CODES = [
   'provider_total_timeout',
   'turn_interrupted',
   'script_stopped',
+  'encounter_invalid',
+  'encounter_not_running',
+  'encounter_already_running',
+  'not_your_combatant',
+  'not_your_turn',
 ];
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -33,6 +33,8 @@ function stubServer(routes: Record<string, Handler>) {
     calls.push({ method, path, body });
     const route = routes[`${method} ${path}`];
     if (route) return route(body);
+    // No fight is running unless a test says so.
+    if (method === 'GET' && /^\/api\/sessions\/\d+\/encounter$/.test(path)) return json(200, { encounter: null });
     // The session page's long-poll: nothing happens until the page goes away.
     if (method === 'GET' && /^\/api\/sessions\/\d+\/events\/wait\?/.test(path)) {
       return new Promise<Response>((_, reject) =>

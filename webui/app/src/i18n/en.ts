@@ -1,3 +1,5 @@
+import { combatEn } from './combat.en';
+
 // English UI strings. zh-TW.ts must have exactly the same keys (a test checks).
 export const en = {
   'app.name': 'Adventure Table',
@@ -1239,6 +1241,7 @@ export const en = {
   'title.account': 'Account',
   'title.apiDocs': 'API documentation',
   'title.notFound': 'Page not found',
+  ...combatEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import type { MessageKey } from './en';
+import { combatZhTW } from './combat.zh-TW';
 
 // Traditional Chinese UI strings: exactly the keys of en.ts.
 export const zhTW: Record<MessageKey, string> = {
@@ -1229,4 +1230,5 @@ export const zhTW: Record<MessageKey, string> = {
   'title.account': '帳號',
   'title.apiDocs': 'API 文件',
   'title.notFound': '找不到頁面',
+  ...combatZhTW,
 };

@@ -24,6 +24,8 @@ import {
   type TableRole,
 } from '../table/api';
 import { ActionsPanel } from '../table/Actions';
+import { EncounterPanel, EncounterPrompt, useEncounter, type EncounterSeat } from '../table/Encounter';
+import { isEncounterEvent } from '../table/encounter';
 import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
@@ -67,6 +69,9 @@ const changesResume = (e: EventView) =>
   e.kind === 'participant.joined' ||
   e.kind === 'character.changed' ||
   e.kind === 'controller.changed';
+
+// A fight's event that changes hit points on the player cards.
+const changesHp = (e: EventView) => e.kind === 'encounter.attack' || e.kind === 'encounter.changed';
 
 // aiActivity: the newest event time per acting seat (AI presence between resume reads).
 function aiActivity(events: EventView[]): Map<number, string> {
@@ -140,6 +145,8 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
   const rolls = useRollBoard(sessionId);
   const reloadBoard = rolls.reload;
+  const encounter = useEncounter(sessionId);
+  const reloadEncounter = encounter.reload;
   const [own, setOwn] = useState<OwnResults>(() => ({ byRequest: new Map(), list: [] }));
   const [resourcesVersion, setResourcesVersion] = useState(0);
   // wide screens open on the dice tools (the feed is always shown); phones on the feed
@@ -150,12 +157,13 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
   const onNew = useCallback(
     (events: EventView[]) => {
-      if (events.some(changesResume)) void refresh();
+      if (events.some(changesResume) || events.some(changesHp)) void refresh();
+      if (events.some(isEncounterEvent)) reloadEncounter();
       if (events.some(changesBoard)) reloadBoard();
       if (events.some((e) => e.kind === 'character.changed')) setResourcesVersion((n) => n + 1);
       for (const e of events) if (e.kind === 'stage.updated') applyStage(stageFromEvent(e));
     },
-    [refresh, applyStage, reloadBoard],
+    [refresh, applyStage, reloadBoard, reloadEncounter],
   );
 
   const onResult = useCallback((r: RollResultView) => {
@@ -197,6 +205,11 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id), t),
   }));
   const canAct = status === 'active' && (isDM || data.me.role === 'player');
+  const fighters: EncounterSeat[] = data.participants.map((p) => ({
+    seatId: p.seat_id,
+    name: seatDisplayName(p, data.seats.find((s) => s.id === p.seat_id), t),
+    fights: p.character != null,
+  }));
   const ctx: BoardCtx = {
     sessionId,
     board: rolls.board,
@@ -295,6 +308,15 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         )}
         {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
 
+        <EncounterPrompt
+          sessionId={sessionId}
+          state={encounter}
+          mySeatId={data.me.seat_id ?? null}
+          isDM={isDM}
+          canAct={canAct}
+          campaign={data.campaign.name}
+        />
+
         {phoneTabs}
 
         <div className="table-scene" role="tabpanel" id={`${tabsId}-panel-scene`} aria-labelledby={`${tabsId}-tab-scene`}>
@@ -312,17 +334,27 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             </div>
           </details>
 
-          <PlayerCards
-            data={data}
-            canProxy={canProxy}
-            proxySeatId={proxyP ? proxyP.seat_id : null}
-            onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
-            onCharacterChanged={refresh}
-            onControllerChanged={refresh}
-            aiSeen={aiSeen}
-            onlineSeats={presence ? onlineSeats : undefined}
-            resourcesVersion={resourcesVersion}
-          />
+          <div className="scene-row">
+            <EncounterPanel
+              sessionId={sessionId}
+              state={encounter}
+              isDM={isDM}
+              mySeatId={data.me.seat_id ?? null}
+              canAct={canAct}
+              seats={fighters}
+            />
+            <PlayerCards
+              data={data}
+              canProxy={canProxy}
+              proxySeatId={proxyP ? proxyP.seat_id : null}
+              onActAs={(seatId) => setProxySeat((cur) => (cur === seatId ? null : seatId))}
+              onCharacterChanged={refresh}
+              onControllerChanged={refresh}
+              aiSeen={aiSeen}
+              onlineSeats={presence ? onlineSeats : undefined}
+              resourcesVersion={resourcesVersion}
+            />
+          </div>
 
           {proxyName !== null && (
             <div className="proxy-banner" role="status" data-testid="proxy-banner">

@@ -27,6 +27,7 @@ import {
 } from './api';
 import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
+import { encounterCard, isEncounterCard, secretsByEvent } from './EncounterFeed';
 import { checkName, conditionName, requestName } from './labels';
 import { damageName } from '../pages/SheetLists';
 import type { TableNames } from './names';
@@ -814,6 +815,9 @@ export function TableFeed({
     }
   }
   const items: { e: EventView; node: ReactNode }[] = [];
+  // a fight's DM-only details go on the card of the event they complete
+  const secrets = secretsByEvent(events);
+  const shownSeqs = new Set(events.map((e) => e.seq));
   for (const e of events) {
     if (isMessage(e)) {
       const id = (e.payload as unknown as MessagePayload).message_id;
@@ -867,6 +871,9 @@ export function TableFeed({
       // its check card above says so
       if (typeof id === 'number' && asked.has(id)) continue;
       content = logContent(e, ctx);
+    } else if (e.kind.startsWith('encounter.')) {
+      content = encounterCard(e, { t, isDM, secrets, shownSeqs });
+      card = isEncounterCard(e);
     } else {
       content = logContent(e, ctx);
     }

@@ -1,0 +1,791 @@
+// The fight at the table: the initiative tracker (the order, the round, whose
+// turn it is, statuses, timed conditions, and hit points and armor class only
+// where the server sends them), the DM's controls (start, begin, next turn,
+// attack with anyone, change a combatant, end), the player's (roll
+// initiative, attack with their own combatant, end their own turn, death
+// saves), and the notice when the turn passes to the reader's seat.
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { ApiError } from '../api';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
+import { format, type MessageKey } from '../i18n/messages';
+import { useAction } from '../useAction';
+import { useCoalescedRun } from '../useCoalesced';
+import { usePageTitle } from '../usePageTitle';
+import { CONDITIONS } from './api';
+import {
+  advanceEncounter,
+  attack,
+  changeCombatant,
+  COMBATANT_OPS,
+  endEncounter,
+  getEncounter,
+  rollDeathSave,
+  rollInitiative,
+  seatCombatantId,
+  startEncounter,
+  type CombatantOp,
+  type CombatantView,
+  type EncounterResult,
+  type EncounterView,
+  type NPCInput,
+} from './encounter';
+import { conditionName } from './labels';
+
+type T = (key: MessageKey) => string;
+
+// ---- the encounter as the page knows it ------------------------------------
+
+export interface EncounterState {
+  // the running fight as the reader may see it; null when none (or not read yet)
+  view: EncounterView | null;
+  loaded: boolean;
+  error: string | null;
+  // reload reads the fight again (coalesced: many triggers, one read at a time, the newest wins)
+  reload: () => void;
+  // apply takes the fight from an answer of ours, before its events arrive
+  apply: (r: EncounterResult) => void;
+}
+
+// useEncounter reads the session's fight on mount and on reload().
+export function useEncounter(sessionId: number): EncounterState {
+  const [view, setView] = useState<EncounterView | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(
+    async (alive: { readonly current: boolean }) => {
+      try {
+        const r = await getEncounter(sessionId);
+        if (!alive.current) return;
+        setView(r.encounter ?? null);
+        setLoaded(true);
+        setError(null);
+      } catch (e) {
+        if (alive.current) setError(e instanceof ApiError ? e.code : '');
+      }
+    },
+    [sessionId],
+  );
+  const { trigger } = useCoalescedRun(run);
+  const apply = useCallback((r: EncounterResult) => {
+    setView(r.encounter.phase === 'ended' ? null : r.encounter);
+    setLoaded(true);
+  }, []);
+  return { view, loaded, error, reload: trigger, apply };
+}
+
+// ---- small parts -------------------------------------------------------------
+
+// facesOf reads dice faces typed as "4" or "3 5" or "3, 5"; null when any is not a whole number ≥ 1.
+export function facesOf(text: string): number[] | null {
+  const parts = text.split(/[\s,]+/).filter((x) => x !== '');
+  const out = parts.map(Number);
+  return out.every((n) => Number.isInteger(n) && n >= 1) ? out : null;
+}
+
+const isStatus = (s: string) => s === 'dying' || s === 'stable' || s === 'dead';
+
+// conditionText: "Poisoned (2)" for a timed condition, its rounds still to come.
+function conditionText(c: CombatantView['conditions'][number], t: T): string {
+  const name = conditionName(c.name, t);
+  return c.rounds ? format(t('combat.condition.rounds'), { condition: name, n: c.rounds }) : name;
+}
+
+function CombatantRow({ c, isDM, mine, t }: { c: CombatantView; isDM: boolean; mine: boolean; t: T }) {
+  const hp = c.hp;
+  return (
+    <li
+      className={`combatant${c.current ? ' is-current' : ''}${mine ? ' is-mine' : ''} status-${c.status}`}
+      data-testid="combatant"
+      data-id={c.id}
+      data-current={c.current ? 'true' : 'false'}
+      aria-current={c.current ? 'true' : undefined}
+    >
+      <span className="combatant-init" data-testid="combatant-initiative" title={t('combat.initiative')}>
+        {c.initiative ?? '—'}
+      </span>
+      <span className="combatant-main">
+        <span className="combatant-name" data-testid="combatant-name">
+          {c.name}
+          {mine && <span className="hint"> {t('common.you')}</span>}
+        </span>
+        {c.current && <span className="badge turn-badge">{t('combat.turnNow')}</span>}
+        {isStatus(c.status) && (
+          <span className={`badge combatant-status is-${c.status}`} data-testid="combatant-status">
+            {t(`combat.status.${c.status}` as MessageKey)}
+          </span>
+        )}
+        {isDM && c.hidden && <span className="tag">{t('combat.hidden')}</span>}
+        <span className="combatant-facts">
+          {hp && (
+            <span data-testid="combatant-hp">
+              {format(t('combat.hp'), { current: hp.current, max: hp.max })}
+              {hp.temp > 0 && ` ${format(t('card.tempHp'), { n: hp.temp })}`}
+            </span>
+          )}
+          {c.ac != null && <span data-testid="combatant-ac">{format(t('combat.ac'), { ac: c.ac })}</span>}
+          {c.status === 'dying' && c.death_saves && (
+            <span data-testid="combatant-saves">
+              {format(t('combat.deathSaves'), { ok: c.death_saves.successes, fail: c.death_saves.failures })}
+            </span>
+          )}
+        </span>
+        {c.conditions.length > 0 && (
+          <span className="combatant-conditions">
+            {c.conditions.map((x) => (
+              <span key={x.name} className="tag" data-testid="combatant-condition">
+                {conditionText(x, t)}
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+    </li>
+  );
+}
+
+// InitiativeEntry: roll a combatant's initiative with the server's dice, or
+// enter the physical d20.
+function InitiativeEntry({
+  sessionId,
+  c,
+  onResult,
+  label,
+}: {
+  sessionId: number;
+  c: CombatantView;
+  onResult: (r: EncounterResult) => void;
+  label: string;
+}) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [face, setFace] = useState('');
+  const id = useId();
+  const n = Number(face);
+  const faceOk = face.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 20;
+  const roll = async (faces?: number[]) => {
+    const r = await action.run(() => rollInitiative(sessionId, c.id, faces));
+    if (r) {
+      setFace('');
+      onResult(r);
+    }
+  };
+  return (
+    <div className="initiative-entry" data-testid="initiative-entry" data-id={c.id}>
+      <form
+        className="inline-form"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          if (faceOk) void roll([n]);
+        }}
+      >
+        <span>{label}</span>
+        <button type="button" disabled={action.busy} onClick={() => roll()}>
+          {t('combat.initiative.roll')}
+        </button>
+        <label htmlFor={id}>{t('combat.initiative.face')}</label>
+        <input
+          id={id}
+          className="face-input"
+          type="number"
+          min={1}
+          max={20}
+          inputMode="numeric"
+          value={face}
+          onChange={(e) => setFace(e.target.value)}
+        />
+        <button type="submit" disabled={action.busy || !faceOk}>
+          {t('combat.initiative.enter')}
+        </button>
+      </form>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </div>
+  );
+}
+
+// ---- the panel ---------------------------------------------------------------
+
+export interface EncounterSeat {
+  seatId: number;
+  name: string;
+  // the seat has a character (only those can fight)
+  fights: boolean;
+}
+
+// EncounterPanel: the tracker and the controls, beside the player cards.
+export function EncounterPanel({
+  sessionId,
+  state,
+  isDM,
+  mySeatId,
+  canAct,
+  seats,
+}: {
+  sessionId: number;
+  state: EncounterState;
+  isDM: boolean;
+  mySeatId: number | null;
+  canAct: boolean;
+  seats: EncounterSeat[];
+}) {
+  const { t } = useI18n();
+  const { view } = state;
+  const onResult = state.apply;
+  const mine = mySeatId != null && !isDM ? seatCombatantId(mySeatId) : null;
+  if (!view && !isDM) return null;
+  return (
+    <section className="encounter-panel" aria-labelledby="encounter-title" data-testid="encounter">
+      <div className="panel-head">
+        <h3 id="encounter-title">{view ? view.name : t('combat.title')}</h3>
+        {view && (
+          <span className="encounter-round" data-testid="encounter-round" data-phase={view.phase}>
+            {view.phase === 'initiative' ? t('combat.phase.initiative') : format(t('combat.round'), { n: view.round })}
+          </span>
+        )}
+      </div>
+      {state.error !== null && <ErrorNotice code={state.error} lead={t('combat.failed')} onRetry={state.reload} />}
+      {!view && isDM && canAct && <StartForm sessionId={sessionId} seats={seats} onResult={onResult} />}
+      {!view && isDM && !canAct && <p className="hint">{t('combat.none')}</p>}
+      {view && (
+        <>
+          <ol className="initiative-order" data-testid="initiative-order" aria-label={t('combat.order')}>
+            {view.combatants.map((c) => (
+              <CombatantRow key={c.id} c={c} isDM={isDM} mine={c.id === mine} t={t} />
+            ))}
+          </ol>
+          {isDM && canAct && view.phase === 'initiative' && (
+            <div className="initiative-entries">
+              {view.combatants
+                .filter((c) => c.initiative == null)
+                .map((c) => (
+                  <InitiativeEntry key={c.id} sessionId={sessionId} c={c} onResult={onResult} label={c.name} />
+                ))}
+            </div>
+          )}
+          {canAct && isDM && <DmControls sessionId={sessionId} view={view} onResult={onResult} />}
+          {canAct && !isDM && mine && view.phase === 'fighting' && view.combatants.some((c) => c.id === mine) && (
+            <AttackForm sessionId={sessionId} view={view} attackerId={mine} onResult={onResult} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+// StartForm: the DM chooses the seats that fight and adds NPCs (hidden by default).
+interface NpcDraft {
+  name: string;
+  ac: string;
+  hp: string;
+  bonus: string;
+  initiative: string;
+  revealed: boolean;
+}
+const emptyNpc = (): NpcDraft => ({ name: '', ac: '', hp: '', bonus: '', initiative: '', revealed: false });
+const int = (s: string) => (s.trim() === '' ? NaN : Number(s));
+
+function StartForm({
+  sessionId,
+  seats,
+  onResult,
+}: {
+  sessionId: number;
+  seats: EncounterSeat[];
+  onResult: (r: EncounterResult) => void;
+}) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const fighters = seats.filter((s) => s.fights);
+  const [chosen, setChosen] = useState<Set<number>>(() => new Set(fighters.map((s) => s.seatId)));
+  const [npcs, setNpcs] = useState<NpcDraft[]>([]);
+  const action = useAction();
+  const nameId = useId();
+  const idBase = useId();
+  if (!open) {
+    return (
+      <p>
+        <button type="button" aria-expanded={false} onClick={() => setOpen(true)}>
+          {t('combat.start.open')}
+        </button>
+      </p>
+    );
+  }
+  const npcOk = (n: NpcDraft) =>
+    n.name.trim() !== '' &&
+    Number.isInteger(int(n.ac)) &&
+    Number.isInteger(int(n.hp)) &&
+    int(n.hp) >= 1 &&
+    (n.bonus.trim() === '' || Number.isInteger(int(n.bonus))) &&
+    (n.initiative.trim() === '' || Number.isInteger(int(n.initiative)));
+  const ok = (chosen.size > 0 || npcs.length > 0) && npcs.every(npcOk);
+  const setNpc = (i: number, patch: Partial<NpcDraft>) => setNpcs((cur) => cur.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ok) return;
+    const input: NPCInput[] = npcs.map((n) => ({
+      name: n.name.trim(),
+      ac: int(n.ac),
+      hp: int(n.hp),
+      ...(n.bonus.trim() !== '' ? { initiative_bonus: int(n.bonus) } : {}),
+      ...(n.initiative.trim() !== '' ? { initiative: int(n.initiative) } : {}),
+      ...(n.revealed ? { revealed: true } : {}),
+    }));
+    const seatIds = fighters.filter((s) => chosen.has(s.seatId)).map((s) => s.seatId);
+    const r = await action.run(() => startEncounter(sessionId, { name: name.trim(), seat_ids: seatIds, npcs: input }));
+    if (r) {
+      setOpen(false);
+      setNpcs([]);
+      setName('');
+      onResult(r);
+    }
+  };
+  return (
+    <form className="encounter-start" onSubmit={submit} data-testid="encounter-start">
+      <p className="inline-form">
+        <label htmlFor={nameId}>{t('combat.start.name')}</label>
+        <input id={nameId} value={name} maxLength={80} placeholder={t('combat.start.namePlaceholder')} onChange={(e) => setName(e.target.value)} />
+      </p>
+      <fieldset>
+        <legend>{t('combat.start.seats')}</legend>
+        {fighters.length === 0 && <p className="hint">{t('combat.start.noSeats')}</p>}
+        {fighters.map((s) => (
+          <label key={s.seatId} className="check-line">
+            <input
+              type="checkbox"
+              checked={chosen.has(s.seatId)}
+              onChange={(e) =>
+                setChosen((cur) => {
+                  const next = new Set(cur);
+                  if (e.target.checked) next.add(s.seatId);
+                  else next.delete(s.seatId);
+                  return next;
+                })
+              }
+            />{' '}
+            {s.name}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>{t('combat.start.npcs')}</legend>
+        {npcs.map((n, i) => (
+          <div key={i} className="npc-row inline-form" data-testid="npc-row">
+            <label htmlFor={`${idBase}-name-${i}`}>{t('combat.npc.name')}</label>
+            <input id={`${idBase}-name-${i}`} value={n.name} maxLength={80} onChange={(e) => setNpc(i, { name: e.target.value })} />
+            <label htmlFor={`${idBase}-ac-${i}`}>{t('combat.npc.ac')}</label>
+            <input id={`${idBase}-ac-${i}`} className="num-input" type="number" min={0} max={100} value={n.ac} onChange={(e) => setNpc(i, { ac: e.target.value })} />
+            <label htmlFor={`${idBase}-hp-${i}`}>{t('combat.npc.hp')}</label>
+            <input id={`${idBase}-hp-${i}`} className="num-input" type="number" min={1} max={9999} value={n.hp} onChange={(e) => setNpc(i, { hp: e.target.value })} />
+            <label htmlFor={`${idBase}-bonus-${i}`}>{t('combat.npc.bonus')}</label>
+            <input id={`${idBase}-bonus-${i}`} className="num-input" type="number" min={-100} max={100} value={n.bonus} onChange={(e) => setNpc(i, { bonus: e.target.value })} />
+            <label htmlFor={`${idBase}-init-${i}`}>{t('combat.npc.initiative')}</label>
+            <input
+              id={`${idBase}-init-${i}`}
+              className="num-input"
+              type="number"
+              placeholder={t('combat.npc.initiativeAuto')}
+              value={n.initiative}
+              onChange={(e) => setNpc(i, { initiative: e.target.value })}
+            />
+            <label className="check-line">
+              <input type="checkbox" checked={n.revealed} onChange={(e) => setNpc(i, { revealed: e.target.checked })} />{' '}
+              {t('combat.npc.revealed')}
+            </label>
+            <button type="button" onClick={() => setNpcs((cur) => cur.filter((_, j) => j !== i))}>
+              {t('common.remove')}
+            </button>
+          </div>
+        ))}
+        <button type="button" onClick={() => setNpcs((cur) => [...cur, emptyNpc()])}>
+          {t('combat.npc.add')}
+        </button>
+        <p className="hint">{t('combat.npc.hint')}</p>
+      </fieldset>
+      <p className="inline-form">
+        <button type="submit" className="primary" disabled={!ok || action.busy}>
+          {t('combat.start')}
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          {t('common.cancel')}
+        </button>
+      </p>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </form>
+  );
+}
+
+// DmControls: begin / next turn, end, attack with anyone, change a combatant.
+function DmControls({ sessionId, view, onResult }: { sessionId: number; view: EncounterView; onResult: (r: EncounterResult) => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [tool, setTool] = useState<'attack' | 'change' | null>(null);
+  const run = async (fn: () => Promise<EncounterResult>) => {
+    const r = await action.run(fn);
+    if (r) onResult(r);
+  };
+  const toggle = (x: 'attack' | 'change') => setTool((cur) => (cur === x ? null : x));
+  return (
+    <div className="encounter-controls" data-testid="encounter-dm">
+      <div className="inline-form">
+        <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+          {t(view.phase === 'initiative' ? 'combat.begin' : 'combat.next')}
+        </button>
+        {view.phase === 'fighting' && (
+          <button type="button" aria-expanded={tool === 'attack'} onClick={() => toggle('attack')}>
+            {t('combat.attack')}
+          </button>
+        )}
+        <button type="button" aria-expanded={tool === 'change'} onClick={() => toggle('change')}>
+          {t('combat.change')}
+        </button>
+        <ConfirmButton
+          testId="encounter-end"
+          question={t('combat.end.confirm')}
+          yes={t('combat.end.yes')}
+          disabled={action.busy}
+          onConfirm={() => run(() => endEncounter(sessionId))}
+        >
+          {t('combat.end')}
+        </ConfirmButton>
+      </div>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+      {tool === 'attack' && view.phase === 'fighting' && (
+        <AttackForm sessionId={sessionId} view={view} attackerId={null} onResult={onResult} />
+      )}
+      {tool === 'change' && <ChangeForm sessionId={sessionId} view={view} onResult={onResult} />}
+    </div>
+  );
+}
+
+// AttackForm: an attack roll against a target. attackerId null: the DM picks
+// any attacker (the current actor first); else the player's own combatant.
+function AttackForm({
+  sessionId,
+  view,
+  attackerId,
+  onResult,
+}: {
+  sessionId: number;
+  view: EncounterView;
+  attackerId: string | null;
+  onResult: (r: EncounterResult) => void;
+}) {
+  const { t } = useI18n();
+  const alive = view.combatants.filter((c) => c.status !== 'dead');
+  const [attacker, setAttacker] = useState(attackerId ?? view.current_id ?? '');
+  const [target, setTarget] = useState('');
+  const [weapon, setWeapon] = useState('');
+  const [bonus, setBonus] = useState('');
+  const [damage, setDamage] = useState('');
+  const [type, setType] = useState('');
+  const [mode, setMode] = useState<'normal' | 'advantage' | 'disadvantage'>('normal');
+  const [d20, setD20] = useState('');
+  const [dmgFaces, setDmgFaces] = useState('');
+  const action = useAction();
+  const id = useId();
+  const from = attackerId ?? attacker;
+  const bonusN = bonus.trim() === '' ? 0 : Number(bonus);
+  const d20Faces = d20.trim() === '' ? [] : facesOf(d20);
+  const damageFaces = dmgFaces.trim() === '' ? [] : facesOf(dmgFaces);
+  const ok =
+    from !== '' &&
+    target !== '' &&
+    target !== from &&
+    Number.isInteger(bonusN) &&
+    damage.trim() !== '' &&
+    d20Faces !== null &&
+    damageFaces !== null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ok) return;
+    const r = await action.run(() =>
+      attack(sessionId, {
+        attacker_id: from,
+        target_id: target,
+        weapon: weapon.trim(),
+        bonus: bonusN,
+        damage: damage.trim(),
+        damage_type: type.trim(),
+        advantage: mode === 'advantage',
+        disadvantage: mode === 'disadvantage',
+        ...(d20Faces && d20Faces.length > 0 ? { faces: d20Faces } : {}),
+        ...(damageFaces && damageFaces.length > 0 ? { damage_faces: damageFaces } : {}),
+      }),
+    );
+    if (r) {
+      setD20('');
+      setDmgFaces('');
+      onResult(r);
+    }
+  };
+  return (
+    <form className="attack-form" onSubmit={submit} data-testid="attack-form" aria-label={t('combat.attack')}>
+      <div className="form-grid">
+        {attackerId === null && (
+          <>
+            <label htmlFor={`${id}-from`}>{t('combat.attack.attacker')}</label>
+            <select id={`${id}-from`} value={attacker} onChange={(e) => setAttacker(e.target.value)}>
+              <option value="">{t('combat.choose')}</option>
+              {alive.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <label htmlFor={`${id}-target`}>{t('combat.attack.target')}</label>
+        <select id={`${id}-target`} value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">{t('combat.choose')}</option>
+          {alive
+            .filter((c) => c.id !== from)
+            .map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+        </select>
+        <label htmlFor={`${id}-weapon`}>{t('combat.attack.weapon')}</label>
+        <input id={`${id}-weapon`} value={weapon} maxLength={80} onChange={(e) => setWeapon(e.target.value)} />
+        <label htmlFor={`${id}-bonus`}>{t('combat.attack.bonus')}</label>
+        <input id={`${id}-bonus`} className="num-input" type="number" min={-50} max={50} value={bonus} onChange={(e) => setBonus(e.target.value)} />
+        <label htmlFor={`${id}-damage`}>{t('combat.attack.damage')}</label>
+        <input id={`${id}-damage`} value={damage} placeholder="1d8+3" maxLength={100} onChange={(e) => setDamage(e.target.value)} />
+        <label htmlFor={`${id}-type`}>{t('combat.attack.type')}</label>
+        <input id={`${id}-type`} value={type} maxLength={40} placeholder={t('combat.attack.typePlaceholder')} onChange={(e) => setType(e.target.value)} />
+        <label htmlFor={`${id}-mode`}>{t('combat.attack.mode')}</label>
+        <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+          <option value="normal">{t('check.mode.normal')}</option>
+          <option value="advantage">{t('check.mode.advantage')}</option>
+          <option value="disadvantage">{t('check.mode.disadvantage')}</option>
+        </select>
+        <label htmlFor={`${id}-d20`}>{t('combat.attack.d20')}</label>
+        <input id={`${id}-d20`} value={d20} inputMode="numeric" placeholder={t('combat.attack.serverRolls')} onChange={(e) => setD20(e.target.value)} />
+        <label htmlFor={`${id}-dmgfaces`}>{t('combat.attack.damageFaces')}</label>
+        <input
+          id={`${id}-dmgfaces`}
+          value={dmgFaces}
+          inputMode="numeric"
+          placeholder={t('combat.attack.serverRolls')}
+          onChange={(e) => setDmgFaces(e.target.value)}
+        />
+      </div>
+      <p className="inline-form">
+        <button type="submit" className="primary" disabled={!ok || action.busy}>
+          {t('combat.attack.roll')}
+        </button>
+      </p>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </form>
+  );
+}
+
+const OP_LABEL: Record<CombatantOp, MessageKey> = {
+  damage: 'card.damage',
+  heal: 'card.heal',
+  set_temp_hp: 'card.setTemp',
+  add_condition: 'combat.op.addCondition',
+  remove_condition: 'combat.op.removeCondition',
+  reveal: 'combat.op.reveal',
+  hide: 'combat.op.hide',
+  remove: 'combat.op.remove',
+};
+
+// ChangeForm: the DM's change to one combatant.
+function ChangeForm({ sessionId, view, onResult }: { sessionId: number; view: EncounterView; onResult: (r: EncounterResult) => void }) {
+  const { t } = useI18n();
+  const [who, setWho] = useState('');
+  const [op, setOp] = useState<CombatantOp>('damage');
+  const [amount, setAmount] = useState('');
+  const [type, setType] = useState('');
+  const [condition, setCondition] = useState('');
+  const [rounds, setRounds] = useState('');
+  const [ends, setEnds] = useState<'end_of_turn' | 'start_of_turn'>('end_of_turn');
+  const action = useAction();
+  const id = useId();
+  const c = view.combatants.find((x) => x.id === who);
+  const ops = COMBATANT_OPS.filter((o) => (o === 'reveal' || o === 'hide' ? c != null && c.seat_id == null : true));
+  const needsAmount = op === 'damage' || op === 'heal' || op === 'set_temp_hp';
+  const amountN = Number(amount);
+  const amountOk = !needsAmount || (amount.trim() !== '' && Number.isInteger(amountN) && amountN >= 1);
+  const roundsN = rounds.trim() === '' ? 0 : Number(rounds);
+  const conditionOk = (op !== 'add_condition' && op !== 'remove_condition') || condition !== '';
+  const ok = c != null && ops.includes(op) && amountOk && conditionOk && Number.isInteger(roundsN) && roundsN >= 0;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ok) return;
+    const r = await action.run(() =>
+      changeCombatant(sessionId, {
+        combatant_id: who,
+        op,
+        ...(needsAmount ? { amount: amountN } : {}),
+        ...(op === 'damage' && type.trim() !== '' ? { damage_type: type.trim() } : {}),
+        ...(op === 'add_condition' || op === 'remove_condition' ? { condition } : {}),
+        ...(op === 'add_condition' && roundsN > 0 ? { rounds: roundsN, ends } : {}),
+      }),
+    );
+    if (r) {
+      setAmount('');
+      setCondition('');
+      setRounds('');
+      onResult(r);
+    }
+  };
+  const present = c?.conditions.map((x) => x.name) ?? [];
+  const choices = op === 'remove_condition' ? present : CONDITIONS.filter((x) => !present.includes(x));
+  return (
+    <form className="change-form" onSubmit={submit} data-testid="change-form" aria-label={t('combat.change')}>
+      <div className="form-grid">
+        <label htmlFor={`${id}-who`}>{t('combat.change.who')}</label>
+        <select id={`${id}-who`} value={who} onChange={(e) => setWho(e.target.value)}>
+          <option value="">{t('combat.choose')}</option>
+          {view.combatants.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-op`}>{t('combat.change.op')}</label>
+        <select id={`${id}-op`} value={op} onChange={(e) => setOp(e.target.value as CombatantOp)}>
+          {ops.map((o) => (
+            <option key={o} value={o}>
+              {t(OP_LABEL[o])}
+            </option>
+          ))}
+        </select>
+        {needsAmount && (
+          <>
+            <label htmlFor={`${id}-amount`}>{t('card.amount')}</label>
+            <input id={`${id}-amount`} className="num-input" type="number" min={1} max={9999} value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </>
+        )}
+        {op === 'damage' && (
+          <>
+            <label htmlFor={`${id}-type`}>{t('combat.attack.type')}</label>
+            <input id={`${id}-type`} value={type} maxLength={40} onChange={(e) => setType(e.target.value)} />
+          </>
+        )}
+        {(op === 'add_condition' || op === 'remove_condition') && (
+          <>
+            <label htmlFor={`${id}-cond`}>{t('combat.change.condition')}</label>
+            <select id={`${id}-cond`} value={condition} onChange={(e) => setCondition(e.target.value)}>
+              <option value="">{t('card.chooseCondition')}</option>
+              {choices.map((x) => (
+                <option key={x} value={x}>
+                  {conditionName(x, t)}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        {op === 'add_condition' && (
+          <>
+            <label htmlFor={`${id}-rounds`}>{t('combat.change.rounds')}</label>
+            <input
+              id={`${id}-rounds`}
+              className="num-input"
+              type="number"
+              min={0}
+              max={100}
+              placeholder={t('combat.change.untilRemoved')}
+              value={rounds}
+              onChange={(e) => setRounds(e.target.value)}
+            />
+            <label htmlFor={`${id}-ends`}>{t('combat.change.ends')}</label>
+            <select id={`${id}-ends`} value={ends} onChange={(e) => setEnds(e.target.value as typeof ends)}>
+              <option value="end_of_turn">{t('combat.ends.end')}</option>
+              <option value="start_of_turn">{t('combat.ends.start')}</option>
+            </select>
+          </>
+        )}
+      </div>
+      <p className="inline-form">
+        <button type="submit" className="primary" disabled={!ok || action.busy}>
+          {t('combat.change.apply')}
+        </button>
+      </p>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </form>
+  );
+}
+
+// ---- what is asked of the player now ---------------------------------------
+
+function TurnTitle({ name }: { name: string }) {
+  usePageTitle('combat.title.yourTurn', name);
+  return null;
+}
+
+// EncounterPrompt: a player's notice above the table (every tab): roll
+// initiative, "Your turn" with End my turn (it names the page's title too),
+// a death save when dying.
+export function EncounterPrompt({
+  sessionId,
+  state,
+  mySeatId,
+  isDM,
+  canAct,
+  campaign,
+}: {
+  sessionId: number;
+  state: EncounterState;
+  mySeatId: number | null;
+  isDM: boolean;
+  canAct: boolean;
+  campaign: string;
+}) {
+  const { t } = useI18n();
+  const action = useAction();
+  const view = state.view;
+  const me = view && !isDM && mySeatId != null ? view.combatants.find((c) => c.id === seatCombatantId(mySeatId)) : undefined;
+  const myTurn = view?.phase === 'fighting' && me?.current === true;
+  // the live region stays in the page, so the turn is announced when it comes
+  const live = (
+    <p className="visually-hidden" role="status" aria-live="assertive" data-testid="turn-announce">
+      {myTurn && view ? format(t('combat.prompt.yourTurn'), { n: view.round }) : ''}
+    </p>
+  );
+  if (isDM) return null;
+  const rollFirst = view?.phase === 'initiative' && me != null && me.initiative == null;
+  const dying = me?.status === 'dying';
+  const run = async (fn: () => Promise<EncounterResult>) => {
+    const r = await action.run(fn);
+    if (r) state.apply(r);
+  };
+  return (
+    <>
+      {live}
+      {view && me && (myTurn || rollFirst || dying) && (
+        <section className={`encounter-prompt${myTurn ? ' is-my-turn' : ''}`} data-testid="encounter-prompt" aria-label={t('combat.title')}>
+          {myTurn && <TurnTitle name={campaign} />}
+          {myTurn && (
+            <p className="turn-notice" data-testid="turn-notice">
+              <strong>{format(t('combat.prompt.yourTurn'), { n: view.round })}</strong>
+            </p>
+          )}
+          {dying && <p className="turn-notice">{t('combat.prompt.dying')}</p>}
+          {rollFirst && canAct && (
+            <InitiativeEntry sessionId={sessionId} c={me} onResult={state.apply} label={t('combat.prompt.initiative')} />
+          )}
+          {canAct && (myTurn || dying) && (
+            <div className="inline-form">
+              {dying && (
+                <button type="button" disabled={action.busy} onClick={() => run(() => rollDeathSave(sessionId, me.id))}>
+                  {t('combat.deathSave')}
+                </button>
+              )}
+              {myTurn && (
+                <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+                  {t('combat.endTurn')}
+                </button>
+              )}
+            </div>
+          )}
+          {action.error !== null && <ErrorNotice code={action.error} />}
+        </section>
+      )}
+    </>
+  );
+}

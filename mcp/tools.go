@@ -154,6 +154,8 @@ type (
 	quickRollInput struct {
 		Formula        string `json:"formula,omitempty" jsonschema:"e.g. 2d6+3, 1d20+5, 4d6dl1, d%"`
 		Check          string `json:"check,omitempty" jsonschema:"instead of formula: a skill or ability, rolled 1d20 + the character's modifier"`
+		Attack         string `json:"attack,omitempty" jsonschema:"instead of formula: a sheet attack (name or number), 1d20 + its to-hit"`
+		Damage         bool   `json:"damage,omitempty" jsonschema:"with attack: its damage"`
 		Private        bool   `json:"private,omitempty" jsonschema:"only you and the DM see it"`
 		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: roll for this player seat"`
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
@@ -312,7 +314,7 @@ var tools = []tool{
 			return page(ctx, d, c, id, p)
 		})),
 	typed("get_character_context", "Character sheet", read,
-		"A character sheet: abilities, skills, HP, conditions, resources, biography, roleplay guidance. Yours by default.",
+		"A character sheet: abilities, skills, HP, conditions, resources, attacks, spells, items, notes, biography, roleplay guidance. Yours by default.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in seatInput) (Sheet, error) {
 			v, err := d.table.SeatCharacter(ctx, c, id, in.SeatID)
 			if err != nil {
@@ -320,7 +322,7 @@ var tools = []tool{
 			}
 			return Sheet{SeatID: in.SeatID, Name: v.Name, Level: v.Level, ProficiencyBonus: v.ProficiencyBonus, Abilities: v.Abilities,
 				Skills: v.SkillProficiencies, Expertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
-				Biography: v.Biography, Guidance: v.RoleplayGuidance}, nil
+				Biography: v.Biography, Guidance: v.RoleplayGuidance, Attacks: v.Derived.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes}, nil
 		})),
 	typed("post_dialogue", "Speak", write,
 		"Players: say something in character. DM: narrate; give speaker to voice an NPC, or seat_id to speak for a player's character.",
@@ -361,9 +363,10 @@ var tools = []tool{
 			return compactRoll(r), nil
 		}),
 	typed("quick_roll", "Roll dice", write,
-		"Roll any dice (or a skill or ability with your modifier) for everyone to see, or privately for you and the DM. Never resolves a check.",
+		"Roll any dice (or a skill, ability or attack with your modifier) for everyone to see, or privately for you and the DM. Never resolves a check.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in quickRollInput) (Roll, error) {
-			r, err := d.table.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: in.Formula, Check: in.Check, Private: in.Private, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+			r, err := d.table.QuickRoll(ctx, c, id, table.QuickRollInput{Formula: in.Formula, Check: in.Check, Attack: in.Attack, Damage: in.Damage,
+				Private: in.Private, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
 			if err != nil {
 				return Roll{}, err
 			}

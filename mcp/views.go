@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 )
 
@@ -143,6 +144,12 @@ type Sheet struct {
 	Resources        []table.ResourceView `json:"resources,omitempty"`
 	Biography        string               `json:"biography,omitempty"`
 	Guidance         string               `json:"roleplay_guidance,omitempty"`
+	// Attacks are the sheet's attacks as the server derives them: what
+	// quick_roll's attack and a fight's attack (weapon) roll.
+	Attacks   []sheet.AttackDerived `json:"attacks,omitempty" jsonschema:"each attack's to_hit and damage (with the modifier), by name"`
+	Spells    []table.SpellView     `json:"spells,omitempty" jsonschema:"spells (level 0 is a cantrip); spell slots are resources"`
+	Inventory []table.ItemView      `json:"inventory,omitempty"`
+	Notes     string                `json:"notes,omitempty"`
 }
 
 // StateChanged is a character's live state after a change.

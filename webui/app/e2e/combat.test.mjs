@@ -51,7 +51,15 @@ for (const viewport of SIZES) {
       const { sessionId } = await setUpTable({
         dm: { page: dana, name: 'Dana' },
         players: [
-          { page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') },
+          {
+            page: ann,
+            name: 'Ann',
+            seat: 'Seat A',
+            // Dex +2, proficient at level 3 (+2): to hit +4, damage 1d6+2
+            character: character('Aria', {
+              attacks: [{ name: 'Shortsword', ability: 'dex', proficient: true, bonus: 0, damage: '1d6', damage_type: 'piercing', add_modifier: true }],
+            }),
+          },
           { page: bob, name: 'Bob', seat: 'Seat B', character: character('Brom') },
         ],
         room: 'Combat room',
@@ -116,14 +124,13 @@ for (const viewport of SIZES) {
       assert.match(await ann.title(), /^Your turn · Goblin Woods/);
       assert.equal(await bob.getByTestId('turn-notice').count(), 0, 'not Bob’s turn');
 
-      // --- Ann attacks the goblin with her own dice: 15 + 4 = 19 hits AC 13; 1d6+2 with a 2 deals 4
+      // --- Ann attacks the goblin with her sheet's Shortsword and her own dice: 15 + 4 = 19 hits AC 13; 1d6+2 with a 2 deals 4
       await tablePart(ann);
+      await button(tracker(ann), 'Attack').click();
       const annAttack = ann.getByTestId('attack-form');
       await annAttack.getByLabel('Target').selectOption({ label: 'Goblin' });
-      await annAttack.getByLabel('Weapon').fill('Shortsword');
-      await annAttack.getByLabel('To-hit bonus').fill('4');
-      await annAttack.getByLabel('Damage dice', { exact: true }).fill('1d6+2');
-      await annAttack.getByLabel('Damage type').fill('piercing');
+      await annAttack.getByLabel('Sheet attack').selectOption({ label: 'Shortsword' });
+      await waitText(annAttack.getByTestId('sheet-attack'), 'To hit +4, damage 1d6+2 piercing');
       await annAttack.getByLabel('My d20').fill('15');
       await annAttack.getByLabel('My damage dice').fill('2');
       await button(annAttack, 'Roll attack').click();

@@ -342,6 +342,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               mySeatId={data.me.seat_id ?? null}
               canAct={canAct}
               seats={fighters}
+              myCharacterId={data.participants.find((p) => p.seat_id === data.me.seat_id)?.character?.id ?? null}
             />
             <PlayerCards
               data={data}

@@ -4,7 +4,7 @@
 // attack with anyone, change a combatant, end), the player's (roll
 // initiative, attack with their own combatant, end their own turn, death
 // saves), and the notice when the turn passes to the reader's seat.
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -13,7 +13,7 @@ import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
 import { useCoalescedRun } from '../useCoalesced';
 import { usePageTitle } from '../usePageTitle';
-import { CONDITIONS } from './api';
+import { CONDITIONS, getCharacter, type AttackDerived } from './api';
 import {
   advanceEncounter,
   attack,
@@ -31,7 +31,7 @@ import {
   type EncounterView,
   type NPCInput,
 } from './encounter';
-import { conditionName } from './labels';
+import { conditionName, signed } from './labels';
 
 type T = (key: MessageKey) => string;
 
@@ -221,6 +221,7 @@ export function EncounterPanel({
   mySeatId,
   canAct,
   seats,
+  myCharacterId = null,
 }: {
   sessionId: number;
   state: EncounterState;
@@ -228,6 +229,8 @@ export function EncounterPanel({
   mySeatId: number | null;
   canAct: boolean;
   seats: EncounterSeat[];
+  // the player's own character (its sheet's attacks are offered)
+  myCharacterId?: number | null;
 }) {
   const { t } = useI18n();
   const { view } = state;
@@ -265,7 +268,7 @@ export function EncounterPanel({
           )}
           {canAct && isDM && <DmControls sessionId={sessionId} view={view} onResult={onResult} />}
           {canAct && !isDM && mine && view.phase === 'fighting' && view.combatants.some((c) => c.id === mine) && (
-            <AttackForm sessionId={sessionId} view={view} attackerId={mine} onResult={onResult} />
+            <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} characterId={myCharacterId} onResult={onResult} />
           )}
         </>
       )}
@@ -459,20 +462,72 @@ function DmControls({ sessionId, view, onResult }: { sessionId: number; view: En
   );
 }
 
+// PlayerAttack: the player's Attack button and, open, the attack form with their sheet's attacks.
+function PlayerAttack({
+  sessionId,
+  view,
+  attackerId,
+  characterId,
+  onResult,
+}: {
+  sessionId: number;
+  view: EncounterView;
+  attackerId: string;
+  characterId: number | null;
+  onResult: (r: EncounterResult) => void;
+}) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="encounter-controls" data-testid="encounter-player">
+      <div className="inline-form">
+        <button type="button" aria-expanded={open} onClick={() => setOpen((x) => !x)}>
+          {t('combat.attack')}
+        </button>
+      </div>
+      {open && <AttackForm sessionId={sessionId} view={view} attackerId={attackerId} characterId={characterId} onResult={onResult} />}
+    </div>
+  );
+}
+
+// useSheetAttacks reads a character's attacks (to-hit and damage derived on the server); none without a character or on a failed read.
+function useSheetAttacks(characterId: number | null): AttackDerived[] {
+  const [attacks, setAttacks] = useState<AttackDerived[]>([]);
+  useEffect(() => {
+    if (characterId == null) return;
+    const ctrl = new AbortController();
+    getCharacter(characterId, ctrl.signal).then(
+      (c) => {
+        if (!ctrl.signal.aborted) setAttacks(c.derived?.attacks ?? []);
+      },
+      () => {
+        // the form still takes the numbers by hand
+      },
+    );
+    return () => ctrl.abort();
+  }, [characterId]);
+  return attacks;
+}
+
 // AttackForm: an attack roll against a target. attackerId null: the DM picks
 // any attacker (the current actor first); else the player's own combatant.
 function AttackForm({
   sessionId,
   view,
   attackerId,
+  characterId = null,
   onResult,
 }: {
   sessionId: number;
   view: EncounterView;
   attackerId: string | null;
+  characterId?: number | null;
   onResult: (r: EncounterResult) => void;
 }) {
   const { t } = useI18n();
+  const sheet = useSheetAttacks(characterId);
+  const [fromSheet, setFromSheet] = useState('');
+  const chosen = sheet.find((a) => a.name === fromSheet);
   const alive = view.combatants.filter((c) => c.status !== 'dead');
   const [attacker, setAttacker] = useState(attackerId ?? view.current_id ?? '');
   const [target, setTarget] = useState('');
@@ -489,12 +544,13 @@ function AttackForm({
   const bonusN = bonus.trim() === '' ? 0 : Number(bonus);
   const d20Faces = d20.trim() === '' ? [] : facesOf(d20);
   const damageFaces = dmgFaces.trim() === '' ? [] : facesOf(dmgFaces);
+  // a seat's weapon may name a sheet attack: the server then takes the sheet's numbers
+  const seatAttacker = from.startsWith('seat:');
   const ok =
     from !== '' &&
     target !== '' &&
     target !== from &&
-    Number.isInteger(bonusN) &&
-    damage.trim() !== '' &&
+    (chosen != null || (Number.isInteger(bonusN) && (damage.trim() !== '' || (seatAttacker && weapon.trim() !== '')))) &&
     d20Faces !== null &&
     damageFaces !== null;
   const submit = async (e: FormEvent) => {
@@ -504,10 +560,9 @@ function AttackForm({
       attack(sessionId, {
         attacker_id: from,
         target_id: target,
-        weapon: weapon.trim(),
-        bonus: bonusN,
-        damage: damage.trim(),
-        damage_type: type.trim(),
+        ...(chosen
+          ? { weapon: chosen.name }
+          : { weapon: weapon.trim(), bonus: bonusN, damage: damage.trim(), damage_type: type.trim() }),
         advantage: mode === 'advantage',
         disadvantage: mode === 'disadvantage',
         ...(d20Faces && d20Faces.length > 0 ? { faces: d20Faces } : {}),
@@ -547,14 +602,39 @@ function AttackForm({
               </option>
             ))}
         </select>
-        <label htmlFor={`${id}-weapon`}>{t('combat.attack.weapon')}</label>
-        <input id={`${id}-weapon`} value={weapon} maxLength={80} onChange={(e) => setWeapon(e.target.value)} />
-        <label htmlFor={`${id}-bonus`}>{t('combat.attack.bonus')}</label>
-        <input id={`${id}-bonus`} className="num-input" type="number" min={-50} max={50} value={bonus} onChange={(e) => setBonus(e.target.value)} />
-        <label htmlFor={`${id}-damage`}>{t('combat.attack.damage')}</label>
-        <input id={`${id}-damage`} value={damage} placeholder="1d8+3" maxLength={100} onChange={(e) => setDamage(e.target.value)} />
-        <label htmlFor={`${id}-type`}>{t('combat.attack.type')}</label>
-        <input id={`${id}-type`} value={type} maxLength={40} placeholder={t('combat.attack.typePlaceholder')} onChange={(e) => setType(e.target.value)} />
+        {sheet.length > 0 && (
+          <>
+            <label htmlFor={`${id}-sheet`}>{t('combat.attack.fromSheet')}</label>
+            <select id={`${id}-sheet`} value={fromSheet} onChange={(e) => setFromSheet(e.target.value)}>
+              <option value="">{t('combat.attack.byHand')}</option>
+              {sheet.map((a) => (
+                <option key={a.name} value={a.name}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        {chosen ? (
+          <p className="hint sheet-attack" data-testid="sheet-attack">
+            {format(t('combat.attack.sheet'), {
+              toHit: signed(chosen.to_hit),
+              damage: chosen.damage,
+              type: chosen.damage_type,
+            })}
+          </p>
+        ) : (
+          <>
+            <label htmlFor={`${id}-weapon`}>{t('combat.attack.weapon')}</label>
+            <input id={`${id}-weapon`} value={weapon} maxLength={80} onChange={(e) => setWeapon(e.target.value)} />
+            <label htmlFor={`${id}-bonus`}>{t('combat.attack.bonus')}</label>
+            <input id={`${id}-bonus`} className="num-input" type="number" min={-50} max={50} value={bonus} onChange={(e) => setBonus(e.target.value)} />
+            <label htmlFor={`${id}-damage`}>{t('combat.attack.damage')}</label>
+            <input id={`${id}-damage`} value={damage} placeholder="1d8+3" maxLength={100} onChange={(e) => setDamage(e.target.value)} />
+            <label htmlFor={`${id}-type`}>{t('combat.attack.type')}</label>
+            <input id={`${id}-type`} value={type} maxLength={40} placeholder={t('combat.attack.typePlaceholder')} onChange={(e) => setType(e.target.value)} />
+          </>
+        )}
         <label htmlFor={`${id}-mode`}>{t('combat.attack.mode')}</label>
         <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
           <option value="normal">{t('check.mode.normal')}</option>

@@ -279,11 +279,18 @@ describe('the player’s prompt', () => {
     fireEvent.change(p.getByLabelText(en['combat.initiative.face']), { target: { value: '15' } });
     await act(async () => fireEvent.click(p.getByRole('button', { name: en['combat.initiative.enter'] })));
     await act(async () => fireEvent.click(p.getByRole('button', { name: en['combat.initiative.roll'] })));
+    // with advantage: both d20s
+    fireEvent.change(p.getByLabelText(en['combat.initiative.face']), { target: { value: '15 8' } });
+    await act(async () => fireEvent.click(p.getByRole('button', { name: en['combat.initiative.enter'] })));
     expect(callsTo('POST', '/api/sessions/12/encounter/initiative').map((c) => c.body)).toEqual([
       { combatant_id: 'seat:9', faces: [15] },
       { combatant_id: 'seat:9' },
+      { combatant_id: 'seat:9', faces: [15, 8] },
     ]);
-    expect(st.apply).toHaveBeenCalledTimes(2);
+    expect(st.apply).toHaveBeenCalledTimes(3);
+    // a face above 20 is not sent
+    fireEvent.change(p.getByLabelText(en['combat.initiative.face']), { target: { value: '21' } });
+    expect((p.getByRole('button', { name: en['combat.initiative.enter'] }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('offers a death save to a dying player', async () => {

@@ -162,8 +162,9 @@ function InitiativeEntry({
   const action = useAction();
   const [face, setFace] = useState('');
   const id = useId();
-  const n = Number(face);
-  const faceOk = face.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 20;
+  // one d20, or two with advantage or disadvantage ("15 8")
+  const faces = facesOf(face);
+  const faceOk = faces !== null && faces.length >= 1 && faces.length <= 2 && faces.every((n) => n <= 20);
   const roll = async (faces?: number[]) => {
     const r = await action.run(() => rollInitiative(sessionId, c.id, faces));
     if (r) {
@@ -177,7 +178,7 @@ function InitiativeEntry({
         className="inline-form"
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
-          if (faceOk) void roll([n]);
+          if (faceOk && faces) void roll(faces);
         }}
       >
         <span>{label}</span>
@@ -185,16 +186,7 @@ function InitiativeEntry({
           {t('combat.initiative.roll')}
         </button>
         <label htmlFor={id}>{t('combat.initiative.face')}</label>
-        <input
-          id={id}
-          className="face-input"
-          type="number"
-          min={1}
-          max={20}
-          inputMode="numeric"
-          value={face}
-          onChange={(e) => setFace(e.target.value)}
-        />
+        <input id={id} className="face-input" inputMode="numeric" value={face} onChange={(e) => setFace(e.target.value)} />
         <button type="submit" disabled={action.busy || !faceOk}>
           {t('combat.initiative.enter')}
         </button>

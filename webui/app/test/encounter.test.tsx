@@ -444,5 +444,11 @@ describe('session page', () => {
     expect(callsTo('GET', '/api/sessions/12/encounter')).toHaveLength(2);
     // the turn card is in the feed
     expect(screen.getAllByTestId('encounter-card').some((c) => c.textContent?.includes('Round 3: Mira’s turn'))).toBe(true);
+    // neither changed hit points: the player cards were not read again; a hit is
+    expect(callsTo('GET', '/api/sessions/12')).toHaveLength(1);
+    const w2 = await nextWait(2);
+    await act(async () => w2.answer({ events: [attackOnGoblin], cursor: 5 }));
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12')).toHaveLength(2));
+    await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12/encounter')).toHaveLength(3));
   });
 });

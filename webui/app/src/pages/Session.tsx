@@ -70,8 +70,14 @@ const changesResume = (e: EventView) =>
   e.kind === 'character.changed' ||
   e.kind === 'controller.changed';
 
-// A fight's event that changes hit points on the player cards.
-const changesHp = (e: EventView) => e.kind === 'encounter.attack' || e.kind === 'encounter.changed';
+// A fight's event that may change hit points on the player cards: a hit,
+// the DM's damage, healing or temporary HP, a death save.
+const HP_CHANGES = ['damage', 'heal', 'set_temp_hp', 'death_save'];
+const changesHp = (e: EventView) => {
+  const p = e.payload as { attack?: { hit?: boolean }; change?: string };
+  if (e.kind === 'encounter.attack') return p.attack?.hit === true;
+  return e.kind === 'encounter.changed' && HP_CHANGES.includes(p.change ?? '');
+};
 
 // aiActivity: the newest event time per acting seat (AI presence between resume reads).
 function aiActivity(events: EventView[]): Map<number, string> {

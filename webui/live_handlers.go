@@ -83,7 +83,7 @@ func (s *Server) liveRoutes() {
 		apperr.DiceTooManyDice, apperr.DiceTooManySides, apperr.DiceExplosionTooDeep, apperr.DiceDivisionByZero}
 	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/messages", Tag: "live", Summary: "Post a chat line (dialogue, narration, action, ooc, whisper; DM proxy with subject_seat_id); [[dice]] rolls inline", Status: http.StatusCreated, Request: typeOf[table.MessageInput](), Response: posted, Errors: append(append([]apperr.Code{}, postCodes...), diceCodes...)},
 		withIDAndBody("id", http.StatusCreated, t.PostMessage), s.identify)
-	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/input", Tag: "live", Summary: "Post a typed line; slash commands /action /search /whisper /ooc /check, and rolls /r /roll /gmroll (dice notation or a skill or ability); [[dice]] rolls inline", Status: http.StatusCreated, Request: typeOf[table.InputLine](), Response: posted,
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/input", Tag: "live", Summary: "Post a typed line; slash commands /action /search /whisper /ooc /check, and rolls /r /roll /gmroll (dice notation, a skill or ability, or attack / damage and a sheet attack); [[dice]] rolls inline", Status: http.StatusCreated, Request: typeOf[table.InputLine](), Response: posted,
 		Errors: append(append(postCodes, apperr.UnknownCommand, apperr.Conflict, apperr.NotCurrentDM, apperr.CheckInvalid), diceCodes...)},
 		withIDAndBody("id", http.StatusCreated, t.PostInput), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/sessions/{id}/stage", Tag: "live", Summary: "Replace the stage text and image (current DM; names the revision read)", Request: typeOf[table.StageInput](), Response: typeOf[table.StageView](),

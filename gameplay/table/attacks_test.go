@@ -155,6 +155,16 @@ func TestQuickRollAttack(t *testing.T) {
 	if r.BaseModifier != 0 || r.Formula != "d10" {
 		t.Fatalf("cantrip damage: got %+v", r)
 	}
+	// In chat: /r attack <name> and /r damage <name>, the same rolls.
+	p := lt.input(t, lt.Seated, "/r attack longsword")
+	if p.Roll.BaseModifier != sword.ToHit || p.Roll.Formula != "d20 + 6" {
+		t.Fatalf("/r attack longsword rolled %+v", p.Roll)
+	}
+	if p = lt.input(t, lt.Seated, "/gmroll damage Longsword"); p.Roll.BaseModifier != 3 || p.Roll.Formula != "d8 + 3" || p.Roll.Visibility != models.VisibilityActorAndDM {
+		t.Fatalf("/gmroll damage Longsword rolled %+v", p.Roll)
+	}
+	_, err = lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/r attack dagger"})
+	wantCode(t, err, apperr.InvalidRequest)
 	// The DM rolls a player's attack for them from the same sheet.
 	seat := lt.PlayerSeatID
 	r, err = lt.svc.QuickRoll(ctx, lt.Owner, lt.LobbyID, table.QuickRollInput{Attack: "fire bolt", SubjectSeatID: &seat})

@@ -17,7 +17,8 @@ import (
 func FuzzParseInput(f *testing.F) {
 	for _, seed := range []string{"hello", "/action draw", "/search", "/check perception look", "/check", "/CHECK dex",
 		"/whisper psst", "/ooc", "/dance", "/", "  /action  x  ", "/check \x00", "/search\tthe door",
-		"/r 1d20+5", "/roll", "/gmroll 4d6dl1", "/r perception", "/R Sleight of Hand", "/roll dexterity", "/r [[1d4]]", "/gmroll  WIS "} {
+		"/r 1d20+5", "/roll", "/gmroll 4d6dl1", "/r perception", "/R Sleight of Hand", "/roll dexterity", "/r [[1d4]]", "/gmroll  WIS ",
+		"/r attack longsword", "/r DAMAGE 2", "/r attack", "/r damage  "} {
 		f.Add(seed)
 	}
 	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true, KindRoll: true}
@@ -34,14 +35,14 @@ func FuzzParseInput(f *testing.F) {
 			t.Fatalf("%q parsed to kind %q", line, cmd.Kind)
 		}
 		if cmd.Kind == KindRoll {
-			if (cmd.Formula == "") == (cmd.Check == "") || (cmd.Check != "" && !isCheckable(cmd.Check)) {
-				t.Fatalf("%q: a roll of formula %q and check %q", line, cmd.Formula, cmd.Check)
+			if n := btoi(cmd.Formula != "") + btoi(cmd.Check != "") + btoi(cmd.Attack != ""); n != 1 || (cmd.Check != "" && !isCheckable(cmd.Check)) || (cmd.Damage && cmd.Attack == "") {
+				t.Fatalf("%q: a roll of formula %q, check %q, attack %q (damage %v)", line, cmd.Formula, cmd.Check, cmd.Attack, cmd.Damage)
 			}
 			if cmd.Private != strings.EqualFold(strings.Fields(line)[0], "/gmroll") {
 				t.Fatalf("%q: private=%v", line, cmd.Private)
 			}
 		}
-		if cmd.Kind != KindRoll && (cmd.Formula != "" || cmd.Private) {
+		if cmd.Kind != KindRoll && (cmd.Formula != "" || cmd.Private || cmd.Attack != "") {
 			t.Fatalf("%q: a %s carries roll fields", line, cmd.Kind)
 		}
 		if cmd.Intent == IntentCheck && !isCheckable(cmd.Check) {
@@ -86,4 +87,11 @@ func FuzzInspectImage(f *testing.F) {
 			}
 		}
 	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -69,7 +69,7 @@ func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in I
 	if cmd.Kind == KindRoll {
 		// The one quick-roll path: /r and /roll for everyone, /gmroll for
 		// the roller and the DM.
-		res, ev, err := s.quickRoll(ctx, c, sessionID, QuickRollInput{Formula: cmd.Formula, Check: cmd.Check, Private: cmd.Private,
+		res, ev, err := s.quickRoll(ctx, c, sessionID, QuickRollInput{Formula: cmd.Formula, Check: cmd.Check, Attack: cmd.Attack, Damage: cmd.Damage, Private: cmd.Private,
 			SubjectSeatID: in.SubjectSeatID, IdempotencyKey: in.IdempotencyKey})
 		if err != nil {
 			return PostedMessage{}, err

@@ -33,6 +33,10 @@ type Command struct {
 	// ability); Private is /gmroll: only the roller and the DM see it.
 	Formula string
 	Private bool
+	// Attack names a sheet attack a KindRoll rolls ("/r attack longsword"),
+	// Damage its damage instead ("/r damage longsword").
+	Attack string
+	Damage bool
 }
 
 // slashCommands maps each command to what it posts.
@@ -84,7 +88,11 @@ func ParseInput(line string) (Command, error) {
 		if cmd.Text == "" {
 			return Command{}, apperr.E(apperr.MessageTextInvalid, "Give the dice or a skill to roll, e.g. %s 1d20+5 or %s perception.", name, name).WithField("text", "dice notation, a skill or an ability")
 		}
-		if check := rollKey(cmd.Text); check != "" {
+		word, attack, _ := strings.Cut(cmd.Text, " ")
+		word, attack = strings.ToLower(word), strings.TrimSpace(attack)
+		if (word == "attack" || word == "damage") && attack != "" {
+			cmd.Attack, cmd.Damage = attack, word == "damage"
+		} else if check := rollKey(cmd.Text); check != "" {
 			cmd.Check = check
 		} else {
 			cmd.Formula = cmd.Text

@@ -751,21 +751,19 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 	return append(out, step("wait_for_event", "after", cx.Cursor))
 }
 
-// fightSteps are the combat tools that make sense now: for a player
-// (mine is their combatant) rolling initiative, and on their turn attacking,
-// a death save and ending the turn; for the DM (mine "") starting a fight,
-// or running it.
+// fightSteps are the combat calls that make sense now: for a player
+// (mine is their combatant) rolling initiative, and on their turn an
+// attack or a death save and ending the turn; for the DM (mine "")
+// starting a fight, or running it and playing the NPCs' turns.
 func fightSteps(f *Fight, mine string, step func(string, ...any) Step) []Step {
 	if mine == "" {
 		switch {
 		case f == nil:
-			return []Step{step("start_encounter")}
-		case f.Phase == table.PhaseInitiative:
-			return []Step{step("advance_turn"), step("add_combatant"), step("end_encounter")}
-		case f.YourTurn:
-			return []Step{step("attack", "attacker_id", f.Turn), step("advance_turn"), step("change_combatant"), step("end_encounter")}
+			return []Step{step("run_encounter", "action", "start")}
+		case f.Phase == table.PhaseFighting && f.YourTurn:
+			return []Step{step("fight", "action", "attack", "combatant_id", f.Turn), step("fight", "action", "end_turn"), step("run_encounter")}
 		}
-		return []Step{step("advance_turn"), step("change_combatant"), step("end_encounter")}
+		return []Step{step("fight", "action", "end_turn"), step("run_encounter")}
 	}
 	if f == nil {
 		return nil
@@ -774,11 +772,11 @@ func fightSteps(f *Fight, mine string, step func(string, ...any) Step) []Step {
 		switch {
 		case c.ID != mine:
 		case f.Phase == table.PhaseInitiative && c.Init == nil:
-			return []Step{step("roll_initiative", "combatant_id", mine)}
+			return []Step{step("fight", "action", "initiative", "combatant_id", mine)}
 		case f.YourTurn && c.Status == "dying":
-			return []Step{step("death_save", "combatant_id", mine)}
+			return []Step{step("fight", "action", "death_save", "combatant_id", mine)}
 		case f.YourTurn:
-			return []Step{step("attack", "attacker_id", mine), step("advance_turn")}
+			return []Step{step("fight", "action", "attack", "combatant_id", mine), step("fight", "action", "end_turn")}
 		}
 	}
 	return nil
@@ -799,12 +797,12 @@ func addPrompts(s *mcpsdk.Server) {
 		"set the scene with set_stage (text and image). Ask for checks with request_check (the DC stays secret; cancel_check takes one back). "+
 		"Ask \"what does everyone do?\" with open_action_window and settle each declared action with adjudicate_action (request_check with action_id when it needs a roll). "+
 		"Apply damage, healing and conditions with update_character_state; let a latecomer in with admit_seat. "+
-		"Run a fight with start_encounter (seats and NPCs; NPC AC and HP stay secret), advance_turn (begins it, then ends each turn), attack (NPCs attack too), change_combatant and end_encounter. "+
+		"Run a fight with run_encounter (start it with seats and NPCs whose AC and HP stay secret, add, change a combatant, end it) and play its turns with fight (end_turn begins it and ends each turn; attack with the NPCs). "+
 		"Follow the table with wait_for_event from the latest cursor, and finish with end_session.")
 	brief("player", "You play one character at a shared role-playing table. Call get_session_context to learn who you are (its next field lists what you may do now), "+
 		"and get_character_context for your sheet. Speak in character with post_dialogue, act with post_action, talk out of character with post_ooc, "+
 		"whisper the DM with whisper. When the DM opens an action window, answer with declare_action. When a check waits for you, resolve it with roll_check. "+
-		"In a fight (encounter in get_session_context) roll_initiative, then on your turn attack (or death_save when dying) and advance_turn to end it. "+
+		"In a fight (encounter in get_session_context) use fight: initiative, then on your turn attack (or death_save when dying) and end_turn. "+
 		"Follow the table with wait_for_event, always from the latest cursor; when you receive session.ended the game is over. "+
 		"If get_session_context gives you an instruction, follow it.")
 }

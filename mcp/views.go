@@ -460,16 +460,16 @@ func compactFight(v table.EncounterView, mine string, dm bool) Fight {
 	return out
 }
 
-// compactEncounterData shortens an encounter event's payload: the
-// encounter in the Fight form, dice results as formula, dice and total.
+// compactEncounterData shortens an encounter event's payload to what
+// changed: the whole encounter every event carries is left out (the
+// fight as it stands is in get_session_context; only its name and round
+// stay), and dice results read as formula, dice and total.
 func compactEncounterData(payload map[string]any) {
-	if raw, ok := payload["encounter"]; ok {
-		var v table.EncounterView
-		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &v) == nil {
-			payload["encounter"] = compactFight(v, "", false)
-		}
-		delete(payload, "encounter_id")
+	if enc, ok := payload["encounter"].(map[string]any); ok {
+		payload["name"], payload["round"] = enc["name"], enc["round"]
 	}
+	delete(payload, "encounter")
+	delete(payload, "encounter_id")
 	var walkRolls func(any) any
 	walkRolls = func(x any) any {
 		switch m := x.(type) {

@@ -1,0 +1,244 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+)
+
+// The hidden NPC's numbers, as JSON numbers or in an "hp" text: distinctive
+// enough that nothing else in a small scene reads the same (timestamps are
+// never in agent results, and a fractional second would sit after a dot).
+var (
+	secretHP = regexp.MustCompile(`[:\[, "/]9173[,}\]/" ]`)
+	secretAC = regexp.MustCompile(`[:\[, "/]93[,}\]/" ]`)
+)
+
+// TestEncounterOverMCP runs a two-round fight through the real HTTP
+// handler: an AI DM starts it with the seats and a hidden NPC, the AI
+// player and the DM roll initiative, the turns go round twice with a hit
+// and a miss on the NPC and the NPC's own attack, and the DM ends it. Every
+// result is validated against the listed schema; the player's results,
+// context and events never hold the NPC's AC or HP, while the DM's do.
+func TestEncounterOverMCP(t *testing.T) {
+	ctx := context.Background()
+	svc, srv := liveServer(t)
+	f := tabletest.New(t, svc)
+	dmGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
+	tabletest.Must(t, err)
+	dm := connectAgent(t, srv.URL, dmGrant.Token)
+	dm.must("start_session", nil, nil)
+	seatTomas(t, svc, f)
+	dm.must("admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil)
+	playerGrant, err := svc.LetAIControl(ctx, f.Seated, f.PlayerSeatID, table.HandoffInput{})
+	tabletest.Must(t, err)
+	player := connectAgent(t, srv.URL, playerGrant.Token)
+	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+
+	// Everything the player reads, to search for the secret at the end.
+	var seen []byte
+	var pcx Context
+	playerCall := func(tool string, args map[string]any, out any) string {
+		t.Helper()
+		var raw json.RawMessage
+		code := player.call(tool, args, &raw)
+		seen = append(seen, raw...)
+		if tool == "get_session_context" && len(raw) > contextBudget {
+			t.Errorf("get_session_context in a fight is %d bytes (budget %d)", len(raw), contextBudget)
+		}
+		if code == "" && out != nil {
+			reflect.ValueOf(out).Elem().SetZero() // absent fields mean zero
+			tabletest.Must(t, json.Unmarshal(raw, out))
+		}
+		return code
+	}
+	playerCall("get_session_context", nil, &pcx)
+	if pcx.Encounter != nil || hasStep(pcx.Next, "fight") {
+		t.Fatalf("a fight before one started: %+v", pcx)
+	}
+	var cx Context
+	dm.must("get_session_context", nil, &cx)
+	if !hasStep(cx.Next, "run_encounter") {
+		t.Fatalf("the DM is not offered run_encounter: %+v", cx.Next)
+	}
+
+	// Refusals with their stable codes.
+	for _, c := range []struct {
+		a    *agent
+		tool string
+		args map[string]any
+		want string
+	}{
+		{player, "fight", map[string]any{"action": "end_turn"}, "encounter_not_running"},
+		{player, "run_encounter", map[string]any{"action": "start"}, "not_current_dm"},
+		{dm, "run_encounter", map[string]any{"action": "summon"}, "invalid_request"},
+		{dm, "run_encounter", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "", "ac": 10, "hp": 5}}}, "encounter_invalid"},
+	} {
+		if code := c.a.call(c.tool, c.args, nil); code != c.want {
+			t.Fatalf("%s %v: got %q, want %q", c.tool, c.args, code, c.want)
+		}
+	}
+
+	var fg Fight
+	dm.must("run_encounter", map[string]any{"action": "start", "name": "Bridge ambush",
+		"npcs": []any{map[string]any{"name": "Shadow Ogre", "ac": 93, "hp": 9173}}}, &fg)
+	if fg.Phase != table.PhaseInitiative || len(fg.Order) != 3 {
+		t.Fatalf("started: %+v", fg)
+	}
+	if code := dm.call("run_encounter", map[string]any{"action": "start"}, nil); code != "encounter_already_running" {
+		t.Fatalf("a second fight: %q", code)
+	}
+
+	// The player is told to roll initiative for their own combatant.
+	playerCall("get_session_context", nil, &pcx)
+	if pcx.Encounter == nil || pcx.Encounter.Phase != table.PhaseInitiative || !hasStepArgText(pcx.Next, "fight", "combatant_id", mira) {
+		t.Fatalf("the player's context in the initiative phase: %+v", pcx)
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"action": "initiative", "combatant_id": tomas}, "not_your_combatant"},
+		{map[string]any{"action": "end_turn"}, "not_your_turn"},
+		{map[string]any{"action": "roll"}, "invalid_request"},
+		{map[string]any{"action": "initiative", "combatant_id": mira, "faces": []int{12}}, ""},
+	} {
+		if code := playerCall("fight", c.args, nil); code != c.want {
+			t.Fatalf("player fight %v: got %q, want %q", c.args, code, c.want)
+		}
+	}
+	var fought Fought
+	dm.must("fight", map[string]any{"action": "initiative", "combatant_id": tomas, "faces": []int{5}}, &fought)
+	dm.must("fight", map[string]any{"action": "end_turn"}, &fought)
+	if fought.Encounter.Phase != table.PhaseFighting || fought.Encounter.Round != 1 || fought.Encounter.Turn == "" {
+		t.Fatalf("the fight did not begin: %+v", fought)
+	}
+
+	// Two rounds: Mira hits (a natural 20: AC 93 falls only to that) and
+	// misses, the ogre hits Mira, Tomas's turn the DM ends.
+	miraAttacks := 0
+	for fought.Encounter.Round <= 2 {
+		turn := fought.Encounter.Turn
+		switch turn {
+		case mira:
+			playerCall("get_session_context", nil, &pcx)
+			if !pcx.Encounter.YourTurn || pcx.Encounter.Turn != mira || pcx.Encounter.TurnName != "Mira" || !hasStepArgText(pcx.Next, "fight", "combatant_id", mira) {
+				t.Fatalf("Mira's turn as she reads it: %+v", pcx)
+			}
+			face := []int{20, 2}[miraAttacks]
+			miraAttacks++
+			var out Fought
+			playerCall("fight", map[string]any{"action": "attack", "combatant_id": mira, "target_id": "npc:1", "weapon": "Rapier", "bonus": 5,
+				"damage": "1d8+3", "damage_type": "piercing", "faces": []int{face}}, &out)
+			if out.Attack == nil || out.Attack.Hit != (face == 20) || out.Attack.Natural != face || (face == 20) != (out.Attack.Damage != nil) {
+				t.Fatalf("Mira's attack with a %d: %+v", face, out.Attack)
+			}
+			ogre := out.Encounter.Order[indexOf(out.Encounter, "npc:1")]
+			if !ogre.Hidden || ogre.HP != "" || ogre.AC != nil {
+				t.Fatalf("the player sees the hidden ogre's numbers: %+v", ogre)
+			}
+			playerCall("fight", map[string]any{"action": "end_turn"}, &fought)
+		case "npc:1":
+			dm.must("get_session_context", nil, &cx)
+			if cx.Encounter == nil || !cx.Encounter.YourTurn || !hasStepArgText(cx.Next, "fight", "combatant_id", "npc:1") {
+				t.Fatalf("the ogre's turn as the DM reads it: %+v", cx)
+			}
+			if code := playerCall("fight", map[string]any{"action": "end_turn"}, nil); code != "not_your_turn" {
+				t.Fatalf("the player ended the ogre's turn: %q", code)
+			}
+			var out Fought
+			dm.must("fight", map[string]any{"action": "attack", "combatant_id": "npc:1", "target_id": mira, "weapon": "Greatclub", "bonus": 4,
+				"damage": "1d4", "faces": []int{15}}, &out)
+			if out.Attack == nil || !out.Attack.Hit || out.Attack.Damage == nil {
+				t.Fatalf("the ogre's attack: %+v", out.Attack)
+			}
+			dm.must("fight", map[string]any{"action": "end_turn"}, &fought)
+		case tomas:
+			dm.must("fight", map[string]any{"action": "end_turn"}, &fought)
+		default:
+			t.Fatalf("whose turn? %q", turn)
+		}
+	}
+	if miraAttacks != 2 {
+		t.Fatalf("Mira attacked %d times in two rounds", miraAttacks)
+	}
+	if code := playerCall("run_encounter", map[string]any{"action": "end"}, nil); code != "not_current_dm" {
+		t.Fatalf("a player ended the fight: %q", code)
+	}
+	dm.must("run_encounter", map[string]any{"action": "end"}, &fg)
+	if fg.Phase != table.PhaseEnded {
+		t.Fatalf("ended: %+v", fg)
+	}
+	playerCall("get_session_context", nil, &pcx)
+	if pcx.Encounter != nil {
+		t.Fatalf("the fight is still in the context: %+v", pcx.Encounter)
+	}
+
+	// Every event the player may read, by paging and by waiting.
+	var pg EventPage
+	for after := int64(0); ; after = pg.Cursor {
+		playerCall("get_events", map[string]any{"after": after}, &pg)
+		if !pg.HasMore {
+			break
+		}
+	}
+	playerCall("wait_for_event", map[string]any{"after": 0, "timeout_seconds": 1}, &pg)
+	if pg.Cursor >= 93 {
+		t.Fatalf("the scene has %d events: the AC sentinel could match a seq", pg.Cursor)
+	}
+	if m := secretHP.Find(seen); m != nil {
+		t.Errorf("the player read the hidden HP: %q", m)
+	}
+	if m := secretAC.Find(seen); m != nil {
+		t.Errorf("the player read the hidden AC: %q", m)
+	}
+	// A fight's results and pages stay within the per-call budget.
+	for _, a := range []*agent{player, dm} {
+		for i, b := range a.bytes {
+			if b > maxTurnOutputBudget {
+				t.Errorf("call %d read %d bytes (budget %d)", i, b, maxTurnOutputBudget)
+			}
+		}
+	}
+	// The DM does read them: in the fight's results and in encounter.secret.
+	var dmSeen []byte
+	for after := int64(0); ; {
+		var raw json.RawMessage
+		dm.must("get_events", map[string]any{"after": after}, &raw)
+		dmSeen = append(dmSeen, raw...)
+		pg = EventPage{}
+		tabletest.Must(t, json.Unmarshal(raw, &pg))
+		if after = pg.Cursor; !pg.HasMore {
+			break
+		}
+	}
+	var started json.RawMessage
+	dm.must("run_encounter", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "Shadow Ogre", "ac": 93, "hp": 9173}}}, &started)
+	if secretHP.Find(started) == nil || secretAC.Find(started) == nil || secretAC.Find(dmSeen) == nil {
+		t.Fatalf("the DM lacks the ogre's numbers: %s %s", started, dmSeen)
+	}
+}
+
+func indexOf(f Fight, id string) int {
+	for i, c := range f.Order {
+		if c.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasStepArgText(steps []Step, tool, arg, want string) bool {
+	for _, s := range steps {
+		if s.Tool == tool && fmt.Sprint(s.Args[arg]) == want {
+			return true
+		}
+	}
+	return false
+}

@@ -773,12 +773,11 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 		base := 0
 		var attack *attackRoll
 		if in.Check != "" || in.Attack != "" {
-			field, what := "check", in.Check
-			if in.Attack != "" {
-				field, what = "attack", "an attack"
+			if p.character == nil && in.Attack != "" {
+				return apperr.E(apperr.InvalidRequest, "An attack roll needs a character in the seat to take the attack from.").WithField("attack", "needs a seated character")
 			}
 			if p.character == nil {
-				return apperr.E(apperr.InvalidRequest, "A %s roll needs a character in the seat to take the modifier from.", what).WithField(field, "needs a seated character")
+				return apperr.E(apperr.InvalidRequest, "A %s roll needs a character in the seat to take the modifier from.", in.Check).WithField("check", "needs a seated character")
 			}
 			ch, err := tx.FindCharacterByID(ctx, *p.character)
 			if err != nil {

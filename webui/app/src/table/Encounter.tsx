@@ -366,31 +366,43 @@ function StartForm({
       <fieldset>
         <legend>{t('combat.start.npcs')}</legend>
         {npcs.map((n, i) => (
-          <div key={i} className="npc-row inline-form" data-testid="npc-row">
-            <label htmlFor={`${idBase}-name-${i}`}>{t('combat.npc.name')}</label>
-            <input id={`${idBase}-name-${i}`} value={n.name} maxLength={80} onChange={(e) => setNpc(i, { name: e.target.value })} />
-            <label htmlFor={`${idBase}-ac-${i}`}>{t('combat.npc.ac')}</label>
-            <input id={`${idBase}-ac-${i}`} className="num-input" type="number" min={0} max={100} value={n.ac} onChange={(e) => setNpc(i, { ac: e.target.value })} />
-            <label htmlFor={`${idBase}-hp-${i}`}>{t('combat.npc.hp')}</label>
-            <input id={`${idBase}-hp-${i}`} className="num-input" type="number" min={1} max={9999} value={n.hp} onChange={(e) => setNpc(i, { hp: e.target.value })} />
-            <label htmlFor={`${idBase}-bonus-${i}`}>{t('combat.npc.bonus')}</label>
-            <input id={`${idBase}-bonus-${i}`} className="num-input" type="number" min={-100} max={100} value={n.bonus} onChange={(e) => setNpc(i, { bonus: e.target.value })} />
-            <label htmlFor={`${idBase}-init-${i}`}>{t('combat.npc.initiative')}</label>
-            <input
-              id={`${idBase}-init-${i}`}
-              className="num-input"
-              type="number"
-              placeholder={t('combat.npc.initiativeAuto')}
-              value={n.initiative}
-              onChange={(e) => setNpc(i, { initiative: e.target.value })}
-            />
-            <label className="check-line">
-              <input type="checkbox" checked={n.revealed} onChange={(e) => setNpc(i, { revealed: e.target.checked })} />{' '}
-              {t('combat.npc.revealed')}
-            </label>
-            <button type="button" onClick={() => setNpcs((cur) => cur.filter((_, j) => j !== i))}>
-              {t('common.remove')}
-            </button>
+          <div key={i} className="npc-row" data-testid="npc-row">
+            <span className="npc-field npc-name">
+              <label htmlFor={`${idBase}-name-${i}`}>{t('combat.npc.name')}</label>
+              <input id={`${idBase}-name-${i}`} value={n.name} maxLength={80} onChange={(e) => setNpc(i, { name: e.target.value })} />
+            </span>
+            <span className="npc-field">
+              <label htmlFor={`${idBase}-ac-${i}`}>{t('combat.npc.ac')}</label>
+              <input id={`${idBase}-ac-${i}`} className="num-input" type="number" min={0} max={100} value={n.ac} onChange={(e) => setNpc(i, { ac: e.target.value })} />
+            </span>
+            <span className="npc-field">
+              <label htmlFor={`${idBase}-hp-${i}`}>{t('combat.npc.hp')}</label>
+              <input id={`${idBase}-hp-${i}`} className="num-input" type="number" min={1} max={9999} value={n.hp} onChange={(e) => setNpc(i, { hp: e.target.value })} />
+            </span>
+            <span className="npc-field">
+              <label htmlFor={`${idBase}-bonus-${i}`}>{t('combat.npc.bonus')}</label>
+              <input id={`${idBase}-bonus-${i}`} className="num-input" type="number" min={-100} max={100} value={n.bonus} onChange={(e) => setNpc(i, { bonus: e.target.value })} />
+            </span>
+            <span className="npc-field">
+              <label htmlFor={`${idBase}-init-${i}`}>{t('combat.npc.initiative')}</label>
+              <input
+                id={`${idBase}-init-${i}`}
+                className="num-input"
+                type="number"
+                placeholder={t('combat.npc.initiativeAuto')}
+                value={n.initiative}
+                onChange={(e) => setNpc(i, { initiative: e.target.value })}
+              />
+            </span>
+            <span className="npc-end">
+              <label className="check-line">
+                <input type="checkbox" checked={n.revealed} onChange={(e) => setNpc(i, { revealed: e.target.checked })} />{' '}
+                {t('combat.npc.revealed')}
+              </label>
+              <button type="button" onClick={() => setNpcs((cur) => cur.filter((_, j) => j !== i))}>
+                {t('common.remove')}
+              </button>
+            </span>
           </div>
         ))}
         <button type="button" onClick={() => setNpcs((cur) => [...cur, emptyNpc()])}>

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -16,7 +17,9 @@ func (s *Server) encounterRoutes() {
 		return append([]apperr.Code{apperr.NotFound, apperr.RoomAccessRevoked, apperr.SessionNotActive}, extra...)
 	}
 	result := typeOf[table.EncounterResult]()
-	running := codes(apperr.EncounterNotRunning, apperr.EncounterInvalid)
+	// Clipped: each route appends its own codes to a copy, never into a
+	// shared backing array another route's list already uses.
+	running := slices.Clip(codes(apperr.EncounterNotRunning, apperr.EncounterInvalid))
 	faces := []apperr.Code{apperr.DiceFaceInvalid, apperr.DiceFacesMissing}
 	path := "/api/sessions/{id}/encounter"
 

@@ -10404,7 +10404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error codes: not_current_dm, origin_forbidden, room_access_revoked */
+            /** @description Error codes: not_your_turn, origin_forbidden, room_access_revoked */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -420,3 +420,33 @@ func TestEncounterJoin(t *testing.T) {
 		t.Fatalf("order %v, current %s", names, out.Encounter.CurrentID)
 	}
 }
+
+// TestEncounterSheetAttack: a character's attack named by its sheet rolls
+// the sheet's to-hit and damage, whatever bonus the request claims.
+func TestEncounterSheetAttack(t *testing.T) {
+	f := startFight(t)
+	svc := f.svc
+	ch, err := f.store.FindCharacterByID(ctx, f.CharacterID)
+	tabletest.Must(t, err)
+	// Mira: level 3 (+2 proficiency), Dex 14 (+2): a rapier hits at +4 for 1d8+2.
+	ch.Attacks = []models.Attack{{Name: "Rapier", Ability: "dex", Proficient: true, Damage: "1d8", DamageType: "piercing", AddModifier: true}}
+	tabletest.Must(t, f.store.SaveCharacter(ctx, ch))
+	for _, id := range []string{f.mira, f.tomas} {
+		_, err := svc.RollEncounterInitiative(ctx, f.Owner, f.LobbyID, table.InitiativeInput{CombatantID: id, Faces: []int{10}})
+		tabletest.Must(t, err)
+	}
+	_, err = svc.AdvanceEncounter(ctx, f.Owner, f.LobbyID)
+	tabletest.Must(t, err)
+	out, err := svc.Attack(ctx, f.Seated, f.LobbyID, table.AttackInput{AttackerID: f.mira, TargetID: f.tomas, Weapon: "rapier", Bonus: 40,
+		Faces: []int{10}, DamageFaces: []int{3}})
+	tabletest.Must(t, err)
+	p := string(out.Event.Payload)
+	if !strings.Contains(p, `"total":14`) || !strings.Contains(p, `"weapon":"Rapier"`) || !strings.Contains(p, `"formula":"1d8+2"`) {
+		t.Fatalf("the sheet's rapier: %s", p)
+	}
+	if hp := f.hp(t, f.UnseatedCharacterID); hp.Current != 15 {
+		t.Fatalf("Tomas after 3+2 piercing: %+v", hp)
+	}
+	_, err = svc.Attack(ctx, f.Seated, f.LobbyID, table.AttackInput{AttackerID: f.mira, TargetID: f.tomas, Weapon: "Longbow", Faces: []int{10}})
+	wantCode(t, err, apperr.EncounterInvalid)
+}

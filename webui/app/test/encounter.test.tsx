@@ -206,6 +206,29 @@ describe('controls', () => {
     expect(st.apply).toHaveBeenCalledTimes(1);
   });
 
+  it('the DM adds a new hidden NPC, or a seat not yet fighting, to a running fight', async () => {
+    stubServer({ 'POST /api/sessions/12/encounter/combatants': () => json(200, { encounter: dmFight(), event: ev(9, 'encounter.changed') }) });
+    const v = dmFight();
+    v.combatants = v.combatants.filter((c) => c.id !== 'seat:10');
+    render(wrap(<EncounterPanel sessionId={12} state={state(v)} isDM mySeatId={8} canAct seats={seats} />));
+    fireEvent.click(screen.getByRole('button', { name: en['combat.add'] }));
+    const form = within(screen.getByTestId('add-form'));
+    // only Nox is not fighting yet
+    const who = form.getByLabelText(en['combat.add.seat']) as HTMLSelectElement;
+    expect(Array.from(who.options).map((o) => o.textContent)).toEqual([en['combat.add.npc'], 'Nox']);
+    fireEvent.change(form.getByLabelText(en['combat.npc.name']), { target: { value: 'Wolf' } });
+    fireEvent.change(form.getByLabelText(en['combat.npc.ac']), { target: { value: '13' } });
+    fireEvent.change(form.getByLabelText(en['combat.npc.hp']), { target: { value: '11' } });
+    await act(async () => fireEvent.click(form.getByRole('button', { name: en['combat.add.submit'] })));
+    fireEvent.change(who, { target: { value: '10' } });
+    expect(form.queryByLabelText(en['combat.npc.name'])).toBeNull();
+    await act(async () => fireEvent.click(form.getByRole('button', { name: en['combat.add.submit'] })));
+    expect(callsTo('POST', '/api/sessions/12/encounter/combatants').map((c) => c.body)).toEqual([
+      { npc: { name: 'Wolf', ac: 13, hp: 11 } },
+      { seat_id: 10 },
+    ]);
+  });
+
   it('a player gets none of the DM controls: only Attack with their own combatant', () => {
     render(wrap(<EncounterPanel sessionId={12} state={state(fight())} isDM={false} mySeatId={9} canAct seats={seats} />));
     for (const key of ['combat.next', 'combat.begin', 'combat.change', 'combat.end', 'combat.start.open'] as const) {

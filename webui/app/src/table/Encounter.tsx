@@ -15,6 +15,7 @@ import { useCoalescedRun } from '../useCoalesced';
 import { usePageTitle } from '../usePageTitle';
 import { CONDITIONS, getCharacter, type AttackDerived } from './api';
 import {
+  addCombatant,
   advanceEncounter,
   attack,
   changeCombatant,
@@ -258,7 +259,7 @@ export function EncounterPanel({
                 ))}
             </div>
           )}
-          {canAct && isDM && <DmControls sessionId={sessionId} view={view} onResult={onResult} />}
+          {canAct && isDM && <DmControls sessionId={sessionId} view={view} seats={seats} onResult={onResult} />}
           {canAct && !isDM && mine && view.phase === 'fighting' && view.combatants.some((c) => c.id === mine) && (
             <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} characterId={myCharacterId} onResult={onResult} />
           )}
@@ -279,6 +280,60 @@ interface NpcDraft {
 }
 const emptyNpc = (): NpcDraft => ({ name: '', ac: '', hp: '', bonus: '', initiative: '', revealed: false });
 const int = (s: string) => (s.trim() === '' ? NaN : Number(s));
+const npcOk = (n: NpcDraft) =>
+  n.name.trim() !== '' &&
+  Number.isInteger(int(n.ac)) &&
+  Number.isInteger(int(n.hp)) &&
+  int(n.hp) >= 1 &&
+  (n.bonus.trim() === '' || Number.isInteger(int(n.bonus))) &&
+  (n.initiative.trim() === '' || Number.isInteger(int(n.initiative)));
+const npcInput = (n: NpcDraft): NPCInput => ({
+  name: n.name.trim(),
+  ac: int(n.ac),
+  hp: int(n.hp),
+  ...(n.bonus.trim() !== '' ? { initiative_bonus: int(n.bonus) } : {}),
+  ...(n.initiative.trim() !== '' ? { initiative: int(n.initiative) } : {}),
+  ...(n.revealed ? { revealed: true } : {}),
+});
+
+// NpcFields: an NPC's name, AC, HP, initiative bonus, initiative (rolled when empty) and whether players see its numbers.
+function NpcFields({ n, set, idBase }: { n: NpcDraft; set: (patch: Partial<NpcDraft>) => void; idBase: string }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <span className="npc-field npc-name">
+        <label htmlFor={`${idBase}-name`}>{t('combat.npc.name')}</label>
+        <input id={`${idBase}-name`} value={n.name} maxLength={80} onChange={(e) => set({ name: e.target.value })} />
+      </span>
+      <span className="npc-field">
+        <label htmlFor={`${idBase}-ac`}>{t('combat.npc.ac')}</label>
+        <input id={`${idBase}-ac`} className="num-input" type="number" min={0} max={100} value={n.ac} onChange={(e) => set({ ac: e.target.value })} />
+      </span>
+      <span className="npc-field">
+        <label htmlFor={`${idBase}-hp`}>{t('combat.npc.hp')}</label>
+        <input id={`${idBase}-hp`} className="num-input" type="number" min={1} max={9999} value={n.hp} onChange={(e) => set({ hp: e.target.value })} />
+      </span>
+      <span className="npc-field">
+        <label htmlFor={`${idBase}-bonus`}>{t('combat.npc.bonus')}</label>
+        <input id={`${idBase}-bonus`} className="num-input" type="number" min={-100} max={100} value={n.bonus} onChange={(e) => set({ bonus: e.target.value })} />
+      </span>
+      <span className="npc-field">
+        <label htmlFor={`${idBase}-init`}>{t('combat.npc.initiative')}</label>
+        <input
+          id={`${idBase}-init`}
+          className="num-input"
+          type="number"
+          placeholder={t('combat.npc.initiativeAuto')}
+          value={n.initiative}
+          onChange={(e) => set({ initiative: e.target.value })}
+        />
+      </span>
+      <label className="check-line npc-reveal">
+        <input type="checkbox" checked={n.revealed} onChange={(e) => set({ revealed: e.target.checked })} /> {t('combat.npc.revealed')}
+      </label>
+    </>
+  );
+}
 
 function StartForm({
   sessionId,
@@ -307,26 +362,12 @@ function StartForm({
       </p>
     );
   }
-  const npcOk = (n: NpcDraft) =>
-    n.name.trim() !== '' &&
-    Number.isInteger(int(n.ac)) &&
-    Number.isInteger(int(n.hp)) &&
-    int(n.hp) >= 1 &&
-    (n.bonus.trim() === '' || Number.isInteger(int(n.bonus))) &&
-    (n.initiative.trim() === '' || Number.isInteger(int(n.initiative)));
   const ok = (chosen.size > 0 || npcs.length > 0) && npcs.every(npcOk);
   const setNpc = (i: number, patch: Partial<NpcDraft>) => setNpcs((cur) => cur.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!ok) return;
-    const input: NPCInput[] = npcs.map((n) => ({
-      name: n.name.trim(),
-      ac: int(n.ac),
-      hp: int(n.hp),
-      ...(n.bonus.trim() !== '' ? { initiative_bonus: int(n.bonus) } : {}),
-      ...(n.initiative.trim() !== '' ? { initiative: int(n.initiative) } : {}),
-      ...(n.revealed ? { revealed: true } : {}),
-    }));
+    const input = npcs.map(npcInput);
     const seatIds = fighters.filter((s) => chosen.has(s.seatId)).map((s) => s.seatId);
     const r = await action.run(() => startEncounter(sessionId, { name: name.trim(), seat_ids: seatIds, npcs: input }));
     if (r) {
@@ -367,42 +408,10 @@ function StartForm({
         <legend>{t('combat.start.npcs')}</legend>
         {npcs.map((n, i) => (
           <div key={i} className="npc-row" data-testid="npc-row">
-            <span className="npc-field npc-name">
-              <label htmlFor={`${idBase}-name-${i}`}>{t('combat.npc.name')}</label>
-              <input id={`${idBase}-name-${i}`} value={n.name} maxLength={80} onChange={(e) => setNpc(i, { name: e.target.value })} />
-            </span>
-            <span className="npc-field">
-              <label htmlFor={`${idBase}-ac-${i}`}>{t('combat.npc.ac')}</label>
-              <input id={`${idBase}-ac-${i}`} className="num-input" type="number" min={0} max={100} value={n.ac} onChange={(e) => setNpc(i, { ac: e.target.value })} />
-            </span>
-            <span className="npc-field">
-              <label htmlFor={`${idBase}-hp-${i}`}>{t('combat.npc.hp')}</label>
-              <input id={`${idBase}-hp-${i}`} className="num-input" type="number" min={1} max={9999} value={n.hp} onChange={(e) => setNpc(i, { hp: e.target.value })} />
-            </span>
-            <span className="npc-field">
-              <label htmlFor={`${idBase}-bonus-${i}`}>{t('combat.npc.bonus')}</label>
-              <input id={`${idBase}-bonus-${i}`} className="num-input" type="number" min={-100} max={100} value={n.bonus} onChange={(e) => setNpc(i, { bonus: e.target.value })} />
-            </span>
-            <span className="npc-field">
-              <label htmlFor={`${idBase}-init-${i}`}>{t('combat.npc.initiative')}</label>
-              <input
-                id={`${idBase}-init-${i}`}
-                className="num-input"
-                type="number"
-                placeholder={t('combat.npc.initiativeAuto')}
-                value={n.initiative}
-                onChange={(e) => setNpc(i, { initiative: e.target.value })}
-              />
-            </span>
-            <span className="npc-end">
-              <label className="check-line">
-                <input type="checkbox" checked={n.revealed} onChange={(e) => setNpc(i, { revealed: e.target.checked })} />{' '}
-                {t('combat.npc.revealed')}
-              </label>
-              <button type="button" onClick={() => setNpcs((cur) => cur.filter((_, j) => j !== i))}>
-                {t('common.remove')}
-              </button>
-            </span>
+            <NpcFields n={n} set={(patch) => setNpc(i, patch)} idBase={`${idBase}-${i}`} />
+            <button type="button" onClick={() => setNpcs((cur) => cur.filter((_, j) => j !== i))}>
+              {t('common.remove')}
+            </button>
           </div>
         ))}
         <button type="button" onClick={() => setNpcs((cur) => [...cur, emptyNpc()])}>
@@ -423,16 +432,27 @@ function StartForm({
   );
 }
 
-// DmControls: begin / next turn, end, attack with anyone, change a combatant.
-function DmControls({ sessionId, view, onResult }: { sessionId: number; view: EncounterView; onResult: (r: EncounterResult) => void }) {
+// DmControls: begin / next turn, end, attack with anyone, change a combatant, add one.
+type DmTool = 'attack' | 'change' | 'add';
+function DmControls({
+  sessionId,
+  view,
+  seats,
+  onResult,
+}: {
+  sessionId: number;
+  view: EncounterView;
+  seats: EncounterSeat[];
+  onResult: (r: EncounterResult) => void;
+}) {
   const { t } = useI18n();
   const action = useAction();
-  const [tool, setTool] = useState<'attack' | 'change' | null>(null);
+  const [tool, setTool] = useState<DmTool | null>(null);
   const run = async (fn: () => Promise<EncounterResult>) => {
     const r = await action.run(fn);
     if (r) onResult(r);
   };
-  const toggle = (x: 'attack' | 'change') => setTool((cur) => (cur === x ? null : x));
+  const toggle = (x: DmTool) => setTool((cur) => (cur === x ? null : x));
   return (
     <div className="encounter-controls" data-testid="encounter-dm">
       <div className="inline-form">
@@ -446,6 +466,9 @@ function DmControls({ sessionId, view, onResult }: { sessionId: number; view: En
         )}
         <button type="button" aria-expanded={tool === 'change'} onClick={() => toggle('change')}>
           {t('combat.change')}
+        </button>
+        <button type="button" aria-expanded={tool === 'add'} onClick={() => toggle('add')}>
+          {t('combat.add')}
         </button>
         <ConfirmButton
           testId="encounter-end"
@@ -462,7 +485,69 @@ function DmControls({ sessionId, view, onResult }: { sessionId: number; view: En
         <AttackForm sessionId={sessionId} view={view} attackerId={null} onResult={onResult} />
       )}
       {tool === 'change' && <ChangeForm sessionId={sessionId} view={view} onResult={onResult} />}
+      {tool === 'add' && <AddForm sessionId={sessionId} view={view} seats={seats} onResult={onResult} />}
     </div>
+  );
+}
+
+// AddForm: a seat not yet in the fight, or a new NPC (hidden unless told), joins it.
+function AddForm({
+  sessionId,
+  view,
+  seats,
+  onResult,
+}: {
+  sessionId: number;
+  view: EncounterView;
+  seats: EncounterSeat[];
+  onResult: (r: EncounterResult) => void;
+}) {
+  const { t } = useI18n();
+  const inFight = new Set(view.combatants.map((c) => c.seat_id));
+  const free = seats.filter((s) => s.fights && !inFight.has(s.seatId));
+  const [seat, setSeat] = useState('');
+  const [npc, setNpc] = useState<NpcDraft>(emptyNpc);
+  const action = useAction();
+  const id = useId();
+  const asNpc = seat === '';
+  const ok = asNpc ? npcOk(npc) : free.some((s) => String(s.seatId) === seat);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ok) return;
+    const r = await action.run(() => addCombatant(sessionId, asNpc ? { npc: npcInput(npc) } : { seat_id: Number(seat) }));
+    if (r) {
+      setSeat('');
+      setNpc(emptyNpc());
+      onResult(r);
+    }
+  };
+  return (
+    <form className="add-form" onSubmit={submit} data-testid="add-form" aria-label={t('combat.add')}>
+      {free.length > 0 && (
+        <p className="inline-form">
+          <label htmlFor={`${id}-seat`}>{t('combat.add.seat')}</label>
+          <select id={`${id}-seat`} value={seat} onChange={(e) => setSeat(e.target.value)}>
+            <option value="">{t('combat.add.npc')}</option>
+            {free.map((s) => (
+              <option key={s.seatId} value={String(s.seatId)}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </p>
+      )}
+      {asNpc && (
+        <div className="npc-row">
+          <NpcFields n={npc} set={(patch) => setNpc((cur) => ({ ...cur, ...patch }))} idBase={id} />
+        </div>
+      )}
+      <p className="inline-form">
+        <button type="submit" className="primary" disabled={!ok || action.busy}>
+          {t('combat.add.submit')}
+        </button>
+      </p>
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </form>
   );
 }
 

@@ -39,6 +39,8 @@ const base = (id: number) => `/api/sessions/${id}/encounter`;
 export const getEncounter = (id: number, signal?: AbortSignal) => apiGet<Schemas['EncounterNow']>(base(id), signal);
 export const startEncounter = (id: number, input: StartEncounterInput) =>
   apiSend<EncounterResult>('POST', base(id), input);
+export const addCombatant = (id: number, input: Schemas['AddCombatantInput']) =>
+  apiSend<EncounterResult>('POST', `${base(id)}/combatants`, input);
 export const rollInitiative = (id: number, combatant_id: string, faces?: number[]) =>
   apiSend<EncounterResult>('POST', `${base(id)}/initiative`, faces && faces.length > 0 ? { combatant_id, faces } : { combatant_id });
 export const advanceEncounter = (id: number) => apiSend<EncounterResult>('POST', `${base(id)}/advance`);

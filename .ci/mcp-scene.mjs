@@ -6,6 +6,7 @@
 // that does not match its tool's listed outputSchema makes the SDK throw); error results are
 // validated against the same schema here, since the SDK v2 skips them.
 // Steps: pre-session context and start; whispers both ways (the other player never sees them);
+// a two-round fight the AI DM runs with a hidden NPC (no player reads its AC or HP);
 // narration and NPC speech; a check with a secret DC rolled by an AI and entered as physical dice
 // by the human (no player ever sees "dc"; the DM sees the outcomes), a cancelled check; damage
 // (HP change visible); DM proxy; a seat handed to an AI and taken back (old token refused:
@@ -34,7 +35,9 @@ const SEAT = { A: Number(env('SEAT_HUMAN')), B: Number(env('SEAT_B')), C: Number
 const TOOLS = ['get_pre_session_context', 'start_session', 'get_session_context', 'get_events', 'wait_for_event',
   'get_character_context', 'post_dialogue', 'post_action', 'post_ooc', 'whisper', 'quick_roll', 'roll_check',
   'declare_action', 'update_character_state', 'set_stage', 'request_check', 'cancel_check', 'open_action_window',
-  'close_action_window', 'adjudicate_action', 'admit_seat', 'end_session'];
+  'close_action_window', 'adjudicate_action', 'admit_seat', 'end_session',
+  // combat (issue 19)
+  'fight', 'run_encounter'];
 
 function check(cond, what, detail) {
   if (!cond) throw new Error(`scene check failed: ${what}${detail === undefined ? '' : `\n  got: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 1500)}`);
@@ -310,6 +313,74 @@ const P1 = 'Cyra mutters: "I do not like this place."';
 await dm.call('post_dialogue', { seat_id: SEAT.C, text: P1 });
 e = await pc.until(isMsg(P1), 'the proxied line');
 check(/^DM for /.test(e.by ?? '') && /Cyra/.test(e.by), `Cyra sees the DM speak for her (by "${e.by}")`, e);
+
+// ---- a two-round fight run by the AI DM: Borin (AI) and Aria (the human, over HTTP) against a
+// hidden NPC (AC 93, HP 9173); initiative, turns, a hit with damage and a miss, the NPC's own
+// attack; no player ever reads the NPC's numbers, and Borin learns whose turn it is from his context.
+const secretHP = /[:\[, "\/]9173[,}\]\/" ]/;
+const secretAC = /"ac"\s*:\s*93\b|\bAC 93\b/;
+const leaks = (s) => secretHP.test(s) || secretAC.test(s);
+const bornFight = await dm.call('run_encounter', { action: 'start', name: 'Cellar ambush', seat_ids: [SEAT.A, SEAT.B],
+  npcs: [{ name: 'Shadow Ogre', ac: 93, hp: 9173 }] });
+check(bornFight.phase === 'initiative' && bornFight.order?.length === 3 && leaks(JSON.stringify(bornFight)),
+  'the AI DM started a fight with Aria, Borin and a hidden Shadow Ogre (the DM sees its AC and HP)', bornFight);
+const seatB = `seat:${SEAT.B}`, seatA = `seat:${SEAT.A}`;
+let fctx = await pb.context();
+check(fctx.encounter?.phase === 'initiative' && (fctx.next ?? []).some((n) => n.tool === 'fight' && n.args?.action === 'initiative' && n.args?.combatant_id === seatB),
+  'Borin is told to roll initiative for his combatant', fctx);
+const ogreSeen = fctx.encounter.order.find((c) => c.id === 'npc:1');
+check(ogreSeen?.hidden === true && ogreSeen.hp === undefined && ogreSeen.ac === undefined, 'Borin sees the ogre without its AC or HP', ogreSeen);
+await pb.refused('fight', { action: 'initiative', combatant_id: seatA }, 'not_your_combatant');
+await pb.call('fight', { action: 'initiative', combatant_id: seatB, faces: [15] });
+await human.api('POST', `/api/sessions/${SID}/encounter/initiative`, { combatant_id: seatA, faces: [12] });
+await pb.refused('fight', { action: 'end_turn' }, 'not_your_turn');
+let fought = await dm.call('fight', { action: 'end_turn' });
+check(fought.encounter.phase === 'fighting' && fought.encounter.round === 1, `the AI DM began round 1: ${fought.encounter.turn_name} goes first`, fought.encounter);
+const borinFaces = [20, 2]; // AC 93: only a natural 20 hits
+let turns = 0;
+while (fought.encounter.round <= 2) {
+  if (++turns > 10) throw new Error('the fight does not move on');
+  const turn = fought.encounter.turn;
+  if (turn === seatB) {
+    fctx = await pb.context();
+    check(fctx.encounter?.your_turn === true && fctx.encounter.turn === seatB && fctx.encounter.turn_name === 'Borin'
+      && (fctx.next ?? []).some((n) => n.tool === 'fight' && n.args?.action === 'attack'), `round ${fctx.encounter?.round}: Borin reads that it is his turn`, fctx.encounter);
+    const face = borinFaces.shift();
+    const hit = await pb.call('fight', { action: 'attack', combatant_id: seatB, target_id: 'npc:1', weapon: 'Battleaxe', bonus: 5, damage: '1d8+3', damage_type: 'slashing', faces: [face] });
+    check(hit.attack?.hit === (face === 20) && (face === 20) === (hit.attack?.damage > 0),
+      `Borin attacks the ogre with a natural ${face}: ${hit.attack?.hit ? `hit for ${hit.attack.damage}` : 'miss'} (the AC stays secret)`, hit);
+    fought = await pb.call('fight', { action: 'end_turn' });
+  } else if (turn === seatA) {
+    const view = await human.api('GET', `/api/sessions/${SID}/encounter`);
+    check(view.encounter?.current_id === seatA, `round ${view.encounter?.round}: the human sees it is Aria's turn`, view.encounter);
+    fought = { encounter: (await human.api('POST', `/api/sessions/${SID}/encounter/advance`)).encounter };
+    fought.encounter.turn = fought.encounter.current_id;
+  } else if (turn === 'npc:1') {
+    dctx = await dm.context();
+    check(dctx.encounter?.your_turn === true && (dctx.next ?? []).some((n) => n.tool === 'fight' && n.args?.combatant_id === 'npc:1'),
+      `round ${dctx.encounter?.round}: the AI DM is told to play the ogre`, dctx.encounter);
+    fctx = await pb.context();
+    check(fctx.encounter?.your_turn !== true && fctx.encounter?.turn_name === 'Shadow Ogre', "Borin reads that it is the ogre's turn, not his", fctx.encounter);
+    const blow = await dm.call('fight', { action: 'attack', combatant_id: 'npc:1', target_id: seatB, weapon: 'Greatclub', bonus: 4, damage: '1d4', faces: [15] });
+    check(blow.attack?.hit === true, `the ogre hits Borin for ${blow.attack?.damage}`, blow.attack);
+    fought = await dm.call('fight', { action: 'end_turn' });
+  } else {
+    throw new Error(`whose turn? ${turn}`);
+  }
+}
+check(borinFaces.length === 0, 'Borin attacked once in each of two rounds');
+const over = await dm.call('run_encounter', { action: 'end' });
+check(over.phase === 'ended', 'the AI DM ended the fight');
+e = await pb.until((x) => x.kind === 'encounter.ended', 'the end of the fight');
+check(e.data?.summary?.rounds >= 2, `Borin reads the fight's summary (${e.data?.summary?.rounds} rounds)`, e);
+fctx = await pb.context();
+check(fctx.encounter === undefined, 'the fight is gone from Borin\'s context', fctx.encounter);
+await human.api('GET', `/api/sessions/${SID}/events?after=0&limit=200`);
+await pc.until((x) => x.kind === 'encounter.ended', 'the end of the fight');
+for (const [who, text] of [[pb.name, pb.transcript], [pc.name, pc.transcript], [human.name, human.transcript]]) {
+  check(!leaks(text), `${who} never read the ogre's AC or HP`, (text.match(secretHP) ?? text.match(secretAC) ?? [''])[0]);
+}
+check(leaks(dm.transcript), "the DM did read the ogre's AC and HP");
 
 // ---- handoff and take-back: the old token is refused ---------------------------------------
 const minted = await human.api('POST', `/api/seats/${SEAT.A}/handoff`, { temporary_instruction: 'Keep Aria quiet and watchful.' });

@@ -220,7 +220,7 @@ type (
 		Amount      int        `json:"amount,omitempty"`
 		DamageType  string     `json:"damage_type,omitempty"`
 		Condition   string     `json:"condition,omitempty"`
-		Rounds      int        `json:"rounds,omitempty" jsonschema:"a timed condition"`
+		Rounds      int        `json:"rounds,omitempty"`
 	}
 	fightInput struct {
 		Action      string `json:"action"`
@@ -231,7 +231,7 @@ type (
 		Damage      string `json:"damage,omitempty" jsonschema:"e.g. 1d8+3"`
 		DamageType  string `json:"damage_type,omitempty"`
 		Mode        string `json:"mode,omitempty"`
-		Faces       []int  `json:"faces,omitempty" jsonschema:"physical d20(s); omit for server dice"`
+		Faces       []int  `json:"faces,omitempty" jsonschema:"physical d20 faces"`
 		DamageFaces []int  `json:"damage_faces,omitempty"`
 	}
 	waitInput struct {
@@ -383,14 +383,14 @@ var tools = []tool{
 		})),
 
 	typed("fight", "Act in a fight", write,
-		"Act for your combatant (seat:<your seat_id>) in the fight: initiative before it begins; on your turn attack (the AC stays secret), death_save when dying, end_turn. DM: for anyone; end_turn also begins the fight.",
+		"Your combatant (seat:<seat_id>) in the fight: initiative first; on your turn attack (the AC is secret), death_save if dying, end_turn. DM: any combatant; end_turn begins the fight.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
 			return fightAction(ctx, d, c, id, in)
 		})),
 
 	// The DM's tools.
 	typed("run_encounter", "Run a fight", destructive,
-		"DM: start a fight (seat_ids, npcs: AC and HP hidden unless revealed), add a seat or NPC, change a combatant, end it. Turns and attacks: fight.",
+		"DM: start a fight (seat_ids; npcs, their AC and HP secret unless revealed), add a seat or one NPC, change a combatant, end it.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
 			return runEncounter(ctx, d, c, id, in)
 		})),

@@ -64,6 +64,8 @@ type encounterState struct {
 }
 
 // Tally is what a combatant did and took in an encounter, for its summary.
+// DamageDealt is the damage its hits rolled (what players see rolled);
+// DamageTaken what it lost after its defenses (hidden for a hidden NPC).
 type Tally struct {
 	Hits        int `json:"hits"`
 	Misses      int `json:"misses"`
@@ -182,10 +184,13 @@ type EncounterView struct {
 
 // CombatantSummary is one combatant's part in an ended encounter.
 type CombatantSummary struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	Tally
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Status      string `json:"status"`
+	Hits        int    `json:"hits"`
+	Misses      int    `json:"misses"`
+	DamageDealt int    `json:"damage_dealt" jsonschema:"the damage its hits rolled"`
+	DamageTaken *int   `json:"damage_taken" jsonschema:"the damage it lost after its defenses; null for players while an NPC is hidden"`
 }
 
 // EncounterResult is what an encounter operation returns: the encounter as
@@ -879,7 +884,7 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 			if err := op.put(after); err != nil {
 				return err
 			}
-			at.DamageDealt += res.Taken
+			at.DamageDealt += dmg.Amount
 			op.st.tally(target.ID).DamageTaken += res.Taken
 			attack["damage"] = dmg
 			attack["target_status"] = after.Status()
@@ -1063,11 +1068,19 @@ func (s *Service) EndEncounter(ctx context.Context, c Caller, sessionID int64) (
 		}
 		op.ended = true
 		op.kind = EventEncounterEnded
-		summary := []CombatantSummary{}
-		for _, cb := range op.st.Fight.Combatants {
-			summary = append(summary, CombatantSummary{ID: cb.ID, Name: cb.Name, Status: cb.Status(), Tally: *op.st.tally(cb.ID)})
+		summary := func(full bool) map[string]any {
+			out := []CombatantSummary{}
+			for _, cb := range op.st.Fight.Combatants {
+				t := *op.st.tally(cb.ID)
+				cs := CombatantSummary{ID: cb.ID, Name: cb.Name, Status: cb.Status(), Hits: t.Hits, Misses: t.Misses, DamageDealt: t.DamageDealt}
+				if full || !op.st.hides(cb) {
+					cs.DamageTaken = &t.DamageTaken
+				}
+				out = append(out, cs)
+			}
+			return map[string]any{"rounds": op.st.Fight.Round, "combatants": out}
 		}
-		op.public["summary"] = map[string]any{"rounds": op.st.Fight.Round, "combatants": summary}
+		op.public["summary"], op.secret["summary"] = summary(false), summary(true)
 		return nil
 	})
 }

@@ -293,8 +293,15 @@ func TestEncounterFight(t *testing.T) {
 	out, err = svc.EndEncounter(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
 	if out.Event.Kind != table.EventEncounterEnded || out.Encounter.Phase != table.PhaseEnded ||
-		!strings.Contains(string(out.Event.Payload), `"rounds":4`) || !strings.Contains(string(out.Event.Payload), `"damage_dealt":12`) {
+		!strings.Contains(string(out.Event.Payload), `"rounds":4`) || !strings.Contains(string(out.Event.Payload), `"damage_dealt":12`) ||
+		// The hidden ogre's damage taken (after its resistance) is the DM's.
+		!strings.Contains(string(out.Event.Payload), `"name":"Ogre","status":"active","hits":3,"misses":0,"damage_dealt":34,"damage_taken":null`) {
 		t.Fatalf("summary: %s", out.Event.Payload)
+	}
+	page, err = svc.ListEvents(ctx, f.Owner, f.LobbyID, out.Event.Seq, table.MaxEventLimit)
+	tabletest.Must(t, err)
+	if len(page.Events) != 1 || page.Events[0].Kind != table.EventEncounterSecret || !strings.Contains(string(page.Events[0].Payload), `"damage_taken":24`) {
+		t.Fatalf("the DM's summary: %+v", page.Events)
 	}
 	if v, err := svc.GetEncounter(ctx, f.Seated, f.LobbyID); err != nil || v.Encounter != nil {
 		t.Fatalf("after the end: %+v %v", v, err)

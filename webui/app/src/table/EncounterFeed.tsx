@@ -273,7 +273,7 @@ export function encounterCard(
                       <td>{c.hits}</td>
                       <td>{c.misses}</td>
                       <td>{c.damage_dealt}</td>
-                      <td>{c.damage_taken}</td>
+                      <td>{c.damage_taken ?? '—'}</td>
                     </tr>
                   );
                 })}

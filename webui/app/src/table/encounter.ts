@@ -123,7 +123,7 @@ export interface SummaryEntry {
   hits: number;
   misses: number;
   damage_dealt: number;
-  damage_taken: number;
+  damage_taken: number | null; // null for players while an NPC is hidden
 }
 
 // EncounterPayload: what the public encounter.* events carry (each field

@@ -242,3 +242,25 @@ func hasStepArgText(steps []Step, tool, arg, want string) bool {
 	}
 	return false
 }
+
+// TestEncounterEventsAreCompact: an encounter event reaches an agent as
+// what changed, with dice as formula, dice and total; the whole encounter
+// it carries (the fight is in get_session_context) and the dice audit do
+// not.
+func TestEncounterEventsAreCompact(t *testing.T) {
+	payload := `{"version":1,"encounter_id":3,"encounter":{"id":3,"name":"Bridge","phase":"fighting","round":1,"current_id":"seat:2","combatants":[{"id":"seat:2","name":"Mira"}]},` +
+		`"attack":{"attacker_id":"seat:2","target_id":"npc:1","roll":{"formula":"1d20+5","normalized":"1d20+5","groups":[{"notation":"1d20","sides":20,"dice":[{"value":20}],"subtotal":20}],"total":25,"min":6,"max":25},` +
+		`"natural":20,"total":25,"hit":true,"critical":true,"damage":{"type":"piercing","critical":true,"roll":{"formula":"1d8+3","normalized":"2d8+3","groups":[{"notation":"2d8","sides":8,"dice":[{"value":3},{"value":5}],"subtotal":8}],"total":11,"min":5,"max":19},"amount":11}}}`
+	e := newRoster(nil).compactEvent(table.EventView{Seq: 7, Kind: table.EventEncounterAttack, Payload: table.EventPayload(payload)})
+	raw, _ := json.Marshal(e)
+	for _, want := range []string{`"roll":{"dice":[20],"formula":"1d20+5","total":25}`, `"roll":{"dice":[3,5],"formula":"1d8+3","total":11}`, `"name":"Bridge","round":1`} {
+		if !regexp.MustCompile(regexp.QuoteMeta(want)).Match(raw) {
+			t.Errorf("compact attack lacks %s: %s", want, raw)
+		}
+	}
+	for _, gone := range []string{"groups", "normalized", "combatants", "encounter_id"} {
+		if regexp.MustCompile(`"` + gone + `"`).Match(raw) {
+			t.Errorf("compact attack keeps %s: %s", gone, raw)
+		}
+	}
+}

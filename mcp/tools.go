@@ -164,6 +164,7 @@ type (
 		SeatID        *int64 `json:"seat_id,omitempty" jsonschema:"omit to ask everyone playing"`
 		Skill         string `json:"skill,omitempty"`
 		Ability       string `json:"ability,omitempty" jsonschema:"when no skill"`
+		Save          string `json:"save,omitempty" jsonschema:"a saving throw instead of a check: dex_save (or dex save)"`
 		DC            *int   `json:"dc,omitempty" jsonschema:"1-40, never shown to players"`
 		Mode          string `json:"mode,omitempty"`
 		RevealOutcome bool   `json:"reveal_outcome,omitempty" jsonschema:"tell players success or failure"`
@@ -429,9 +430,9 @@ var tools = []tool{
 			return setStage(ctx, d, c, id, in)
 		})),
 	typed("request_check", "Ask for a check", write,
-		"DM: ask one player seat, or everyone playing, for a skill or ability check. The DC stays secret.",
+		"DM: ask one player seat, or everyone playing, for a skill or ability check or a saving throw. The DC stays secret.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in checkInput) (Checks, error) {
-			req := table.CheckRequestInput{Ability: in.Ability, Skill: in.Skill, DC: in.DC, Mode: in.Mode, RevealOutcome: in.RevealOutcome,
+			req := table.CheckRequestInput{Ability: in.Ability, Skill: in.Skill, Save: in.Save, DC: in.DC, Mode: in.Mode, RevealOutcome: in.RevealOutcome,
 				Private: in.Private, Label: in.Label, PendingActionID: in.ActionID}
 			if in.SeatID != nil {
 				req.SeatIDs = []int64{*in.SeatID}

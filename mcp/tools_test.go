@@ -328,6 +328,20 @@ func TestFullScene(t *testing.T) {
 		t.Fatalf("the DM cannot see the failure: %+v", pg.Events)
 	}
 
+	// A saving throw, typed as a player would say it: Mira's Dex save is +4
+	// (proficient), so a physical 11 meets the secret DC 15.
+	dm.must("request_check", map[string]any{"seat_id": mira, "save": "dex save", "dc": 15}, &checks)
+	if c := checks.Checks[0]; c.Check != "dex_save" || c.DC != 15 {
+		t.Fatalf("a save request reads %+v", c)
+	}
+	player.must("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID, "faces": []int{11}}, &roll)
+	if roll.Total != 15 {
+		t.Fatalf("a Dex save of 11 totals %d, want 15", roll.Total)
+	}
+	if code := dm.call("request_check", map[string]any{"seat_id": mira, "save": "perception"}, nil); code != "check_invalid" {
+		t.Fatalf("a skill as a save: %q", code)
+	}
+
 	// HP, conditions and a sheet.
 	var sc StateChanged
 	dm.must("update_character_state", map[string]any{"seat_id": mira, "op": "damage", "amount": 3}, &sc)

@@ -49,7 +49,7 @@ type Roll struct {
 type Check struct {
 	RequestID  int64  `json:"request_id"`
 	SeatID     int64  `json:"seat_id"`
-	Check      string `json:"check" jsonschema:"the skill or ability"`
+	Check      string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
 	Mode       string `json:"mode,omitempty"`
 	DC         int    `json:"dc,omitempty" jsonschema:"DM only"`
 	DiceNeeded int    `json:"dice_needed"`
@@ -340,6 +340,9 @@ func compactCheck(v table.RollRequestView) Check {
 	out := Check{RequestID: v.ID, SeatID: v.TargetSeatID, Check: v.Skill, DiceNeeded: v.DiceNeeded, Label: v.Label}
 	if out.Check == "" {
 		out.Check = v.Ability
+	}
+	if v.RequestType == "save" {
+		out.Check = v.Ability + sheet.SaveSuffix
 	}
 	if v.Mode != "normal" {
 		out.Mode = v.Mode

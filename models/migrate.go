@@ -37,6 +37,7 @@ var migrations = []Migration{
 	migrationV15Sheet,
 	migrationV16SheetExtras,
 	migrationV17Encounters,
+	migrationV18SaveRequests,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -20,6 +20,12 @@ const (
 	SourceServer   = "server"
 	SourcePhysical = "physical"
 	SourceQuick    = "quick"
+
+	// What a request asks for: an ability check, a skill check or a
+	// saving throw (AbilityRef names the ability).
+	RequestAbility = "ability"
+	RequestSkill   = "skill"
+	RequestSave    = "save"
 )
 
 // RollGroup gathers the requests the DM made in one go ("everyone roll
@@ -43,7 +49,7 @@ type RollRequest struct {
 	RollGroup         *RollGroup `gorm:"foreignKey:RollGroupID;constraint:OnDelete:CASCADE"`
 	TargetSeatID      int64      `gorm:"not null;index"`
 	TargetCharacterID *int64
-	RequestType       string    `gorm:"size:16;not null;check:ck_roll_requests_type,request_type IN ('ability','skill')"`
+	RequestType       string    `gorm:"size:16;not null;check:ck_roll_requests_type,request_type IN ('ability','skill','save')"`
 	AbilityRef        string    `gorm:"size:8;not null"`
 	SkillRef          string    `gorm:"size:32;not null;default:''"`
 	DC                *int      `gorm:"column:dc"`

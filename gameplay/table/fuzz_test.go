@@ -18,7 +18,8 @@ func FuzzParseInput(f *testing.F) {
 	for _, seed := range []string{"hello", "/action draw", "/search", "/check perception look", "/check", "/CHECK dex",
 		"/whisper psst", "/ooc", "/dance", "/", "  /action  x  ", "/check \x00", "/search\tthe door",
 		"/r 1d20+5", "/roll", "/gmroll 4d6dl1", "/r perception", "/R Sleight of Hand", "/roll dexterity", "/r [[1d4]]", "/gmroll  WIS ",
-		"/r attack longsword", "/r DAMAGE 2", "/r attack", "/r damage  "} {
+		"/r attack longsword", "/r DAMAGE 2", "/r attack", "/r damage  ", "/check dex save 15", "/check Dexterity saving throw x",
+		"/check sleight of hand 12", "/check save", "/check con_save"} {
 		f.Add(seed)
 	}
 	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true, KindRoll: true}

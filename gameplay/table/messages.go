@@ -201,7 +201,7 @@ func validateMessage(in *MessageInput) error {
 		in.Check = ""
 	case IntentCheck:
 		if !isCheckable(in.Check) {
-			return apperr.E(apperr.InvalidRequest, "A check names a skill or ability.").WithField("check", "a skill or ability")
+			return apperr.E(apperr.InvalidRequest, "A check names a skill, an ability or a saving throw.").WithField("check", "a skill, an ability or a saving throw (dex_save)")
 		}
 	default:
 		return apperr.E(apperr.InvalidRequest, "The intent must be empty, search or check.").WithField("intent", "empty, search or check")
@@ -369,6 +369,8 @@ func (s *Service) dmSlashCheck(ctx context.Context, c Caller, sessionID int64, c
 	in := CheckRequestInput{Label: cmd.Check}
 	if _, ok := sheet.Skills[cmd.Check]; ok {
 		in.Skill = cmd.Check
+	} else if _, ok := sheet.ParseSave(cmd.Check); ok {
+		in.Save = cmd.Check
 	} else {
 		in.Ability = cmd.Check
 	}

@@ -53,7 +53,7 @@ type RollRequestView struct {
 	Label             string          `json:"label"`
 	TargetSeatID      int64           `json:"target_seat_id"`
 	TargetCharacterID *int64          `json:"target_character_id"`
-	RequestType       string          `json:"request_type" jsonschema:"ability or skill"`
+	RequestType       string          `json:"request_type" jsonschema:"ability, skill or save (a saving throw of the ability)"`
 	Ability           string          `json:"ability"`
 	Skill             string          `json:"skill"`
 	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only"`
@@ -73,6 +73,7 @@ type CheckRequestInput struct {
 	SeatIDs         []int64 `json:"seat_ids,omitempty" jsonschema:"player seats to ask; empty means every participant"`
 	Ability         string  `json:"ability,omitempty" jsonschema:"str, dex, con, int, wis or cha (implied by skill)"`
 	Skill           string  `json:"skill,omitempty" jsonschema:"a 5e SRD skill, e.g. perception"`
+	Save            string  `json:"save,omitempty" jsonschema:"a saving throw instead of an ability or skill check: dex, dex_save, 'dex save' or 'Dexterity saving throw'"`
 	DC              *int    `json:"dc,omitempty" jsonschema:"secret difficulty class, 1 to 40"`
 	Mode            string  `json:"mode,omitempty" jsonschema:"normal (default), advantage or disadvantage"`
 	FlatAdjustment  int     `json:"flat_adjustment,omitempty" jsonschema:"-20 to 20, added to the derived modifier"`
@@ -130,6 +131,15 @@ func dedupeIDs(ids []int64) []int64 {
 // the sheet rules (sheet.CheckModifier). No client field can change it.
 func checkModifier(c *models.Character, ability, skill string) int {
 	return sheet.CheckModifier(sheetInput(c), ability, skill)
+}
+
+// requestModifier is the modifier the stored character adds to a check
+// request's roll: a saving throw's (sheet.SaveModifier) or a check's.
+func requestModifier(c *models.Character, r models.RollRequest) int {
+	if r.RequestType == models.RequestSave {
+		return sheet.SaveModifier(sheetInput(c), r.AbilityRef)
+	}
+	return checkModifier(c, r.AbilityRef, r.SkillRef)
 }
 
 // rollKey normalises what a d20 roll of the sheet names: a skill or
@@ -256,10 +266,19 @@ func nonNilInts(s []int) []int {
 }
 
 func requestLabel(r models.RollRequest) string {
-	if r.SkillRef != "" {
-		return r.SkillRef
+	return checkKey(r.RequestType, r.AbilityRef, r.SkillRef)
+}
+
+// checkKey is the rollKey of what a request asks: the skill, the ability,
+// or "<ability>_save" for a saving throw.
+func checkKey(reqType, ability, skill string) string {
+	switch {
+	case reqType == models.RequestSave:
+		return ability + sheet.SaveSuffix
+	case skill != "":
+		return skill
 	}
-	return r.AbilityRef
+	return ability
 }
 
 // participantsBySeat maps the session's participant seats.
@@ -283,13 +302,14 @@ func requireLiveDM(sc sessionScope) error {
 }
 
 // RequestCheck asks one or more participant seats for an ability or skill
-// check with a secret DC, in one transaction: a group, a request per seat,
-// an event per request (to the target and the DM, without the DC), and the
-// adjudicated pending action's move to waiting_for_roll. Only the current
+// check, or a saving throw, with a secret DC, in one transaction: a group,
+// a request per seat, an event per request (to the target and the DM,
+// without the DC), and the adjudicated pending action's move to
+// waiting_for_roll. Only the current
 // DM may. Returns not_current_dm, session_not_active, check_invalid,
 // pending_action_invalid_transition, not_found.
 func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, in CheckRequestInput) (CheckRequests, error) {
-	ability, skill, err := validateCheck(&in)
+	reqType, ability, skill, err := validateCheck(&in)
 	if err != nil {
 		return CheckRequests{}, err
 	}
@@ -331,10 +351,7 @@ func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, i
 		}
 		label := in.Label
 		if label == "" {
-			label = skill
-			if label == "" {
-				label = ability
-			}
+			label = checkKey(reqType, ability, skill)
 		}
 		dm := sc.session.DMSeatID
 		group := &models.RollGroup{SessionID: sessionID, Label: label, RequestedBySeatID: dm, CreatedAt: s.now()}
@@ -347,10 +364,6 @@ func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, i
 			visibility = models.VisibilityActorAndDM
 		}
 		rv := rollViewer{sc.viewer()}
-		reqType := "ability"
-		if skill != "" {
-			reqType = "skill"
-		}
 		for _, seatID := range seats {
 			p, ok := bySeat[seatID]
 			if !ok {
@@ -386,12 +399,38 @@ func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, i
 	return out, nil
 }
 
-// validateCheck normalises a check request: the skill implies the ability;
-// the DC is 1–40, the adjustment -20..20. Returns check_invalid.
-func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
+// validateCheck normalises a check request to what it asks (ability,
+// skill or save) and the keys: the skill implies the ability; a saving
+// throw names only its ability ("dex save", "Dexterity saving throw",
+// "dex_save" or "dex"), and an ability given as a saving throw asks for
+// one; the DC is 1–40, the adjustment -20..20. Returns check_invalid.
+func validateCheck(in *CheckRequestInput) (reqType, ability, skill string, err error) {
 	skill = strings.ToLower(strings.TrimSpace(in.Skill))
 	ability = strings.ToLower(strings.TrimSpace(in.Ability))
 	bad := apperr.E(apperr.CheckInvalid, "The check request has invalid fields.")
+	reqType = models.RequestAbility
+	if in.Save == "" && skill == "" {
+		if _, ok := sheet.ParseSave(ability); ok {
+			in.Save, ability = ability, ""
+		}
+	}
+	if in.Save != "" {
+		reqType = models.RequestSave
+		a, ok := sheet.ParseSave(in.Save)
+		if !ok {
+			if c, isCheck := sheet.ParseCheck(in.Save); isCheck && c.Skill == "" {
+				a, ok = c.Ability, true
+			}
+		}
+		switch {
+		case skill != "" || ability != "":
+			bad.WithField("save", "a saving throw names no skill or ability besides")
+		case !ok:
+			bad.WithField("save", "a saving throw: dex, dex_save or Dexterity saving throw")
+		default:
+			ability = a
+		}
+	}
 	// Each seat is asked once; a list longer than any campaign's seats is
 	// refused before anything is read (every target must also be a
 	// participant, checked in the transaction).
@@ -400,6 +439,7 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 		bad.WithField("seat_ids", fmt.Sprintf("at most %d seats", MaxCheckSeats))
 	}
 	if skill != "" {
+		reqType = models.RequestSkill
 		a, ok := sheet.Skills[skill]
 		if !ok {
 			bad.WithField("skill", "a 5e SRD skill")
@@ -407,7 +447,7 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 			ability = a
 		}
 	}
-	if !slices.Contains(sheet.Abilities, ability) {
+	if reqType != models.RequestSave && !slices.Contains(sheet.Abilities, ability) {
 		bad.WithField("ability", "str, dex, con, int, wis or cha")
 	}
 	if in.Mode == "" {
@@ -429,9 +469,9 @@ func validateCheck(in *CheckRequestInput) (ability, skill string, err error) {
 		bad.WithField("label", models.UnstorableTextProblem)
 	}
 	if len(bad.Fields) > 0 {
-		return "", "", bad
+		return "", "", "", bad
 	}
-	return ability, skill, nil
+	return reqType, ability, skill, nil
 }
 
 // ResolveRequest completes a pending check with a server roll (no faces) or
@@ -525,7 +565,7 @@ func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64,
 		}
 		base := 0
 		if ch != nil {
-			base = checkModifier(ch, req.AbilityRef, req.SkillRef)
+			base = requestModifier(ch, *req)
 		}
 		total := res.Total + base + req.FlatAdjustment
 		var success *bool

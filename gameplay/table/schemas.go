@@ -81,7 +81,7 @@ func WireSchemas() map[reflect.Type]*jsonschema.Schema {
 				"image_url":  {Types: []string{"null", "string"}},
 				"reason":     str("why"),
 				// roll.requested (never the DC: the event reaches players).
-				"request_type":    str("roll.requested: ability or skill"),
+				"request_type":    str("roll.requested: ability, skill or save"),
 				"ability":         str("roll.requested"),
 				"skill":           str("roll.requested"),
 				"mode":            str("roll.requested: normal, advantage or disadvantage"),

@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -27,7 +26,7 @@ const (
 type Command struct {
 	Kind   string // KindSay or a message kind
 	Intent string
-	Check  string // skill or ability for IntentCheck, or of a KindRoll check roll
+	Check  string // skill, ability or saving throw key of IntentCheck or of a KindRoll check roll
 	Text   string
 	// Formula is the dice of a KindRoll (empty when Check names a skill or
 	// ability); Private is /gmroll: only the roller and the DM see it.
@@ -49,13 +48,6 @@ var slashCommands = map[string]Command{
 	"/r":       {Kind: KindRoll},
 	"/roll":    {Kind: KindRoll},
 	"/gmroll":  {Kind: KindRoll, Private: true},
-}
-
-// checkName normalises a typed skill or ability ("Sleight of Hand",
-// "wisdom", "DEX") to its key, or "" when it names neither.
-func checkName(s string) string {
-	c, _ := sheet.ParseCheck(s)
-	return c.Key()
 }
 
 // KnownCommands lists the slash commands, sorted.
@@ -100,12 +92,11 @@ func ParseInput(line string) (Command, error) {
 		return cmd, nil
 	}
 	if cmd.Intent == IntentCheck {
-		what, note, _ := strings.Cut(cmd.Text, " ")
-		what = strings.ToLower(strings.TrimSpace(what))
-		if !isCheckable(what) {
-			return Command{}, apperr.E(apperr.MessageTextInvalid, "Name a skill or ability to check, e.g. /check perception.").WithField("text", "a skill or ability")
+		what, note := leadingCheck(cmd.Text)
+		if what == "" {
+			return Command{}, apperr.E(apperr.MessageTextInvalid, "Name a skill, ability or saving throw to check, e.g. /check perception or /check dex save.").WithField("text", "a skill, an ability or a saving throw")
 		}
-		cmd.Check, cmd.Text = what, strings.TrimSpace(note)
+		cmd.Check, cmd.Text = what, note
 		if cmd.Text == "" {
 			cmd.Text = what
 		}
@@ -113,8 +104,26 @@ func ParseInput(line string) (Command, error) {
 	return cmd, nil
 }
 
-// isCheckable says whether what is exactly a skill or ability key.
-func isCheckable(what string) bool { return what != "" && checkName(what) == what }
+// maxCheckWords is the most words a typed check takes ("dexterity saving
+// throw", "sleight of hand").
+const maxCheckWords = 3
+
+// leadingCheck splits "/check" text into the check its first words name
+// (the longest run of at most maxCheckWords that rollKey reads: "dex save
+// 15" gives "dex_save") and the rest; what is "" when they name none.
+func leadingCheck(text string) (what, rest string) {
+	words := strings.Fields(text)
+	for n := min(len(words), maxCheckWords); n > 0; n-- {
+		if key := rollKey(strings.Join(words[:n], " ")); key != "" {
+			return key, strings.Join(words[n:], " ")
+		}
+	}
+	return "", ""
+}
+
+// isCheckable says whether what is exactly the key of a skill, an ability
+// or a saving throw ("perception", "dex", "dex_save").
+func isCheckable(what string) bool { return what != "" && rollKey(what) == what }
 
 func truncate(s string, n int) string {
 	r := []rune(s)

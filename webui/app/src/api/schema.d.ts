@@ -2216,6 +2216,8 @@ export interface components {
             ability?: string;
             /** @description a 5e SRD skill, e.g. perception */
             skill?: string;
+            /** @description a saving throw instead of an ability or skill check: dex, dex_save, 'dex save' or 'Dexterity saving throw' */
+            save?: string;
             /** @description secret difficulty class, 1 to 40 */
             dc?: null | number;
             /** @description normal (default), advantage or disadvantage */
@@ -2487,7 +2489,7 @@ export interface components {
             recipient_seat_ids?: number[];
             /** @description roll.*: the check request */
             request_id?: number;
-            /** @description roll.requested: ability or skill */
+            /** @description roll.requested: ability, skill or save */
             request_type?: string;
             /** @description roll.resolved and roll.quick: the roll as the reader may see it */
             result?: Record<string, unknown>;
@@ -3059,7 +3061,7 @@ export interface components {
             label: string;
             target_seat_id: number;
             target_character_id: null | number;
-            /** @description ability or skill */
+            /** @description ability, skill or save (a saving throw of the ability) */
             request_type: string;
             ability: string;
             skill: string;

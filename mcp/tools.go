@@ -207,13 +207,13 @@ type (
 		AC              int    `json:"ac"`
 		HP              int    `json:"hp"`
 		InitiativeBonus int    `json:"initiative_bonus,omitempty"`
-		KeepsFighting   bool   `json:"keeps_fighting,omitempty" jsonschema:"death saves at 0 HP"`
+		KeepsFighting   bool   `json:"keeps_fighting,omitempty" jsonschema:"death saves at 0"`
 		Revealed        bool   `json:"revealed,omitempty" jsonschema:"players see AC and HP"`
 	}
 	encounterInput struct {
 		Action      string     `json:"action"`
 		Name        string     `json:"name,omitempty"`
-		SeatIDs     []int64    `json:"seat_ids,omitempty" jsonschema:"start: default everyone playing"`
+		SeatIDs     []int64    `json:"seat_ids,omitempty" jsonschema:"start; default: all playing"`
 		NPCs        []npcInput `json:"npcs,omitempty" jsonschema:"start; add: one"`
 		SeatID      *int64     `json:"seat_id,omitempty" jsonschema:"add"`
 		CombatantID string     `json:"combatant_id,omitempty" jsonschema:"change"`
@@ -225,9 +225,9 @@ type (
 	}
 	fightInput struct {
 		Action      string `json:"action"`
-		CombatantID string `json:"combatant_id,omitempty" jsonschema:"who acts"`
+		CombatantID string `json:"combatant_id,omitempty"`
 		TargetID    string `json:"target_id,omitempty"`
-		Weapon      string `json:"weapon,omitempty"`
+		Weapon      string `json:"weapon,omitempty" jsonschema:"a sheet attack: its to-hit and damage"`
 		Bonus       int    `json:"bonus,omitempty" jsonschema:"to-hit"`
 		Damage      string `json:"damage,omitempty" jsonschema:"e.g. 1d8+3"`
 		DamageType  string `json:"damage_type,omitempty"`
@@ -383,15 +383,15 @@ var tools = []tool{
 			return StateChanged{SeatID: v.SeatID, Character: v.Character, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
 		})),
 
-	typed("fight", "Act in a fight", write,
-		"Your combatant (seat:<seat_id>) in the fight: initiative first; on your turn attack (the AC is secret), death_save if dying, end_turn. DM: any combatant; end_turn begins the fight.",
+	typed("fight", "Fight", write,
+		"Your combatant (seat:<seat_id>) in the fight: initiative first; on your turn attack (secret AC), death_save if dying, end_turn. DM: anyone; end_turn begins the fight.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
 			return fightAction(ctx, d, c, id, in)
 		})),
 
 	// The DM's tools.
 	typed("run_encounter", "Run a fight", destructive,
-		"DM: start a fight (seat_ids; npcs, their AC and HP secret unless revealed), add a seat or one NPC, change a combatant, end it.",
+		"DM: start a fight (seat_ids, npcs: AC and HP secret unless revealed), add a seat or one NPC, change a combatant, end it.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
 			return runEncounter(ctx, d, c, id, in)
 		})),

@@ -85,6 +85,9 @@ type Character struct {
 	// 10, 12); 0 means not given.
 	Speed  int `gorm:"not null;default:0"`
 	HitDie int `gorm:"not null;default:0"`
+	// InitiativeAdvantage: the sheet rolls initiative with advantage (a
+	// class or feat feature).
+	InitiativeAdvantage bool `gorm:"not null;default:false"`
 	// Attacks, spells and inventory are the sheet's lists, Notes free text.
 	Attacks   []Attack        `gorm:"serializer:json;type:text;not null;default:'[]'"`
 	Spells    []Spell         `gorm:"serializer:json;type:text;not null;default:'[]'"`

@@ -38,6 +38,7 @@ var migrations = []Migration{
 	migrationV16SheetExtras,
 	migrationV17Encounters,
 	migrationV18SaveRequests,
+	migrationV19InitiativeAdvantage,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

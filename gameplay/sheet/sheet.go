@@ -76,6 +76,9 @@ type Input struct {
 	// Speed is the walking speed in feet before armor (30 for most SRD
 	// species); 0 means not given, and Derive reports 0.
 	Speed int
+	// InitiativeAdvantage: initiative is rolled with advantage (a class or
+	// feat feature the table cannot derive).
+	InitiativeAdvantage bool
 	// HitDie is the class's hit die size (6, 8, 10 or 12); 0 means not
 	// given, and Derive reports no hit dice.
 	HitDie int
@@ -92,7 +95,9 @@ type Derived struct {
 	Skills            map[string]int `json:"skills"`
 	PassivePerception int            `json:"passive_perception"`
 	Initiative        int            `json:"initiative"`
-	AC                int            `json:"ac"`
+	// InitiativeAdvantage: initiative rolls two d20s and keeps the higher.
+	InitiativeAdvantage bool `json:"initiative_advantage"`
+	AC                  int  `json:"ac"`
 	// StealthDisadvantage is set by armor that imposes disadvantage on
 	// Stealth checks.
 	StealthDisadvantage bool `json:"stealth_disadvantage"`
@@ -146,6 +151,7 @@ func Derive(in Input) Derived {
 	d.Initiative = CheckModifier(in, "dex", "")
 	d.AC, d.StealthDisadvantage = ArmorClass(in.Scores, in.Armor)
 	d.Speed = in.Speed
+	d.InitiativeAdvantage = in.InitiativeAdvantage
 	if a, ok := Armors[in.Armor.Armor]; ok && d.Speed > 0 && a.Strength > 0 && in.Scores.Str < a.Strength {
 		d.Speed = max(0, d.Speed-10)
 	}

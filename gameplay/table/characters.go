@@ -114,39 +114,42 @@ type CharacterInput struct {
 	Armor              ArmorView      `json:"armor"`
 	Speed              int            `json:"speed" jsonschema:"walking speed in feet, 0 to 200; 0 when not given"`
 	HitDie             int            `json:"hit_die" jsonschema:"hit die size: 6, 8, 10 or 12; 0 when not given"`
-	Attacks            []AttackView   `json:"attacks,omitempty" jsonschema:"at most 50"`
-	Spells             []SpellView    `json:"spells,omitempty" jsonschema:"at most 200"`
-	Inventory          []ItemView     `json:"inventory,omitempty" jsonschema:"at most 200"`
-	Notes              string         `json:"notes,omitempty" jsonschema:"free notes, at most 10000 characters"`
+	// InitiativeAdvantage is a feature of the sheet (a class or feat).
+	InitiativeAdvantage bool         `json:"initiative_advantage,omitempty" jsonschema:"initiative is rolled with advantage"`
+	Attacks             []AttackView `json:"attacks,omitempty" jsonschema:"at most 50"`
+	Spells              []SpellView  `json:"spells,omitempty" jsonschema:"at most 200"`
+	Inventory           []ItemView   `json:"inventory,omitempty" jsonschema:"at most 200"`
+	Notes               string       `json:"notes,omitempty" jsonschema:"free notes, at most 10000 characters"`
 }
 
 // CharacterView is a character as its owner sees it.
 type CharacterView struct {
-	ID                 int64            `json:"id"`
-	Name               string           `json:"name"`
-	Level              int              `json:"level"`
-	ProficiencyBonus   int              `json:"proficiency_bonus"`
-	Abilities          Abilities        `json:"abilities"`
-	SkillProficiencies []string         `json:"skill_proficiencies"`
-	SkillExpertise     []string         `json:"skill_expertise"`
-	HP                 HP               `json:"hp"`
-	Conditions         []string         `json:"conditions"`
-	Resources          []ResourceView   `json:"resources"`
-	Biography          string           `json:"biography"`
-	RoleplayGuidance   string           `json:"roleplay_guidance"`
-	Class              string           `json:"class"`
-	Species            string           `json:"species"`
-	Background         string           `json:"background"`
-	SaveProficiencies  []string         `json:"save_proficiencies"`
-	Armor              ArmorView        `json:"armor"`
-	Speed              int              `json:"speed"`
-	HitDie             int              `json:"hit_die"`
-	Attacks            []AttackView     `json:"attacks"`
-	Spells             []SpellView      `json:"spells"`
-	Inventory          []ItemView       `json:"inventory"`
-	Notes              string           `json:"notes"`
-	Derived            CharacterDerived `json:"derived"`
-	UpdatedAt          time.Time        `json:"updated_at"`
+	ID                  int64            `json:"id"`
+	Name                string           `json:"name"`
+	Level               int              `json:"level"`
+	ProficiencyBonus    int              `json:"proficiency_bonus"`
+	Abilities           Abilities        `json:"abilities"`
+	SkillProficiencies  []string         `json:"skill_proficiencies"`
+	SkillExpertise      []string         `json:"skill_expertise"`
+	HP                  HP               `json:"hp"`
+	Conditions          []string         `json:"conditions"`
+	Resources           []ResourceView   `json:"resources"`
+	Biography           string           `json:"biography"`
+	RoleplayGuidance    string           `json:"roleplay_guidance"`
+	Class               string           `json:"class"`
+	Species             string           `json:"species"`
+	Background          string           `json:"background"`
+	SaveProficiencies   []string         `json:"save_proficiencies"`
+	Armor               ArmorView        `json:"armor"`
+	Speed               int              `json:"speed"`
+	HitDie              int              `json:"hit_die"`
+	InitiativeAdvantage bool             `json:"initiative_advantage"`
+	Attacks             []AttackView     `json:"attacks"`
+	Spells              []SpellView      `json:"spells"`
+	Inventory           []ItemView       `json:"inventory"`
+	Notes               string           `json:"notes"`
+	Derived             CharacterDerived `json:"derived"`
+	UpdatedAt           time.Time        `json:"updated_at"`
 }
 
 // CharacterDerived is what the server derives from the stored sheet by the
@@ -157,6 +160,7 @@ type CharacterDerived struct {
 	Skills              map[string]int `json:"skills" jsonschema:"check modifier of each of the 18 skills: ability modifier + proficiency bonus if proficient, twice with expertise"`
 	PassivePerception   int            `json:"passive_perception" jsonschema:"10 + the Perception modifier"`
 	Initiative          int            `json:"initiative" jsonschema:"initiative bonus (a Dexterity check)"`
+	InitiativeAdvantage bool           `json:"initiative_advantage" jsonschema:"initiative is rolled with advantage (from the sheet)"`
 	AC                  int            `json:"ac" jsonschema:"armor class from the armor, shield, unarmored formula and bonus"`
 	StealthDisadvantage bool           `json:"stealth_disadvantage" jsonschema:"the armor imposes disadvantage on Stealth checks"`
 	Speed               int            `json:"speed" jsonschema:"walking speed in feet after heavy armor without its Strength; 0 when not given"`
@@ -168,7 +172,7 @@ type CharacterDerived struct {
 func characterDerived(c *models.Character) CharacterDerived {
 	d := sheet.Derive(sheetInput(c))
 	return CharacterDerived{Modifiers: d.Modifiers, Saves: d.Saves, Skills: d.Skills, PassivePerception: d.PassivePerception,
-		Initiative: d.Initiative, AC: d.AC, StealthDisadvantage: d.StealthDisadvantage, Speed: d.Speed, HitDice: d.HitDice, Attacks: d.Attacks}
+		Initiative: d.Initiative, InitiativeAdvantage: d.InitiativeAdvantage, AC: d.AC, StealthDisadvantage: d.StealthDisadvantage, Speed: d.Speed, HitDice: d.HitDice, Attacks: d.Attacks}
 }
 
 // CharacterList is the caller's characters.
@@ -370,7 +374,7 @@ func (in CharacterInput) apply(c *models.Character) {
 	c.Biography, c.RoleplayGuidance = in.Biography, in.RoleplayGuidance
 	c.Class, c.Species, c.Background, c.SaveProficiencies = in.Class, in.Species, in.Background, nonNil(in.SaveProficiencies)
 	c.Armor, c.Shield, c.Unarmored, c.ArmorBonus = in.Armor.Body, in.Armor.Shield, in.Armor.Unarmored, in.Armor.Bonus
-	c.Speed, c.HitDie = in.Speed, in.HitDie
+	c.Speed, c.HitDie, c.InitiativeAdvantage = in.Speed, in.HitDie, in.InitiativeAdvantage
 	c.Attacks = make([]models.Attack, len(in.Attacks))
 	for i, a := range in.Attacks {
 		c.Attacks[i] = models.Attack(a)
@@ -394,7 +398,7 @@ func characterView(c models.Character) CharacterView {
 		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance,
 		Class: c.Class, Species: c.Species, Background: c.Background, SaveProficiencies: nonNil(c.SaveProficiencies),
 		Armor: ArmorView{Body: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus}, Speed: c.Speed, HitDie: c.HitDie,
-		Attacks: []AttackView{}, Spells: []SpellView{}, Inventory: []ItemView{}, Notes: c.Notes,
+		InitiativeAdvantage: c.InitiativeAdvantage, Attacks: []AttackView{}, Spells: []SpellView{}, Inventory: []ItemView{}, Notes: c.Notes,
 		Derived: characterDerived(&c), UpdatedAt: c.UpdatedAt}
 	for _, r := range c.Resources {
 		v.Resources = append(v.Resources, ResourceView(r))
@@ -416,7 +420,7 @@ func sheetInput(c *models.Character) sheet.Input {
 	return sheet.Input{Level: c.Level, Scores: sheet.Scores{Str: c.Str, Dex: c.Dex, Con: c.Con, Int: c.Int, Wis: c.Wis, Cha: c.Cha},
 		SaveProficiencies: c.SaveProficiencies, SkillProficiencies: c.SkillProficiencies, SkillExpertise: c.SkillExpertise,
 		Armor: sheet.ArmorInput{Armor: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus},
-		Speed: c.Speed, HitDie: c.HitDie, Attacks: sheetAttacks(c.Attacks)}
+		Speed: c.Speed, HitDie: c.HitDie, InitiativeAdvantage: c.InitiativeAdvantage, Attacks: sheetAttacks(c.Attacks)}
 }
 
 // sheetAttacks are the stored attacks as the sheet rules read them.

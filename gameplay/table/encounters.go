@@ -332,7 +332,7 @@ func seatCombatant(seatID int64, ch *models.Character) (combat.Combatant, error)
 		return combat.Combatant{}, encounterInvalid("%s has no hit point maximum; set it on the character first.", ch.Name).WithField("seat_ids", "characters with hit points")
 	}
 	d := sheet.Derive(sheetInput(ch))
-	return combat.Combatant{ID: combatantID(seatID), Name: ch.Name, SeatID: seatID, InitiativeBonus: d.Initiative,
+	return combat.Combatant{ID: combatantID(seatID), Name: ch.Name, SeatID: seatID, InitiativeBonus: d.Initiative, Advantage: d.InitiativeAdvantage,
 		AC: d.AC, HP: combat.HP{Max: ch.HPMax, Current: ch.HPCurrent, Temp: ch.HPTemp}, Conditions: []combat.Condition{}}, nil
 }
 
@@ -823,8 +823,9 @@ func (s *Service) AdvanceEncounter(ctx context.Context, c Caller, sessionID int6
 // target's defenses, temporary hit points first, unconsciousness and death
 // saves at 0 by the rules of gameplay/combat. A seat's hit points change in
 // its character in the same transaction. A player attacks with their own
-// seat's combatant; the DM with anyone. Returns encounter_not_running,
-// encounter_invalid, not_your_combatant, dice_* codes.
+// seat's combatant on its turn; the DM with anyone at any time. Returns
+// encounter_not_running, encounter_invalid, not_your_combatant,
+// not_your_turn, conflict (before the fight begins), dice_* codes.
 func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in AttackInput) (EncounterResult, error) {
 	if in.Bonus < -50 || in.Bonus > 50 {
 		return EncounterResult{}, encounterInvalid("An attack bonus is -50 to 50.").WithField("bonus", "-50 to 50")
@@ -855,6 +856,11 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 		}
 		if !op.st.Fight.Started() {
 			return apperr.E(apperr.Conflict, "Attacks come once the fight has begun.")
+		}
+		// A player attacks on their own turn; an attack out of turn (an
+		// opportunity attack, a readied action) is the DM's to resolve.
+		if cur, _ := op.st.Fight.Current(); !op.sc.isCurrentDM() && cur.ID != attacker.ID {
+			return apperr.E(apperr.NotYourTurn, "You attack on your own turn; ask the DM for an attack out of turn.")
 		}
 		if attacker.Dead || target.Dead {
 			return encounterInvalid("The dead neither attack nor are attacked.").WithField("target_id", "a living combatant")

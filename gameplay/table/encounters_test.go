@@ -78,6 +78,19 @@ func (f fight) hp(t *testing.T, characterID int64) table.HP {
 	return table.HP{Max: ch.HPMax, Current: ch.HPCurrent, Temp: ch.HPTemp}
 }
 
+// untilTurn has the DM begin the fight or pass turns until it is id's.
+func (f fight) untilTurn(t *testing.T, id string) {
+	t.Helper()
+	for range 4 {
+		out, err := f.svc.AdvanceEncounter(ctx, f.Owner, f.LobbyID)
+		tabletest.Must(t, err)
+		if out.Encounter.CurrentID == id {
+			return
+		}
+	}
+	t.Fatalf("%s's turn never came", id)
+}
+
 // noSecrets fails when anything a player can read holds the ogre's hidden
 // numbers: the events through the list and the wait, and the encounter.
 func (f fight) noSecrets(t *testing.T, c table.Caller) {
@@ -137,8 +150,11 @@ func TestEncounterFight(t *testing.T) {
 	_, err = svc.RollEncounterInitiative(ctx, f.Seated, f.LobbyID, table.InitiativeInput{CombatantID: f.mira, Faces: []int{20}})
 	wantCode(t, err, apperr.Conflict)
 
-	// Only the current actor (or the DM) ends the turn.
+	// Only the current actor (or the DM) ends the turn, and a player
+	// attacks on their own turn.
 	_, err = svc.AdvanceEncounter(ctx, f.Seated, f.LobbyID)
+	wantCode(t, err, apperr.NotYourTurn)
+	_, err = svc.Attack(ctx, f.Seated, f.LobbyID, table.AttackInput{AttackerID: f.mira, TargetID: f.ogre, Bonus: 5, Damage: "1d8"})
 	wantCode(t, err, apperr.NotYourTurn)
 	out, err = svc.AdvanceEncounter(ctx, f.Unseated, f.LobbyID)
 	tabletest.Must(t, err)
@@ -442,8 +458,7 @@ func TestEncounterSheetAttack(t *testing.T) {
 		_, err := svc.RollEncounterInitiative(ctx, f.Owner, f.LobbyID, table.InitiativeInput{CombatantID: id, Faces: []int{10}})
 		tabletest.Must(t, err)
 	}
-	_, err = svc.AdvanceEncounter(ctx, f.Owner, f.LobbyID)
-	tabletest.Must(t, err)
+	f.untilTurn(t, f.mira)
 	out, err := svc.Attack(ctx, f.Seated, f.LobbyID, table.AttackInput{AttackerID: f.mira, TargetID: f.tomas, Weapon: "rapier", Bonus: 40,
 		Faces: []int{10}, DamageFaces: []int{3}})
 	tabletest.Must(t, err)
@@ -456,4 +471,26 @@ func TestEncounterSheetAttack(t *testing.T) {
 	}
 	_, err = svc.Attack(ctx, f.Seated, f.LobbyID, table.AttackInput{AttackerID: f.mira, TargetID: f.tomas, Weapon: "Longbow", Faces: []int{10}})
 	wantCode(t, err, apperr.EncounterInvalid)
+}
+
+// TestEncounterInitiativeAdvantage: a sheet with advantage on initiative
+// rolls two d20s and keeps the higher.
+func TestEncounterInitiativeAdvantage(t *testing.T) {
+	f := startFight(t)
+	ch, err := f.store.FindCharacterByID(ctx, f.CharacterID)
+	tabletest.Must(t, err)
+	ch.InitiativeAdvantage = true
+	tabletest.Must(t, f.store.SaveCharacter(ctx, ch))
+	// The fight read Mira's sheet when it started; she joins a new one.
+	_, err = f.svc.EndEncounter(ctx, f.Owner, f.LobbyID)
+	tabletest.Must(t, err)
+	_, err = f.svc.StartEncounter(ctx, f.Owner, f.LobbyID, table.StartEncounterInput{SeatIDs: []int64{f.PlayerSeatID}})
+	tabletest.Must(t, err)
+	_, err = f.svc.RollEncounterInitiative(ctx, f.Seated, f.LobbyID, table.InitiativeInput{CombatantID: f.mira, Faces: []int{4}})
+	wantCode(t, err, apperr.DiceFacesMissing)
+	out, err := f.svc.RollEncounterInitiative(ctx, f.Seated, f.LobbyID, table.InitiativeInput{CombatantID: f.mira, Faces: []int{4, 17}})
+	tabletest.Must(t, err)
+	if c := f.combatant(t, out.Encounter, f.mira); c.Initiative == nil || *c.Initiative != 19 {
+		t.Fatalf("advantage keeps 17 (+2): %+v", c)
+	}
 }

@@ -27,9 +27,9 @@ const MIRA: Character = {
   resources: [],
   biography: 'Raised by wolves.',
   roleplay_guidance: '',
-  class: 'Ranger', species: 'Elf', background: 'Outlander', save_proficiencies: [], armor: { body: '', shield: false, unarmored: '', bonus: 0 }, speed: 30, hit_die: 8,
+  class: 'Ranger', species: 'Elf', background: 'Outlander', save_proficiencies: [], armor: { body: '', shield: false, unarmored: '', bonus: 0 }, speed: 30, hit_die: 8, initiative_advantage: false,
   attacks: [], spells: [], inventory: [], notes: '',
-  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4 }, passive_perception: 14, initiative: 2, saves: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, ac: 12, stealth_disadvantage: false, speed: 30, hit_dice: '5d8', attacks: [] },
+  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4 }, passive_perception: 14, initiative: 2, initiative_advantage: false, saves: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, ac: 12, stealth_disadvantage: false, speed: 30, hit_dice: '5d8', attacks: [] },
   updated_at: '2025-01-01T00:00:00Z',
 };
 const { id: _id, proficiency_bonus: _pb, derived: _d, updated_at: _u, ...MIRA_INPUT } = MIRA;

@@ -2104,6 +2104,8 @@ export interface components {
             passive_perception: number;
             /** @description initiative bonus (a Dexterity check) */
             initiative: number;
+            /** @description initiative is rolled with advantage (from the sheet) */
+            initiative_advantage: boolean;
             /** @description armor class from the armor, shield, unarmored formula and bonus */
             ac: number;
             /** @description the armor imposes disadvantage on Stealth checks */
@@ -2151,6 +2153,8 @@ export interface components {
             speed: number;
             /** @description hit die size: 6, 8, 10 or 12; 0 when not given */
             hit_die: number;
+            /** @description initiative is rolled with advantage */
+            initiative_advantage?: boolean;
             /** @description at most 50 */
             attacks?: components["schemas"]["AttackView"][];
             /** @description at most 200 */
@@ -2202,6 +2206,7 @@ export interface components {
             armor: components["schemas"]["ArmorView"];
             speed: number;
             hit_die: number;
+            initiative_advantage: boolean;
             attacks: components["schemas"]["AttackView"][];
             spells: components["schemas"]["SpellView"][];
             inventory: components["schemas"]["ItemView"][];

@@ -525,6 +525,7 @@ export const en = {
   'character.armor.bonus': 'AC bonus',
   'character.speed': 'Speed (ft)',
   'character.hitDie': 'Hit die',
+  'character.initiativeAdvantage': 'Advantage on initiative',
   'character.hitDie.none': 'Not set',
   'character.ac': 'Armor class',
   'character.initiative': 'Initiative',

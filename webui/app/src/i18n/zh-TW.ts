@@ -525,6 +525,7 @@ export const zhTW: Record<MessageKey, string> = {
   'character.armor.bonus': 'AC 加值',
   'character.speed': '速度（呎）',
   'character.hitDie': '生命骰',
+  'character.initiativeAdvantage': '先攻擲骰具優勢',
   'character.hitDie.none': '未設定',
   'character.ac': '護甲等級',
   'character.initiative': '先攻',

@@ -57,6 +57,7 @@ interface Draft {
   armor: { body: string; shield: boolean; unarmored: string; bonus: string };
   speed: string;
   hit_die: string;
+  initiative_advantage: boolean;
   attacks: AttackRow[];
   spells: SpellRow[];
   inventory: ItemRow[];
@@ -94,6 +95,7 @@ export function draftOf(c: CharacterInput): Draft {
     },
     speed: String(c.speed ?? 0),
     hit_die: String(c.hit_die ?? 0),
+    initiative_advantage: c.initiative_advantage ?? false,
     attacks: attackRows(c.attacks),
     spells: spellRows(c.spells),
     inventory: itemRows(c.inventory),
@@ -125,6 +127,7 @@ export function inputOf(d: Draft): CharacterInput {
     armor: { body: d.armor.body, shield: d.armor.shield, unarmored: d.armor.unarmored, bonus: num(d.armor.bonus) },
     speed: num(d.speed),
     hit_die: num(d.hit_die),
+    initiative_advantage: d.initiative_advantage,
     attacks: attacksOf(d.attacks),
     spells: spellsOf(d.spells),
     inventory: itemsOf(d.inventory),
@@ -150,6 +153,7 @@ export const NEW_CHARACTER: CharacterInput = {
   armor: { body: '', shield: false, unarmored: '', bonus: 0 },
   speed: 30,
   hit_die: 0,
+  initiative_advantage: false,
   attacks: [],
   spells: [],
   inventory: [],
@@ -510,6 +514,14 @@ function Editor({ initial }: { initial: Character | null }) {
                 ))}
               </select>
             </Field>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.initiative_advantage}
+                onChange={(e) => set({ initiative_advantage: e.target.checked })}
+              />
+              {t('character.initiativeAdvantage')}
+            </label>
           </div>
           {err('armor')}
           {err('speed')}
@@ -735,7 +747,12 @@ export function SheetSummary({ c }: { c: Character }) {
       value: String(d.ac),
       note: d.stealth_disadvantage ? t('character.stealthDisadvantage') : undefined,
     },
-    { key: 'initiative', label: t('character.initiative'), value: signed(d.initiative) },
+    {
+      key: 'initiative',
+      label: t('character.initiative'),
+      value: signed(d.initiative),
+      note: d.initiative_advantage ? t('character.initiativeAdvantage') : undefined,
+    },
     {
       key: 'speed',
       label: t('character.speed'),

@@ -6,6 +6,11 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 BIN       := bin/adventure-table
 APP       := webui/app
 GOFLAGS_TEST ?= -race -count=1
+# go test starts the packages in the order given, two at a time on CI's two
+# cores: the slowest go first, so the others fill the second core beside
+# them instead of leaving the slowest alone at the end (./... adds the rest,
+# each package once).
+GO_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay/table ./gameplay/scripting ./mcp ./...
 
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
@@ -40,7 +45,7 @@ test: lint test-go test-postgres test-web test-e2e test-mcp load-smoke ## Everyt
 
 test-go: ## Go tests on SQLite (no npm needed)
 	@echo "== Go tests on SQLite =="
-	AT_TEST_DB=sqlite go test $(GOFLAGS_TEST) ./...
+	AT_TEST_DB=sqlite go test $(GOFLAGS_TEST) $(GO_TEST_PKGS)
 
 test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
 	@if [ -z "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
@@ -50,7 +55,7 @@ test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
 	  echo "SKIPPED: Go tests on PostgreSQL — AT_TEST_POSTGRES_DSN is not set"; \
 	else \
 	  echo "== Go tests on PostgreSQL ($$(echo "$$AT_TEST_POSTGRES_DSN" | sed -E 's#//([^:/@]+):[^@]*@#//\1:xxxxx@#')) =="; \
-	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) ./...; \
+	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) $(GO_TEST_PKGS); \
 	fi
 
 test-web: ui-deps ## Web unit tests (Vitest)

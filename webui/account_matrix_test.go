@@ -27,6 +27,9 @@ func TestAuthorizationMatrixAccountStates(t *testing.T) {
 		persona := mc.allow[0]
 		for _, state := range []string{"registered", "logged_out", "deleted"} {
 			t.Run(mc.route+"/"+persona+"/"+state, func(t *testing.T) {
+				// Its own fixture and account on the shared service: the
+				// cases run side by side.
+				t.Parallel()
 				f := tabletest.New(t, svc)
 				if mc.prepare != nil {
 					mc.prepare(t, f)

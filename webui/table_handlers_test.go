@@ -184,6 +184,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	cases := authorizationCases(svc)
 	for _, mc := range cases {
 		t.Run(mc.route, func(t *testing.T) {
+			// Each route's personas get fixtures of their own on the shared
+			// service, so routes run side by side.
+			t.Parallel()
 			for _, persona := range []string{"owner", "dm_key", "seated", "unseated", "revoked", "stranger"} {
 				t.Run(persona, func(t *testing.T) {
 					f := tabletest.New(t, svc)

@@ -39,6 +39,7 @@ var migrations = []Migration{
 	migrationV17Encounters,
 	migrationV18SaveRequests,
 	migrationV19InitiativeAdvantage,
+	migrationV20RollWhat,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

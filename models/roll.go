@@ -87,6 +87,13 @@ type RollResult struct {
 	Visibility         string    `gorm:"size:16;not null"`
 	IdempotencyKey     *string   `gorm:"size:120;uniqueIndex:uq_roll_results_idempotency,priority:2"`
 	CreatedAt          time.Time `gorm:"not null"`
+	// What a quick roll of the sheet rolled (empty for other rolls): a
+	// check's key, or an attack's name, roll (to_hit or damage) and
+	// damage type.
+	CheckKey   string `gorm:"size:32;not null;default:''"`
+	AttackName string `gorm:"size:80;not null;default:''"`
+	AttackRoll string `gorm:"size:8;not null;default:''"`
+	DamageType string `gorm:"size:16;not null;default:''"`
 }
 
 // CreateRollGroup inserts a group.

@@ -43,6 +43,11 @@ type RollResultView struct {
 	Success            *bool       `json:"success,omitempty"`
 	Visibility         string      `json:"visibility"`
 	CreatedAt          time.Time   `json:"created_at"`
+	// What a quick roll of the sheet rolled; absent for other rolls.
+	Check      string `json:"check,omitempty" jsonschema:"a quick roll of a sheet check: its key (perception, dex, dex_save)"`
+	AttackName string `json:"attack_name,omitempty" jsonschema:"a quick roll of a sheet attack: the attack's name"`
+	AttackRoll string `json:"attack_roll,omitempty" jsonschema:"with attack_name: to_hit or damage"`
+	DamageType string `json:"damage_type,omitempty" jsonschema:"with attack_roll damage: the damage type"`
 }
 
 // RollRequestView is a check request as a caller may see it. DC is present
@@ -233,7 +238,8 @@ func (v rollViewer) result(r models.RollResult, revealed bool) RollResultView {
 	out := RollResultView{ID: r.ID, RollRequestID: r.RollRequestID, ActingSeatID: r.ActingSeatID, SubjectSeatID: r.SubjectSeatID,
 		SubjectCharacterID: r.SubjectCharacterID, ExecutionMode: r.ExecutionMode, Source: r.Source, Formula: r.Formula,
 		RawDice: nonNilInts(r.RawDice), KeptDice: nonNilInts(r.KeptDice),
-		BaseModifier: r.BaseModifier, FlatAdjustment: r.FlatAdjustment, Total: r.Total, Visibility: r.Visibility, CreatedAt: r.CreatedAt}
+		BaseModifier: r.BaseModifier, FlatAdjustment: r.FlatAdjustment, Total: r.Total, Visibility: r.Visibility, CreatedAt: r.CreatedAt,
+		Check: r.CheckKey, AttackName: r.AttackName, AttackRoll: r.AttackRoll, DamageType: r.DamageType}
 	// The audit is written by storeResult from a dice.Result; an unreadable
 	// one shows as no groups rather than failing the read.
 	_ = json.Unmarshal([]byte(r.Audit), &out.Audit)
@@ -640,6 +646,9 @@ type resultFields struct {
 	base, flat, total           int
 	success                     *bool
 	key                         string
+	// what a quick roll of the sheet rolled
+	check  string
+	attack *attackRoll
 }
 
 // storeResult writes a roll result with its audit.
@@ -668,7 +677,13 @@ func (s *Service) storeResult(ctx context.Context, tx *models.Store, sessionID i
 	r := &models.RollResult{RollRequestID: f.request, SessionID: sessionID, ActingSeatID: f.acting, SubjectSeatID: f.subject,
 		SubjectCharacterID: f.character, ExecutionMode: f.mode, Source: f.source, Formula: formula, RawDice: raw, KeptDice: kept,
 		Audit: string(audit), BaseModifier: f.base, FlatAdjustment: f.flat, Total: f.total, Success: f.success,
-		Visibility: f.visibility, CreatedAt: s.now()}
+		Visibility: f.visibility, CreatedAt: s.now(), CheckKey: f.check}
+	if f.attack != nil {
+		r.AttackName, r.AttackRoll = f.attack.name, f.attack.kind
+		if f.attack.kind == attackDamage {
+			r.DamageType = f.attack.damageType
+		}
+	}
 	if f.key != "" {
 		r.IdempotencyKey = &f.key
 	}
@@ -840,7 +855,8 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 			visibility = models.VisibilityActorAndDM
 		}
 		result, err := s.storeResult(ctx, tx, sessionID, res, resultFields{acting: *p.acting, subject: p.subject, character: p.character,
-			mode: p.mode, source: models.SourceQuick, base: base, total: res.Total + base, visibility: visibility, key: in.IdempotencyKey})
+			mode: p.mode, source: models.SourceQuick, base: base, total: res.Total + base, visibility: visibility, key: in.IdempotencyKey,
+			check: in.Check, attack: attack})
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,9 @@ type ParticipantCharacter struct {
 	Level      int      `json:"level"`
 	HP         HP       `json:"hp"`
 	Conditions []string `json:"conditions"`
+	// Derived is the sheet's totals as the character page shows them, so
+	// every card at the table reads (and rolls) the same numbers.
+	Derived *CharacterDerived `json:"derived,omitempty" jsonschema:"the sheet's totals (AC, initiative, passive Perception, speed, saves, skills, attacks), as on the character"`
 }
 
 // ParticipantView is a seat taking part in the session.
@@ -291,6 +294,8 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 			if c, ok := chars[*p.CharacterID]; ok {
 				pv.Character = &ParticipantCharacter{ID: c.ID, Name: c.Name, Level: c.Level,
 					HP: HP{Max: c.HPMax, Current: c.HPCurrent, Temp: c.HPTemp}, Conditions: nonNil(c.Conditions)}
+				d := characterDerived(&c)
+				pv.Character.Derived = &d
 			}
 		}
 		out.Participants = append(out.Participants, pv)

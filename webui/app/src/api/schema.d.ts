@@ -2842,6 +2842,8 @@ export interface components {
             level: number;
             hp: components["schemas"]["TableHP"];
             conditions: string[];
+            /** @description the sheet's totals (AC, initiative, passive Perception, speed, saves, skills, attacks), as on the character */
+            derived?: components["schemas"]["CharacterDerived"] | null;
         };
         ParticipantView: {
             id: number;
@@ -3104,6 +3106,14 @@ export interface components {
             success?: null | boolean;
             visibility: string;
             created_at: string;
+            /** @description a quick roll of a sheet check: its key (perception, dex, dex_save) */
+            check?: string;
+            /** @description a quick roll of a sheet attack: the attack's name */
+            attack_name?: string;
+            /** @description with attack_name: to_hit or damage */
+            attack_roll?: string;
+            /** @description with attack_roll damage: the damage type */
+            damage_type?: string;
         };
         RoomChange: {
             name?: null | string;

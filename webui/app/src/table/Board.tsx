@@ -52,6 +52,7 @@ export function DicePanel({
       <QuickRoll
         sessionId={ctx.sessionId}
         subjectSeatId={ctx.isDM ? proxySeatId : null}
+        attacks={ctx.names.sheet(ctx.isDM ? proxySeatId : ctx.mySeatId)?.attacks ?? []}
         disabledReason={ctx.closedReason}
         onRolled={(r) => {
           ctx.onResult(r);

@@ -19,7 +19,7 @@ import {
 } from './api';
 import { DiceView, Outcome } from './Dice';
 import { newKey } from './InputBar';
-import { isAbility, isSkill, requestName, signed } from './labels';
+import { checkName, isAbility, isSkill, requestName, SAVE_SUFFIX, signed } from './labels';
 
 export interface SeatChoice {
   seatId: number;
@@ -30,7 +30,7 @@ export interface SeatChoice {
 export interface CheckDraft {
   // null: everyone
   seatIds: number[] | null;
-  // a skill or ability name
+  // a skill or ability name, or a saving throw ("dex_save")
   check?: string;
   pendingActionId?: number;
 }
@@ -60,6 +60,8 @@ export function CheckDialog({
     const c = draft.check ?? '';
     if (isSkill(c)) return `skill:${c}`;
     if (isAbility(c)) return `ability:${c}`;
+    const save = c.endsWith(SAVE_SUFFIX) ? c.slice(0, -SAVE_SUFFIX.length) : '';
+    if (isAbility(save)) return `save:${save}`;
     return 'skill:perception';
   });
   const [dc, setDc] = useState('');
@@ -82,10 +84,10 @@ export function CheckDialog({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!dcOk || !flatOk || !seatsOk || action.busy) return;
-    const [kind, name] = check.split(':') as ['skill' | 'ability', string];
+    const [kind, name] = check.split(':') as ['skill' | 'ability' | 'save', string];
     const body: CheckInput = {
       ...(everyone ? {} : { seat_ids: seats.map((s) => s.seatId).filter((id) => chosen.has(id)) }),
-      ...(kind === 'skill' ? { skill: name } : { ability: name }),
+      ...(kind === 'skill' ? { skill: name } : kind === 'save' ? { save: name } : { ability: name }),
       ...(dcValue !== null ? { dc: dcValue } : {}),
       mode,
       flat_adjustment: flatValue,
@@ -151,6 +153,13 @@ export function CheckDialog({
                 {ABILITIES.map((a) => (
                   <option key={a} value={`ability:${a}`}>
                     {t(`ability.${a}`)}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t('character.saves')}>
+                {ABILITIES.map((a) => (
+                  <option key={a} value={`save:${a}`}>
+                    {checkName(a + SAVE_SUFFIX, t)}
                   </option>
                 ))}
               </optgroup>

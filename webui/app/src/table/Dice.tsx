@@ -3,8 +3,9 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
-import { ABILITIES, SKILLS, quickRoll, type DiceAudit, type DieView, type RollResultView } from './api';
-import { SAVE_SUFFIX, checkName } from './labels';
+import { damageName } from '../pages/SheetLists';
+import { ABILITIES, SKILLS, quickRoll, type AttackDerived, type DiceAudit, type DieView, type RollResultView } from './api';
+import { SAVE_SUFFIX, checkName, signed } from './labels';
 import { newKey } from './InputBar';
 import type { TableNames } from './names';
 
@@ -115,17 +116,21 @@ const NOTATION: { ex: string; key: MessageKey }[] = [
   { ex: '(1d4 + 2) * 3 / 2', key: 'dice.help.math' },
 ];
 
-// QuickRoll rolls any formula at the table (public). It never completes a
-// check request.
+// QuickRoll rolls any formula at the table (public), a check of the seated
+// character's sheet, or one of its attacks (to hit or damage). It never
+// completes a check request.
 export function QuickRoll({
   sessionId,
   subjectSeatId,
+  attacks = [],
   disabledReason,
   onRolled,
 }: {
   sessionId: number;
   // the DM rolling for a player seat (DM proxy)
   subjectSeatId: number | null;
+  // the attacks of the sheet the rolls are for (the seat's, or the proxied seat's)
+  attacks?: AttackDerived[];
   disabledReason: MessageKey | null;
   onRolled: (r: RollResultView) => void;
 }) {
@@ -138,9 +143,12 @@ export function QuickRoll({
   const closed = disabledReason !== null;
 
   const [check, setCheck] = useState<string>(SKILLS[0]);
+  const [attackPick, setAttackPick] = useState('');
+  // the picked attack, else the first (the list follows the seat rolled for)
+  const attack = attacks.find((a) => a.name === attackPick) ?? attacks[0];
 
   // roll posts one quick roll; a retry of the same body reuses its key.
-  const roll = async (fields: { formula: string; check?: string }) => {
+  const roll = async (fields: { formula: string; check?: string; attack?: string; damage?: boolean }) => {
     const body = { ...fields, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) };
     const sig = JSON.stringify(body);
     if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
@@ -208,6 +216,30 @@ export function QuickRoll({
           {t('dice.rollCheck')}
         </button>
       </form>
+      {attack && (
+        <div className="input-row dice-attack" data-testid="dice-attack">
+          <label htmlFor={`${inputId}-attack`} className="visually-hidden">
+            {t('dice.attackPick')}
+          </label>
+          <select id={`${inputId}-attack`} value={attack.name} disabled={closed} onChange={(e) => setAttackPick(e.target.value)}>
+            {attacks.map((a) => (
+              <option key={a.name} value={a.name}>
+                {format(t('dice.attackOption'), {
+                  attack: a.name,
+                  toHit: signed(a.to_hit),
+                  damage: `${a.damage} ${damageName(a.damage_type, t)}`,
+                })}
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={closed || action.busy} onClick={() => roll({ formula: '', attack: attack.name })}>
+            {t('dice.rollToHit')}
+          </button>
+          <button type="button" disabled={closed || action.busy} onClick={() => roll({ formula: '', attack: attack.name, damage: true })}>
+            {t('dice.rollDamage')}
+          </button>
+        </div>
+      )}
       {action.error !== null && (
         <>
           <ErrorNotice code={action.error} />

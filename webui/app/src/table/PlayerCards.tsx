@@ -13,6 +13,7 @@ import {
   TokenDialog,
 } from './ai';
 import { handoffSeat, takeBackSeat, type MintedGrant, type Participant, type Seat, type SessionResume } from './api';
+import { SheetRolls, SheetTotals } from './CardSheet';
 import { CardControls, ConditionChips, HpBar } from './CharacterState';
 
 type T = ReturnType<typeof useI18n>['t'];
@@ -120,10 +121,12 @@ export function seatDisplayName(p: Participant | undefined, seat: Seat | undefin
 }
 
 // PlayerCards: the DM seat, then one card per participant seat (character,
-// level, HP bar and temporary HP, conditions, who plays it), then player
-// seats not at the table. The current DM gets "Act as …" (DM proxy) and
-// damage / heal / condition controls on participant cards; a player gets
-// heal, temporary HP and resources on their own card.
+// level, HP bar and temporary HP, the sheet's AC, initiative, passive
+// Perception and speed, conditions, who plays it), then player seats not at
+// the table. The current DM gets "Act as …" (DM proxy), damage / heal /
+// condition controls and the saves and skills to roll for the seat on
+// participant cards; a player gets heal, temporary HP, resources, attacks
+// and their saves and skills to roll on their own card.
 export function PlayerCards({
   data,
   canProxy,
@@ -218,6 +221,7 @@ export function PlayerCards({
             {c ? (
               <>
                 <HpBar hp={c.hp} />
+                {c.derived && <SheetTotals derived={c.derived} />}
                 <ConditionChips
                   sessionId={data.session.id}
                   seatId={p.seat_id}
@@ -236,6 +240,9 @@ export function PlayerCards({
                     resourcesVersion={resourcesVersion}
                     onChanged={onCharacterChanged}
                   />
+                )}
+                {c.derived && active && (isDM || p.seat_id === data.me.seat_id) && (
+                  <SheetRolls sessionId={data.session.id} seatId={p.seat_id} derived={c.derived} asDm={isDM} />
                 )}
               </>
             ) : (

@@ -6,7 +6,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { getRollResults, type RollHistoryPage, type RollRequestView, type RollResultView } from './api';
 import { DiceView, Outcome, whoRolled } from './Dice';
 import { naturalOf } from './Feed';
-import { requestName } from './labels';
+import { quickRollName, requestName } from './labels';
 import type { TableNames } from './names';
 
 // How many results one read of the history asks for.
@@ -151,12 +151,13 @@ export function RollHistory({
   );
 }
 
-// RollHistoryEntry: who, what (the check's name or a quick roll), the
+// RollHistoryEntry: who, what (the check's name, the attack or check a
+// quick roll of the sheet rolled, or a quick roll), the
 // formula, every die, the total, pass / fail when the reader may know it, and
 // tags for a natural 20 or 1, own dice and a private roll.
 function RollHistoryEntry({ r, names, request }: { r: RollResultView; names: TableNames; request: RollRequestView | undefined }) {
   const { t, lang } = useI18n();
-  const what = request ? requestName(request, t) : r.source === 'quick' ? t('dice.quick') : t('dice.check');
+  const what = request ? requestName(request, t) : r.source === 'quick' ? (quickRollName(r, t) ?? t('dice.quick')) : t('dice.check');
   const nat = naturalOf(r);
   const at = new Date(r.created_at);
   return (

@@ -113,6 +113,7 @@ export type HP = Schemas['TableHP'];
 export type Resource = Schemas['ResourceView'];
 export type Attack = Schemas['AttackView'];
 export type AttackDerived = Schemas['AttackDerived'];
+export type CharacterDerived = Schemas['CharacterDerived'];
 export type Spell = Schemas['SpellView'];
 export type Item = Schemas['ItemView'];
 export type CharacterInput = Schemas['CharacterInput'];

@@ -1,6 +1,7 @@
 // Shared wording for checks and rolls: skill / ability names, request labels.
 import { format, type MessageKey } from '../i18n/messages';
-import { ABILITIES, CONDITIONS, SKILLS, type RollRequestView } from './api';
+import { damageName } from '../pages/SheetLists';
+import { ABILITIES, CONDITIONS, SKILLS, type RollRequestView, type RollResultView } from './api';
 
 type T = (key: MessageKey) => string;
 
@@ -23,6 +24,7 @@ export const SAVE_SUFFIX = '_save';
 // requestName is what a roll request asks for, in the reader's language.
 export function requestName(r: Pick<RollRequestView, 'request_type' | 'skill' | 'ability' | 'label'>, t: T): string {
   if (r.request_type === 'skill' && r.skill && isSkill(r.skill)) return t(`skill.${r.skill}` as MessageKey);
+  if (r.request_type === 'save' && r.ability && isAbility(r.ability)) return checkName(r.ability + SAVE_SUFFIX, t);
   if (r.ability && isAbility(r.ability)) return t(`ability.${r.ability}` as MessageKey);
   return r.label;
 }
@@ -33,4 +35,16 @@ export const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
 // conditionName translates a condition ("poisoned").
 export function conditionName(c: string, t: T): string {
   return (CONDITIONS as readonly string[]).includes(c) ? t(`condition.${c}` as MessageKey) : c;
+}
+
+// quickRollName names what a quick roll of the sheet rolled, as the server
+// stored it on the result: an attack ("Longsword: to hit", "Longsword:
+// damage (slashing)") or a check ("Dexterity save"); null for plain dice.
+export function quickRollName(r: Pick<RollResultView, 'check' | 'attack_name' | 'attack_roll' | 'damage_type'>, t: T): string | null {
+  if (r.attack_name) {
+    if (r.attack_roll === 'damage') return format(t('log.attackDamage'), { attack: r.attack_name, type: damageName(r.damage_type ?? '', t) });
+    return format(t('log.attackToHit'), { attack: r.attack_name });
+  }
+  if (r.check) return checkName(r.check, t);
+  return null;
 }

@@ -321,6 +321,41 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await button(ann, 'Roll dice').click();
     await ann.getByTestId('dice-panel').getByRole('alert').filter({ hasText: 'That dice formula cannot be read.' }).waitFor();
 
+    // --- a saving throw: the DM types /check dex save 12; Bob enters a 10
+    // (Dex 14, +2, no save proficiency: 12, a pass only the DM sees)
+    await dana.getByLabel('Message', { exact: true }).fill('/check dex save 12');
+    await dana.getByLabel('Message', { exact: true }).press('Enter');
+    const bobSave = checkCard(bob, 'Brom', 'Dexterity save');
+    await button(bobSave, 'Enter my dice').click();
+    await bobSave.getByLabel('Die 1').fill('10');
+    await button(bobSave, 'Submit dice').click();
+    await waitText(bobSave.getByTestId('feed-check-total'), '12');
+    assert.equal(await bobSave.getByTestId('check-outcome').count(), 0, 'a hidden outcome shows no pass / fail to the player');
+    const bromSave = dana.locator('[data-testid="dm-request"][data-target="Brom"]').filter({ hasText: 'Dexterity save' });
+    await waitText(bromSave.getByTestId('request-total'), '12');
+    await waitText(bromSave.getByTestId('check-outcome'), 'Pass');
+    await waitText(bromSave.getByTestId('request-dc'), 'DC 12');
+
+    // --- the sheet on the cards: everyone reads Aria's totals; Ann rolls her
+    // Dexterity save from her own card, the server adds the sheet's +2
+    for (const page of [ann, bob, dana]) {
+      await waitText(card(page, 'Aria').getByTestId('card-totals').locator('[data-stat="ac"]'), 'AC12');
+    }
+    const rolls = card(ann, 'Aria').getByTestId('card-rolls');
+    await rolls.locator('summary').click();
+    await button(rolls, 'Roll Dexterity save (+2)').click();
+    await rolls.getByTestId('card-roll-result').filter({ hasText: /^Dexterity save: d20 \+ 2 = \d+$/ }).waitFor();
+    assert.equal(await card(ann, 'Brom').getByTestId('card-rolls').count(), 0, 'a player rolls from their own card only');
+    // the feed names the roll too
+    await ann.getByTestId('roll-card').filter({ hasText: 'Dexterity save' }).filter({ hasText: 'Aria' }).first().waitFor();
+
+    // --- an attack from the dice panel: the history names it for everyone
+    await ann.getByTestId('dice-attack').getByLabel('Attack to roll').selectOption('Longsword');
+    await button(ann.getByTestId('dice-attack'), 'Roll to hit').click();
+    for (const page of [ann, dana]) {
+      await page.getByTestId('roll-history').getByTestId('roll-result').filter({ hasText: 'Longsword: to hit' }).first().waitFor();
+    }
+
     assert.deepEqual(pageErrors, [], 'uncaught errors in the pages');
   });
 });

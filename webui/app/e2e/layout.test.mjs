@@ -219,6 +219,16 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
         await fitsPhone(page, `session as ${who}, ${tab} tab`);
       }
     }
+    // the sheet at the table on a phone: the card's saves and skills open, the dice panel's attack picker
+    await ann.getByRole('tab', { name: 'At the table', exact: true }).click();
+    const sheetRolls = ann.getByTestId('participant').getByTestId('card-rolls');
+    await sheetRolls.locator('summary').click();
+    await sheetRolls.getByRole('button', { name: /^Roll Sleight of Hand/ }).waitFor();
+    await fitsPhone(ann, 'session as player, saves and skills open');
+    await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
+    await ann.getByTestId('dice-attack').getByRole('button', { name: 'Roll damage' }).waitFor();
+    await fitsPhone(ann, 'session as player, attack picker');
+    await ann.getByRole('tab', { name: 'Chat', exact: true }).click();
     console.log(`# 390×844 scrollWidth: ${measured.join(', ')}`);
     assert.ok(await ann.getByTestId('chat-line').first().isVisible(), 'the player reads the feed');
     // a player sees no DM controls, on any tab

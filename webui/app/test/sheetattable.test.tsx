@@ -297,6 +297,25 @@ describe('the dice panel’s attacks', () => {
   });
 });
 
+describe('the feed', () => {
+  it('names a quick roll of a sheet check as the check', async () => {
+    const save = ev(2, 'roll.quick', {
+      acting_seat_id: 9,
+      subject_seat_id: 9,
+      payload: { version: 1, result: result({ check: 'dex_save' } as Partial<RollResultView>), check: 'dex_save' },
+    });
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player', { recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), save], cursor: 2 })),
+      'GET /api/sessions/12/rolls': () => json(200, board()),
+      'GET /api/sessions/12/roll-results': () => json(200, history([])),
+    });
+    renderApp();
+    await screen.findByTestId('session-status');
+    const rollCard = await within(screen.getByTestId('chat')).findByTestId('roll-card');
+    expect(rollCard.querySelector('.roll-what')!.textContent).toBe('Dexterity save');
+  });
+});
+
 describe('the roll history', () => {
   it('names attack rolls and sheet checks the server stored, not "Quick roll"', async () => {
     stubServer({

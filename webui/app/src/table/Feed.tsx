@@ -28,8 +28,7 @@ import {
 import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
 import { encounterCard, isEncounterCard, secretsByEvent } from './EncounterFeed';
-import { checkName, conditionName, requestName } from './labels';
-import { damageName } from '../pages/SheetLists';
+import { checkName, conditionName, quickRollName, requestName } from './labels';
 import type { TableNames } from './names';
 
 type T = (key: MessageKey) => string;
@@ -470,14 +469,11 @@ function diffList(before: string[] | undefined, after: string[] | undefined): { 
   return { added: a.filter((x) => !b.includes(x)), removed: b.filter((x) => !a.includes(x)) };
 }
 
-// quickWhat names a quick roll of a sheet attack ("Longsword: to hit",
-// "Longsword: damage (slashing)"); null for any other quick roll.
+// quickWhat names a quick roll of the sheet: an attack ("Longsword: to
+// hit", "Longsword: damage (slashing)") or a check ("Dexterity save"); null
+// for plain dice.
 function quickWhat(p: RollQuickPayload, t: LogCtx['t']): string | null {
-  if (!p.attack_name) return null;
-  if (p.attack_roll === 'damage') {
-    return format(t('log.attackDamage'), { attack: p.attack_name, type: damageName(p.damage_type ?? '', t) });
-  }
-  return format(t('log.attackToHit'), { attack: p.attack_name });
+  return quickRollName({ check: p.check, attack_name: p.attack_name, attack_roll: p.attack_roll, damage_type: p.damage_type }, t);
 }
 
 function RollSummary({ r, what, ctx }: { r: RollResultView; what: string | null; ctx: LogCtx }) {

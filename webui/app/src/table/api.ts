@@ -326,6 +326,8 @@ export interface RollOutcomePayload {
 export interface RollQuickPayload {
   version: number;
   result: RollResultView;
+  // a roll of a sheet check: its key (perception, dex, dex_save)
+  check?: string;
   // a roll of a sheet attack: its name, to_hit or damage, the damage type
   attack_name?: string;
   attack_roll?: 'to_hit' | 'damage';

@@ -85,7 +85,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await dialog.getByLabel('Everyone at the table').uncheck();
     await dialog.getByLabel('Aria', { exact: true }).check();
     await dialog.getByLabel('Brom', { exact: true }).check();
-    await dialog.getByLabel('Skill or ability').selectOption('skill:perception');
+    await dialog.getByLabel('Skill, ability or save').selectOption('skill:perception');
     await dialog.getByLabel('DC (optional)').fill('15');
     await dialog.getByLabel('Advantage', { exact: true }).check();
     assert.equal(await dialog.getByLabel('Reveal pass / fail to the players').isChecked(), false);
@@ -200,7 +200,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await button(dana, 'Request check').click();
     await dana.getByRole('dialog').getByLabel('Everyone at the table').uncheck();
     await dana.getByRole('dialog').getByLabel('Aria', { exact: true }).check();
-    await dana.getByRole('dialog').getByLabel('Skill or ability').selectOption('ability:str');
+    await dana.getByRole('dialog').getByLabel('Skill, ability or save').selectOption('ability:str');
     await button(dana.getByRole('dialog'), 'Request check').click();
     await dana.getByRole('dialog').waitFor({ state: 'detached' });
     await button(dana, 'Roll for Aria').click();
@@ -218,7 +218,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(await pre.getByLabel('Everyone at the table').isChecked(), false);
     assert.equal(await pre.getByLabel('Brom', { exact: true }).isChecked(), true);
     assert.equal(await pre.getByLabel('Aria', { exact: true }).isChecked(), false);
-    assert.equal(await pre.getByLabel('Skill or ability').inputValue(), 'skill:stealth');
+    assert.equal(await pre.getByLabel('Skill, ability or save').inputValue(), 'skill:stealth');
     await button(pre, 'Request check').click();
     await pre.waitFor({ state: 'detached' });
     await checkCard(bob, 'Brom', 'Stealth').getByTestId('check-answer').waitFor();
@@ -292,7 +292,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     // "Request check" from the action: the action waits for the roll, then goes back to the DM
     await button(action, 'Request check').click();
     await dana.getByRole('dialog').getByLabel('Brom', { exact: true }).isChecked().then((on) => assert.ok(on, 'the action’s seat is chosen'));
-    await dana.getByRole('dialog').getByLabel('Skill or ability').selectOption('skill:investigation');
+    await dana.getByRole('dialog').getByLabel('Skill, ability or save').selectOption('skill:investigation');
     await button(dana.getByRole('dialog'), 'Request check').click();
     await waitText(action.getByTestId('action-status'), 'Waiting for a roll');
     const inv = checkCard(bob, 'Brom', 'Investigation');

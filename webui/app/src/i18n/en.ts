@@ -249,7 +249,7 @@ export const en = {
   'table.slash.whisper': 'whisper to the DM',
   'table.slash.whisperDm': 'whisper to the player chosen in “Whisper to”',
   'table.slash.ooc': 'speak out of character',
-  'table.slash.check': 'ask for a check, e.g. /check perception',
+  'table.slash.check': 'ask for a check, e.g. /check perception or /check dex save',
   'table.slash.none': 'No command starts like this. Known commands:',
 
   'table.side': 'Chat, dice and actions',
@@ -257,7 +257,7 @@ export const en = {
   'table.tab.dice': 'Dice',
   'table.tab.actions': 'Actions',
   'table.input.declare': 'Declare action',
-  'table.slash.checkDm': 'ask everyone for a check, e.g. /check perception 15 (the DC stays hidden)',
+  'table.slash.checkDm': 'ask everyone for a check or a save, e.g. /check perception 15 or /check dex save 12 (the DC stays hidden)',
 
   'dice.quickRoll': 'Quick roll',
   'dice.formula': 'Dice formula',
@@ -303,7 +303,7 @@ export const en = {
   'check.dialog.who': 'Who rolls',
   'check.dialog.everyone': 'Everyone at the table',
   'check.dialog.noSeats': 'Choose at least one player.',
-  'check.dialog.check': 'Skill or ability',
+  'check.dialog.check': 'Skill, ability or save',
   'check.dialog.dc': 'DC (optional)',
   'check.dialog.mode': 'Roll',
   'check.dialog.flat': 'Flat bonus',

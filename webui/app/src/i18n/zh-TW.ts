@@ -249,7 +249,7 @@ export const zhTW: Record<MessageKey, string> = {
   'table.slash.whisper': '密語給 DM',
   'table.slash.whisperDm': '密語給「密語對象」中選擇的玩家',
   'table.slash.ooc': '以場外身分發言',
-  'table.slash.check': '要求檢定，例如 /check perception',
+  'table.slash.check': '要求檢定，例如 /check perception 或 /check dex save',
   'table.slash.none': '沒有這樣開頭的指令。可用的指令：',
 
   'table.side': '聊天、骰子與行動',
@@ -257,7 +257,7 @@ export const zhTW: Record<MessageKey, string> = {
   'table.tab.dice': '骰子',
   'table.tab.actions': '行動',
   'table.input.declare': '宣告行動',
-  'table.slash.checkDm': '要求所有人檢定，例如 /check perception 15（DC 保持隱藏）',
+  'table.slash.checkDm': '要求所有人檢定或豁免，例如 /check perception 15 或 /check dex save 12（DC 保持隱藏）',
 
   'dice.quickRoll': '快速擲骰',
   'dice.formula': '骰子算式',
@@ -303,7 +303,7 @@ export const zhTW: Record<MessageKey, string> = {
   'check.dialog.who': '誰要擲骰',
   'check.dialog.everyone': '桌上所有人',
   'check.dialog.noSeats': '請至少選擇一位玩家。',
-  'check.dialog.check': '技能或屬性',
+  'check.dialog.check': '技能、屬性或豁免',
   'check.dialog.dc': 'DC（可不填）',
   'check.dialog.mode': '擲法',
   'check.dialog.flat': '固定加值',

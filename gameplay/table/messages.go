@@ -21,7 +21,7 @@ type MessageInput struct {
 	Kind           string `json:"kind" jsonschema:"character_dialogue, narration, action, ooc or whisper_dm (or say: the speaker's natural voice)"`
 	Text           string `json:"text" jsonschema:"1 to 4000 characters"`
 	Intent         string `json:"intent,omitempty" jsonschema:"empty, search or check (actions only)"`
-	Check          string `json:"check,omitempty" jsonschema:"the skill or ability of a check intent"`
+	Check          string `json:"check,omitempty" jsonschema:"the skill, ability or saving throw (dex_save) of a check intent"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: act as this player seat (DM proxy)"`
 	ToSeatID       *int64 `json:"to_seat_id,omitempty" jsonschema:"DM only: the seat a whisper goes to"`
 	Speaker        string `json:"speaker,omitempty" jsonschema:"DM narration only: the NPC who speaks, 1 to 60 characters"`

@@ -2747,7 +2747,7 @@ export interface components {
             text: string;
             /** @description empty, search or check (actions only) */
             intent?: string;
-            /** @description the skill or ability of a check intent */
+            /** @description the skill, ability or saving throw (dex_save) of a check intent */
             check?: string;
             /** @description DM only: act as this player seat (DM proxy) */
             subject_seat_id?: null | number;

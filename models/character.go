@@ -14,6 +14,14 @@ type Resource struct {
 	Max     int    `json:"max"`
 }
 
+// DamageDefenses are the damage types a character takes half, no or double
+// damage from (5e SRD damage types).
+type DamageDefenses struct {
+	Resistances     []string `json:"resistances"`
+	Immunities      []string `json:"immunities"`
+	Vulnerabilities []string `json:"vulnerabilities"`
+}
+
 // Attack is one attack on a sheet: a weapon or a spell attack. The sheet
 // rules derive its to-hit and damage from the character's numbers.
 type Attack struct {
@@ -88,6 +96,9 @@ type Character struct {
 	// InitiativeAdvantage: the sheet rolls initiative with advantage (a
 	// class or feat feature).
 	InitiativeAdvantage bool `gorm:"not null;default:false"`
+	// Defenses are the character's damage resistances, immunities and
+	// vulnerabilities.
+	Defenses DamageDefenses `gorm:"serializer:json;type:text;not null;default:'{}'"`
 	// Attacks, spells and inventory are the sheet's lists, Notes free text.
 	Attacks   []Attack        `gorm:"serializer:json;type:text;not null;default:'[]'"`
 	Spells    []Spell         `gorm:"serializer:json;type:text;not null;default:'[]'"`

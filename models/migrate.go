@@ -40,6 +40,7 @@ var migrations = []Migration{
 	migrationV18SaveRequests,
 	migrationV19InitiativeAdvantage,
 	migrationV20RollWhat,
+	migrationV21DamageDefenses,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

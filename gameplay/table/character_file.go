@@ -45,7 +45,7 @@ func (s *Service) ExportCharacter(ctx context.Context, c Caller, id int64) (Char
 		SkillExpertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
 		Biography: v.Biography, RoleplayGuidance: v.RoleplayGuidance, Class: v.Class, Species: v.Species,
 		Background: v.Background, SaveProficiencies: v.SaveProficiencies, Armor: v.Armor, Speed: v.Speed, HitDie: v.HitDie,
-		InitiativeAdvantage: v.InitiativeAdvantage, Attacks: v.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes,
+		InitiativeAdvantage: v.InitiativeAdvantage, Defenses: v.Defenses, Attacks: v.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes,
 	}}, nil
 }
 

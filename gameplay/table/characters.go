@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/combat"
 	"github.com/adventure-table/adventure-table/gameplay/dice"
 	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
@@ -65,6 +66,24 @@ type AttackView struct {
 	AddModifier bool   `json:"add_modifier" jsonschema:"adds the ability modifier to the damage"`
 }
 
+// DefensesView are a character's damage defenses: it takes half damage of
+// the types it resists, none of those it is immune to, double of those it
+// is vulnerable to (applied by the character state and the encounter).
+type DefensesView struct {
+	Resistances     []string `json:"resistances" jsonschema:"5e SRD damage types"`
+	Immunities      []string `json:"immunities" jsonschema:"5e SRD damage types"`
+	Vulnerabilities []string `json:"vulnerabilities" jsonschema:"5e SRD damage types"`
+}
+
+// combat is the defenses as the encounter rules read them.
+func (d DefensesView) combat() combat.Defenses {
+	return combat.Defenses{Resistances: d.Resistances, Immunities: d.Immunities, Vulnerabilities: d.Vulnerabilities}
+}
+
+func defensesView(d models.DamageDefenses) DefensesView {
+	return DefensesView{Resistances: nonNil(d.Resistances), Immunities: nonNil(d.Immunities), Vulnerabilities: nonNil(d.Vulnerabilities)}
+}
+
 // SpellView is a spell on a sheet; spell slots are resources.
 type SpellView struct {
 	Name     string `json:"name" jsonschema:"1 to 80 characters"`
@@ -116,6 +135,7 @@ type CharacterInput struct {
 	HitDie             int            `json:"hit_die" jsonschema:"hit die size: 6, 8, 10 or 12; 0 when not given"`
 	// InitiativeAdvantage is a feature of the sheet (a class or feat).
 	InitiativeAdvantage bool         `json:"initiative_advantage,omitempty" jsonschema:"initiative is rolled with advantage"`
+	Defenses            DefensesView `json:"defenses,omitempty" jsonschema:"damage types (5e SRD) the character resists, is immune or vulnerable to"`
 	Attacks             []AttackView `json:"attacks,omitempty" jsonschema:"at most 50"`
 	Spells              []SpellView  `json:"spells,omitempty" jsonschema:"at most 200"`
 	Inventory           []ItemView   `json:"inventory,omitempty" jsonschema:"at most 200"`
@@ -144,6 +164,7 @@ type CharacterView struct {
 	Speed               int              `json:"speed"`
 	HitDie              int              `json:"hit_die"`
 	InitiativeAdvantage bool             `json:"initiative_advantage"`
+	Defenses            DefensesView     `json:"defenses"`
 	Attacks             []AttackView     `json:"attacks"`
 	Spells              []SpellView      `json:"spells"`
 	Inventory           []ItemView       `json:"inventory"`
@@ -271,6 +292,16 @@ func (in *CharacterInput) validate() error {
 		e.WithField("hit_die", "0, 6, 8, 10 or 12")
 	}
 	in.validateLists(e)
+	for field, list := range map[string]*[]string{"defenses.resistances": &in.Defenses.Resistances,
+		"defenses.immunities": &in.Defenses.Immunities, "defenses.vulnerabilities": &in.Defenses.Vulnerabilities} {
+		for i, typ := range *list {
+			(*list)[i] = strings.ToLower(strings.TrimSpace(typ))
+			if !slices.Contains(sheet.DamageTypes, (*list)[i]) {
+				e.WithField(field, fmt.Sprintf("unknown damage type %q", truncate(typ, 40)))
+			}
+		}
+		*list = dedupe(*list)
+	}
 	if utf8.RuneCountInString(in.Notes) > maxNotesLength {
 		e.WithField("notes", fmt.Sprintf("at most %d characters", maxNotesLength))
 	}
@@ -388,6 +419,8 @@ func (in CharacterInput) apply(c *models.Character) {
 		c.Inventory[i] = models.InventoryItem(it)
 	}
 	c.Notes = in.Notes
+	c.Defenses = models.DamageDefenses{Resistances: nonNil(in.Defenses.Resistances), Immunities: nonNil(in.Defenses.Immunities),
+		Vulnerabilities: nonNil(in.Defenses.Vulnerabilities)}
 }
 
 func characterView(c models.Character) CharacterView {
@@ -398,7 +431,7 @@ func characterView(c models.Character) CharacterView {
 		Resources: []ResourceView{}, Biography: c.Biography, RoleplayGuidance: c.RoleplayGuidance,
 		Class: c.Class, Species: c.Species, Background: c.Background, SaveProficiencies: nonNil(c.SaveProficiencies),
 		Armor: ArmorView{Body: c.Armor, Shield: c.Shield, Unarmored: c.Unarmored, Bonus: c.ArmorBonus}, Speed: c.Speed, HitDie: c.HitDie,
-		InitiativeAdvantage: c.InitiativeAdvantage, Attacks: []AttackView{}, Spells: []SpellView{}, Inventory: []ItemView{}, Notes: c.Notes,
+		InitiativeAdvantage: c.InitiativeAdvantage, Defenses: defensesView(c.Defenses), Attacks: []AttackView{}, Spells: []SpellView{}, Inventory: []ItemView{}, Notes: c.Notes,
 		Derived: characterDerived(&c), UpdatedAt: c.UpdatedAt}
 	for _, r := range c.Resources {
 		v.Resources = append(v.Resources, ResourceView(r))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/adventure-table/adventure-table/gameplay/combat"
+	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -35,6 +36,7 @@ type StateChangeInput struct {
 	SubjectSeatID int64  `json:"subject_seat_id"`
 	Op            string `json:"op" jsonschema:"damage, heal, set_temp_hp, add_condition, remove_condition, spend_resource or restore_resource"`
 	Amount        int    `json:"amount,omitempty" jsonschema:"1 to 9999 for HP and resources"`
+	DamageType    string `json:"damage_type,omitempty" jsonschema:"damage: its 5e SRD type, for the character's resistances, immunities and vulnerabilities"`
 	Condition     string `json:"condition,omitempty" jsonschema:"a 5e SRD condition"`
 	Resource      string `json:"resource,omitempty" jsonschema:"the name of one of the character's resources"`
 }
@@ -101,7 +103,11 @@ func (in StateChangeInput) apply(c *models.Character) error {
 		}
 		switch in.Op {
 		case OpDamage:
-			hp = ApplyDamage(hp, in.Amount)
+			typ := strings.ToLower(strings.TrimSpace(in.DamageType))
+			if typ != "" && !slices.Contains(sheet.DamageTypes, typ) {
+				return apperr.E(apperr.CharacterStateInvalid, "Unknown damage type %q.", truncate(typ, 40)).WithField("damage_type", "a 5e SRD damage type")
+			}
+			hp = ApplyDamage(hp, defensesView(c.Defenses).combat().Modified(in.Amount, typ))
 		case OpHeal:
 			hp = ApplyHealing(hp, in.Amount)
 		default:

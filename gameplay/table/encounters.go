@@ -333,7 +333,8 @@ func seatCombatant(seatID int64, ch *models.Character) (combat.Combatant, error)
 	}
 	d := sheet.Derive(sheetInput(ch))
 	return combat.Combatant{ID: combatantID(seatID), Name: ch.Name, SeatID: seatID, InitiativeBonus: d.Initiative, Advantage: d.InitiativeAdvantage,
-		AC: d.AC, HP: combat.HP{Max: ch.HPMax, Current: ch.HPCurrent, Temp: ch.HPTemp}, Conditions: []combat.Condition{}}, nil
+		AC: d.AC, HP: combat.HP{Max: ch.HPMax, Current: ch.HPCurrent, Temp: ch.HPTemp}, Defenses: defensesView(ch.Defenses).combat(),
+		Conditions: []combat.Condition{}}, nil
 }
 
 // npcCombatant validates an NPC and makes it a combatant with the next
@@ -624,8 +625,8 @@ func (s *Service) changeEncounter(ctx context.Context, c Caller, sessionID int64
 }
 
 // loadSeats reads the characters of the seat combatants (locked: a fight
-// changes their hit points) and refreshes each combatant's hit points and
-// armor class from them.
+// changes their hit points) and refreshes each combatant's hit points,
+// armor class and damage defenses from them.
 func (op *encounterOp) loadSeats(ctx context.Context) error {
 	for i, cb := range op.st.Fight.Combatants {
 		if cb.SeatID == 0 {
@@ -642,6 +643,7 @@ func (op *encounterOp) loadSeats(ctx context.Context) error {
 		op.chars[cb.SeatID] = ch
 		cb.HP = combat.HP{Max: max(1, ch.HPMax), Current: min(ch.HPCurrent, max(1, ch.HPMax)), Temp: ch.HPTemp}
 		cb.AC = sheet.Derive(sheetInput(ch)).AC
+		cb.Defenses = defensesView(ch.Defenses).combat()
 		op.st.Fight.Combatants[i] = cb
 	}
 	return nil

@@ -10,28 +10,11 @@ import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
 import { characterFileName } from '../src/pages/Characters';
 import type { Character } from '../src/table/api';
-import { apiError, callsTo, json, lendDownloads, renderApp, resetEachTest, stubServer } from './fixtures';
+import { apiError, callsTo, characterView, json, lendDownloads, renderApp, resetEachTest, stubServer } from './fixtures';
 
 resetEachTest();
 
-const MIRA: Character = {
-  id: 3,
-  name: 'Mira',
-  level: 5,
-  proficiency_bonus: 3,
-  abilities: { str: 10, dex: 14, con: 12, int: 8, wis: 13, cha: 15 },
-  skill_proficiencies: ['perception'],
-  skill_expertise: [],
-  hp: { max: 30, current: 25, temp: 0 },
-  conditions: [],
-  resources: [],
-  biography: 'Raised by wolves.',
-  roleplay_guidance: '',
-  class: 'Ranger', species: 'Elf', background: 'Outlander', save_proficiencies: [], armor: { body: '', shield: false, unarmored: '', bonus: 0 }, speed: 30, hit_die: 8, initiative_advantage: false,
-  attacks: [], spells: [], inventory: [], notes: '',
-  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4 }, passive_perception: 14, initiative: 2, initiative_advantage: false, saves: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, ac: 12, stealth_disadvantage: false, speed: 30, hit_dice: '5d8', attacks: [] },
-  updated_at: '2025-01-01T00:00:00Z',
-};
+const MIRA: Character = characterView();
 const { id: _id, proficiency_bonus: _pb, derived: _d, updated_at: _u, ...MIRA_INPUT } = MIRA;
 const FILE = { format: 'adventure-table.character', version: 1, character: MIRA_INPUT };
 

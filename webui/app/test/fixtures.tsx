@@ -8,7 +8,7 @@ import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
-import type { EventView, Seat, SessionResume } from '../src/table/api';
+import type { Character, EventView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
 
@@ -298,6 +298,53 @@ export function scenarioView(over: Partial<ScenarioView> = {}): ScenarioView {
     scripts: { library: '', input: '', context: '', output: '' },
     created_at: T0,
     updated_at: T0,
+    ...over,
+  };
+}
+
+// characterView: a stored character as the character routes return it
+// (Mira, a level 5 elf ranger), fields on top; derived replaces the whole.
+export function characterView(over: Partial<Character> = {}): Character {
+  return {
+    id: 3,
+    name: 'Mira',
+    level: 5,
+    proficiency_bonus: 3,
+    abilities: { str: 10, dex: 14, con: 12, int: 8, wis: 13, cha: 15 },
+    skill_proficiencies: ['perception'],
+    skill_expertise: [],
+    hp: { max: 30, current: 25, temp: 0 },
+    conditions: [],
+    resources: [],
+    biography: 'Raised by wolves.',
+    roleplay_guidance: '',
+    class: 'Ranger',
+    species: 'Elf',
+    background: 'Outlander',
+    save_proficiencies: [],
+    armor: { body: '', shield: false, unarmored: '', bonus: 0 },
+    speed: 30,
+    hit_die: 8,
+    initiative_advantage: false,
+    defenses: { resistances: [], immunities: [], vulnerabilities: [] },
+    attacks: [],
+    spells: [],
+    inventory: [],
+    notes: '',
+    derived: {
+      modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
+      skills: { perception: 4 },
+      passive_perception: 14,
+      initiative: 2,
+      initiative_advantage: false,
+      saves: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
+      ac: 12,
+      stealth_disadvantage: false,
+      speed: 30,
+      hit_dice: '5d8',
+      attacks: [],
+    },
+    updated_at: '2025-01-01T00:00:00Z',
     ...over,
   };
 }

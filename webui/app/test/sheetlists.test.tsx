@@ -7,52 +7,34 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import errorsEn from '../src/i18n/errors.en.json';
 import type { Character, RollResultView } from '../src/table/api';
-import { callsTo, ev, json, renderApp, resetEachTest, resume, stubServer, T0 } from './fixtures';
+import { callsTo, characterView, ev, json, renderApp, resetEachTest, resume, stubServer, T0 } from './fixtures';
 
 resetEachTest();
 
 const LONGSWORD = { name: 'Longsword', ability: 'str', proficient: true, bonus: 0, damage: '1d8', damage_type: 'slashing', add_modifier: true };
 
-const MIRA: Character = {
-  id: 3,
-  name: 'Mira',
-  level: 5,
-  proficiency_bonus: 3,
+const MIRA: Character = characterView({
   abilities: { str: 16, dex: 14, con: 12, int: 8, wis: 13, cha: 15 },
   skill_proficiencies: [],
-  skill_expertise: [],
-  hp: { max: 30, current: 25, temp: 0 },
-  conditions: [],
-  resources: [],
   biography: '',
-  roleplay_guidance: '',
   class: 'Fighter',
-  species: 'Elf',
   background: '',
-  save_proficiencies: [],
-  armor: { body: '', shield: false, unarmored: '', bonus: 0 },
-  speed: 30,
   hit_die: 10,
-  initiative_advantage: false,
   attacks: [LONGSWORD],
   spells: [{ name: 'Shield', level: 1, prepared: true, notes: 'reaction' }],
   inventory: [{ name: 'Rope', quantity: 1, notes: '' }],
   notes: 'Owes the guild.',
   derived: {
+    ...characterView().derived,
     modifiers: { str: 3, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
     skills: {},
     passive_perception: 11,
-    initiative: 2,
-    initiative_advantage: false,
     saves: { str: 3, dex: 2, con: 1, int: -1, wis: 1, cha: 2 },
-    ac: 12,
-    stealth_disadvantage: false,
-    speed: 30,
     hit_dice: '5d10',
     attacks: [{ name: 'Longsword', to_hit: 6, damage: '1d8+3', damage_modifier: 3, damage_type: 'slashing' }],
   },
   updated_at: T0,
-};
+});
 
 const click = (el: HTMLElement) => act(async () => fireEvent.click(el));
 

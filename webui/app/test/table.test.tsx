@@ -7,6 +7,7 @@ import errorsZhTW from '../src/i18n/errors.zh-TW.json';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import type { Character, RoomView, Seat, SessionResume } from '../src/table/api';
+import { characterView } from './fixtures';
 
 // ---- a fake server at the fetch boundary ---------------------------------
 
@@ -114,24 +115,14 @@ function roomFor(authority: 'owner' | 'dm' | 'member', over: Partial<RoomView> =
   };
 }
 
-const MIRA: Character = {
-  id: 3,
-  name: 'Mira',
-  level: 5,
-  proficiency_bonus: 3,
-  abilities: { str: 10, dex: 14, con: 12, int: 8, wis: 13, cha: 15 },
+const MIRA: Character = characterView({
   skill_proficiencies: ['perception', 'stealth'],
   skill_expertise: ['stealth'],
-  hp: { max: 30, current: 25, temp: 0 },
   conditions: ['poisoned'],
   resources: [{ name: 'Spell slots (1st)', current: 2, max: 4 }],
-  biography: 'Raised by wolves.',
   roleplay_guidance: 'Speaks softly.',
-  class: 'Ranger', species: 'Elf', background: 'Outlander', save_proficiencies: [], armor: { body: '', shield: false, unarmored: '', bonus: 0 }, speed: 30, hit_die: 8, initiative_advantage: false,
-  attacks: [], spells: [], inventory: [], notes: '',
-  derived: { modifiers: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, skills: { perception: 4, stealth: 8 }, passive_perception: 14, initiative: 2, initiative_advantage: false, saves: { str: 0, dex: 2, con: 1, int: -1, wis: 1, cha: 2 }, ac: 12, stealth_disadvantage: false, speed: 30, hit_dice: '5d8', attacks: [] },
-  updated_at: '2025-01-01T00:00:00Z',
-};
+  derived: { ...characterView().derived, skills: { perception: 4, stealth: 8 } },
+});
 
 function resume(can: Partial<SessionResume['can']>, status: SessionResume['session']['status'] = 'lobby'): SessionResume {
   return {
@@ -502,6 +493,7 @@ describe('character editor', () => {
       speed: 30,
       hit_die: 8,
       initiative_advantage: false,
+      defenses: { resistances: [], immunities: [], vulnerabilities: [] },
       attacks: [],
       spells: [],
       inventory: [],
@@ -509,6 +501,23 @@ describe('character editor', () => {
     });
     expect(screen.getByTestId('proficiency-bonus').textContent).toBe('+4');
     expect(screen.getByText(en['character.saved'])).toBeTruthy();
+  });
+
+  it('saves damage defenses: one choice per damage type, sent as the three lists', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, { ...MIRA, defenses: { resistances: ['fire'], immunities: [], vulnerabilities: [] } }),
+      'PUT /api/characters/3': (body) => json(200, { ...MIRA, ...(body as object) }),
+    });
+    renderApp('/characters/3');
+    const group = await screen.findByRole('group', { name: en['character.defenses'] });
+    const fire = within(group).getByLabelText(en['damage.fire']) as HTMLSelectElement;
+    expect(fire.value).toBe('resistances');
+    fireEvent.change(within(group).getByLabelText(en['damage.cold']), { target: { value: 'vulnerabilities' } });
+    fireEvent.change(within(group).getByLabelText(en['damage.poison']), { target: { value: 'immunities' } });
+    fireEvent.change(fire, { target: { value: '' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: en['character.save'] })));
+    const sent = callsTo('PUT', '/api/characters/3')[0]!.body as Record<string, unknown>;
+    expect(sent.defenses).toEqual({ resistances: [], immunities: ['poison'], vulnerabilities: ['cold'] });
   });
 
   it('shows the server-derived sheet and saves the armor, saves, speed and hit die', async () => {

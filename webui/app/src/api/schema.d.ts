@@ -2155,6 +2155,8 @@ export interface components {
             hit_die: number;
             /** @description initiative is rolled with advantage */
             initiative_advantage?: boolean;
+            /** @description damage types (5e SRD) the character resists, is immune or vulnerable to */
+            defenses?: components["schemas"]["DefensesView"];
             /** @description at most 50 */
             attacks?: components["schemas"]["AttackView"][];
             /** @description at most 200 */
@@ -2207,6 +2209,7 @@ export interface components {
             speed: number;
             hit_die: number;
             initiative_advantage: boolean;
+            defenses: components["schemas"]["DefensesView"];
             attacks: components["schemas"]["AttackView"][];
             spells: components["schemas"]["SpellView"][];
             inventory: components["schemas"]["ItemView"][];
@@ -2340,6 +2343,14 @@ export interface components {
             immunities?: string[];
             resistances?: string[];
             vulnerabilities?: string[];
+        };
+        DefensesView: {
+            /** @description 5e SRD damage types */
+            resistances: string[];
+            /** @description 5e SRD damage types */
+            immunities: string[];
+            /** @description 5e SRD damage types */
+            vulnerabilities: string[];
         };
         Deleted: {
             deleted: boolean;
@@ -3332,6 +3343,8 @@ export interface components {
             op: string;
             /** @description 1 to 9999 for HP and resources */
             amount?: number;
+            /** @description damage: its 5e SRD type, for the character's resistances, immunities and vulnerabilities */
+            damage_type?: string;
             /** @description a 5e SRD condition */
             condition?: string;
             /** @description the name of one of the character's resources */

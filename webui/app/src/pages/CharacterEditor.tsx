@@ -10,6 +10,7 @@ import {
   ABILITIES,
   ARMORS,
   CONDITIONS,
+  DAMAGE_TYPES,
   HIT_DICE,
   SKILLS,
   UNARMORED,
@@ -62,6 +63,28 @@ interface Draft {
   spells: SpellRow[];
   inventory: ItemRow[];
   notes: string;
+  // defenses: for each damage type the character resists, is immune or
+  // vulnerable to, which list it is in.
+  defenses: Partial<Record<string, DefenseList>>;
+}
+
+// The three lists of CharacterInput.defenses.
+const DEFENSE_LISTS = ['resistances', 'immunities', 'vulnerabilities'] as const;
+type DefenseList = (typeof DEFENSE_LISTS)[number];
+
+function defenseDraft(d: CharacterInput['defenses']): Draft['defenses'] {
+  const out: Draft['defenses'] = {};
+  for (const list of DEFENSE_LISTS) for (const typ of d?.[list] ?? []) out[typ] = list;
+  return out;
+}
+
+function defensesOf(d: Draft['defenses']): NonNullable<CharacterInput['defenses']> {
+  const out = { resistances: [] as string[], immunities: [] as string[], vulnerabilities: [] as string[] };
+  for (const typ of DAMAGE_TYPES) {
+    const list = d[typ];
+    if (list) out[list].push(typ);
+  }
+  return out;
 }
 
 let resourceKeys = 0;
@@ -100,6 +123,7 @@ export function draftOf(c: CharacterInput): Draft {
     spells: spellRows(c.spells),
     inventory: itemRows(c.inventory),
     notes: c.notes ?? '',
+    defenses: defenseDraft(c.defenses),
   };
 }
 
@@ -132,6 +156,7 @@ export function inputOf(d: Draft): CharacterInput {
     spells: spellsOf(d.spells),
     inventory: itemsOf(d.inventory),
     notes: d.notes,
+    defenses: defensesOf(d.defenses),
   };
 }
 
@@ -158,6 +183,7 @@ export const NEW_CHARACTER: CharacterInput = {
   spells: [],
   inventory: [],
   notes: '',
+  defenses: { resistances: [], immunities: [], vulnerabilities: [] },
 };
 
 // The field groups of the form; a server field key ("hp.current",
@@ -176,6 +202,7 @@ const GROUPS = [
   'skill_proficiencies',
   'skill_expertise',
   'hp',
+  'defenses',
   'conditions',
   'resources',
   'attacks',
@@ -546,6 +573,31 @@ function Editor({ initial }: { initial: Character | null }) {
             ))}
           </div>
           {err('hp')}
+        </fieldset>
+
+        <fieldset>
+          <legend>{t('character.defenses')}</legend>
+          <div className="fields">
+            {DAMAGE_TYPES.map((typ) => (
+              <Field key={typ} label={t(`damage.${typ}` as MessageKey)} htmlFor={`${idp}-def-${typ}`}>
+                <select
+                  id={`${idp}-def-${typ}`}
+                  value={draft.defenses[typ] ?? ''}
+                  onChange={(e) => set({ defenses: { ...draft.defenses, [typ]: (e.target.value || undefined) as DefenseList | undefined } })}
+                  aria-invalid={bad('defenses') || undefined}
+                  aria-describedby={described('defenses')}
+                >
+                  <option value="">{t('character.defenses.none')}</option>
+                  {DEFENSE_LISTS.map((list) => (
+                    <option key={list} value={list}>
+                      {t(`character.defenses.${list}`)}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            ))}
+          </div>
+          {err('defenses')}
         </fieldset>
 
         <fieldset>

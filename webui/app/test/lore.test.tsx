@@ -156,9 +156,11 @@ describe('story cards in play', () => {
       entry: 'Bram is a spy.',
       type: 'character',
     });
-    expect(tags(bram)).toContain(en['solo.lore.edited']);
+    // The mark comes with the card's refreshed state, which may render after
+    // the entry does.
+    await waitFor(() => expect(tags(cardItem(drawer, 11))).toContain(en['solo.lore.edited']));
     // what the last prompt did with it stays shown
-    expect(bram.dataset.used).toBe('true');
+    expect(cardItem(drawer, 11).dataset.used).toBe('true');
   });
 
   it('sets a card aside and brings it back', async () => {

@@ -8,7 +8,7 @@ import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
-import type { Character, EventView, Seat, SessionResume } from '../src/table/api';
+import type { Character, CharacterDerived, EventView, Participant, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
 
@@ -162,6 +162,9 @@ export const participant = (id: number, seatId: number, who: string, charId: num
   controller_display_name: who,
   character: { id: charId, name, level: 3, hp: { max: 20, current: 14, temp: 0 }, conditions: ['prone'] },
 });
+
+// withSheet gives a participant's character the derived sheet the resume carries.
+export const withSheet = (p: Participant, d: CharacterDerived): Participant => ({ ...p, character: { ...p.character!, derived: d } });
 
 // resume: session 12 in room 2 / campaign 4, active; DM Dana (seat 8), Bob
 // playing Mira (seat 9), Cid playing Nox (seat 10). The page belongs to the

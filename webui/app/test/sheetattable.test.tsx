@@ -6,8 +6,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
-import type { CharacterDerived, Participant, RollRequestView, RollResultView, SessionResume } from '../src/table/api';
-import { callsTo, ev, json, participant, renderApp, resetEachTest, resume as baseResume, stubServer, T0 } from './fixtures';
+import type { CharacterDerived, RollRequestView, RollResultView, SessionResume } from '../src/table/api';
+import { callsTo, ev, json, participant, renderApp, resetEachTest, resume as baseResume, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -38,8 +38,6 @@ const MIRA: CharacterDerived = {
 
 // Nox has no speed on the sheet and no attacks.
 const NOX: CharacterDerived = { ...MIRA, ac: 15, initiative: -1, passive_perception: 9, speed: 0, attacks: [] };
-
-const withSheet = (p: Participant, d: CharacterDerived): Participant => ({ ...p, character: { ...p.character!, derived: d } });
 
 const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
   baseResume(role, {

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import errorsEn from '../src/i18n/errors.en.json';
 import type { Character, RollResultView } from '../src/table/api';
-import { callsTo, characterView, ev, json, renderApp, resetEachTest, resume, stubServer, T0 } from './fixtures';
+import { callsTo, characterView, ev, json, participant, renderApp, resetEachTest, resume, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -127,12 +127,13 @@ const result = (over: Partial<RollResultView>): RollResultView => ({
 const card = (name: string) => screen.getAllByTestId('participant').find((c) => within(c).getByRole('heading').textContent?.includes(name))!;
 
 describe('table: attacks on the own card', () => {
-  it('rolls an attack and its damage by name; the server adds the sheet numbers; the feed names the attack', async () => {
+  it('rolls an attack and its damage by name from the resume’s sheet; the server adds the sheet numbers; the feed names the attack', async () => {
     stubServer({
       'GET /api/sessions/12': () =>
         json(
           200,
           resume('player', {
+            participants: [withSheet(participant(1, 9, 'Bob', 3, 'Mira'), MIRA.derived), participant(2, 10, 'Cid', 4, 'Nox')],
             cursor: 2,
             recent_events: [
               ev(1, 'session.started', { acting_seat_id: 8 }),
@@ -145,7 +146,6 @@ describe('table: attacks on the own card', () => {
           }),
         ),
       'GET /api/sessions/12/rolls': () => json(200, { requests: [], results: [], pending_actions: [], windows: [] }),
-      'GET /api/characters/3': () => json(200, MIRA),
       'POST /api/sessions/12/quick-roll': (body) =>
         json(201, (body as { damage?: boolean }).damage ? result({ formula: 'd8 + 3', total: 8 }) : result({})),
     });
@@ -170,6 +170,8 @@ describe('table: attacks on the own card', () => {
     await click(within(row).getByRole('button', { name: 'Roll Longsword damage' }));
     expect(callsTo('POST', '/api/sessions/12/quick-roll')[1]!.body).toMatchObject({ attack: 'Longsword', damage: true });
     await vi.waitFor(() => expect(within(card('Mira')).getByTestId('card-attack-result').textContent).toContain('d8 + 3 = 8'));
+    // the card read no character: the attacks are the resume's
+    expect(callsTo('GET', '/api/characters/3')).toEqual([]);
   });
 
   it('the DM has no attack list on a player card', async () => {

@@ -1,11 +1,11 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
-import { useAction } from '../useAction';
-import { ABILITIES, SKILLS, quickRoll, type CharacterDerived, type RollResultView } from './api';
-import { newKey } from './InputBar';
+import { damageName } from '../pages/SheetLists';
+import { ABILITIES, SKILLS, type AttackDerived, type CharacterDerived, type RollResultView } from './api';
 import { checkName, SAVE_SUFFIX, signed } from './labels';
+import { useQuickRoll, type QuickRollBody } from './useQuickRoll';
 
 // SheetTotals: a participant's AC, initiative, passive Perception and speed
 // on their card, as the server derived them from the stored sheet (the
@@ -47,28 +47,15 @@ export function SheetRolls({
   asDm: boolean;
 }) {
   const { t } = useI18n();
-  const action = useAction();
-  const pending = useRef<{ sig: string; key: string } | null>(null);
-  const [last, setLast] = useState<{ label: string; r: RollResultView } | null>(null);
-
-  const roll = async (check: string) => {
-    const body = { formula: '', check, ...(asDm ? { subject_seat_id: seatId } : {}) };
-    const sig = JSON.stringify(body);
-    if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
-    const key = pending.current.key;
-    const r = await action.run(() => quickRoll(sessionId, { ...body, idempotency_key: key }));
-    if (r) {
-      pending.current = null;
-      setLast({ label: checkName(check, t), r });
-    }
-  };
+  const { action, roll, last } = useCardRoll(sessionId);
 
   const button = (check: string, mod: number) => {
     const name = checkName(check, t);
     const label = format(t('card.rollCheck'), { check: name, mod: signed(mod) });
+    const body = { formula: '', check, ...(asDm ? { subject_seat_id: seatId } : {}) };
     return (
       <li key={check}>
-        <button type="button" className="sheet-roll" aria-label={label} title={label} disabled={action.busy} onClick={() => roll(check)}>
+        <button type="button" className="sheet-roll" aria-label={label} title={label} disabled={action.busy} onClick={() => roll(body, name)}>
           {name} <strong>{signed(mod)}</strong>
         </button>
       </li>
@@ -86,12 +73,84 @@ export function SheetRolls({
       <ul className="sheet-roll-list" data-testid="card-skills">
         {SKILLS.map((s) => button(s, derived.skills[s] ?? 0))}
       </ul>
-      {last && (
-        <p className="hint" role="status" data-testid="card-roll-result">
-          {last.label}: <code>{last.r.formula}</code> = <strong>{last.r.total}</strong>
-        </p>
-      )}
+      <LastRoll last={last} testId="card-roll-result" />
       {action.error !== null && <ErrorNotice code={action.error} />}
     </details>
+  );
+}
+
+// OwnAttacks: a seated player's attacks from their sheet (the derived
+// sheet the resume carries), each with a to-hit and a damage button. The
+// roll names only the attack; the server adds the numbers of the stored
+// sheet, so the card shows what the sheet says and the roll adds the same.
+export function OwnAttacks({ sessionId, attacks }: { sessionId: number; attacks: AttackDerived[] }) {
+  const { t } = useI18n();
+  const { action, roll, last } = useCardRoll(sessionId);
+
+  return (
+    <details className="own-resources own-attacks">
+      <summary>{t('card.attacks')}</summary>
+      {attacks.length === 0 && <p className="hint">{t('card.attacks.empty')}</p>}
+      {attacks.length > 0 && (
+        <ul className="resource-list">
+          {attacks.map((a) => {
+            const hit = format(t('card.attackOf'), { attack: a.name });
+            const dmg = format(t('card.damageOf'), { attack: a.name });
+            return (
+              <li key={a.name} data-testid="card-attack" data-attack={a.name}>
+                <span>{a.name}</span>{' '}
+                <button
+                  type="button"
+                  aria-label={hit}
+                  title={hit}
+                  disabled={action.busy}
+                  onClick={() => roll({ formula: '', attack: a.name, damage: false }, hit)}
+                >
+                  {format(t('card.attackRoll'), { toHit: signed(a.to_hit) })}
+                </button>{' '}
+                <button
+                  type="button"
+                  aria-label={dmg}
+                  title={dmg}
+                  disabled={action.busy}
+                  onClick={() => roll({ formula: '', attack: a.name, damage: true }, dmg)}
+                >
+                  {format(t('card.damageRoll'), { damage: `${a.damage} ${damageName(a.damage_type, t)}` })}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <LastRoll last={last} testId="card-attack-result" />
+      {action.error !== null && <ErrorNotice code={action.error} />}
+    </details>
+  );
+}
+
+interface Rolled {
+  label: string;
+  r: RollResultView;
+}
+
+// useCardRoll: a card's quick rolls, keeping the last result with the
+// label of the button that rolled it.
+function useCardRoll(sessionId: number) {
+  const { action, roll: post } = useQuickRoll(sessionId);
+  const [last, setLast] = useState<Rolled | null>(null);
+  const roll = async (body: QuickRollBody, label: string) => {
+    const r = await post(body);
+    if (r) setLast({ label, r });
+  };
+  return { action, roll, last };
+}
+
+// LastRoll: the card's last roll, "label: formula = total".
+function LastRoll({ last, testId }: { last: Rolled | null; testId: string }) {
+  if (!last) return null;
+  return (
+    <p className="hint" role="status" data-testid={testId}>
+      {last.label}: <code>{last.r.formula}</code> = <strong>{last.r.total}</strong>
+    </p>
   );
 }

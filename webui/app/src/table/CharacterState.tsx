@@ -7,11 +7,12 @@ import {
   changeCharacterState,
   CONDITIONS,
   getCharacter,
+  type AttackDerived,
   type CharacterStateOp,
   type HP,
   type Resource,
 } from './api';
-import { OwnAttacks } from './Attacks';
+import { OwnAttacks } from './CardSheet';
 import { conditionName } from './labels';
 
 
@@ -99,11 +100,12 @@ export function ConditionChips({
 }
 
 // CardControls: the DM's damage / heal / temp HP / add condition on any
-// participant card; a player's heal / temp HP / resources on their own.
+// participant card; a player's heal / temp HP / resources / attacks on their own.
 export function CardControls({
   sessionId,
   seatId,
   characterId,
+  attacks,
   name,
   asDm,
   conditions,
@@ -113,6 +115,8 @@ export function CardControls({
   sessionId: number;
   seatId: number;
   characterId: number;
+  // the character's attacks as the resume's derived sheet has them
+  attacks: AttackDerived[];
   name: string;
   asDm: boolean;
   conditions: string[];
@@ -204,7 +208,7 @@ export function CardControls({
           onChanged={onChanged}
         />
       )}
-      {!asDm && <OwnAttacks sessionId={sessionId} characterId={characterId} />}
+      {!asDm && <OwnAttacks sessionId={sessionId} attacks={attacks} />}
     </div>
   );
 }

@@ -1,13 +1,12 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
-import { useAction } from '../useAction';
 import { damageName } from '../pages/SheetLists';
-import { ABILITIES, SKILLS, quickRoll, type AttackDerived, type DiceAudit, type DieView, type RollResultView } from './api';
+import { ABILITIES, SKILLS, type AttackDerived, type DiceAudit, type DieView, type RollResultView } from './api';
 import { SAVE_SUFFIX, checkName, signed } from './labels';
-import { newKey } from './InputBar';
 import type { TableNames } from './names';
+import { useQuickRoll } from './useQuickRoll';
 
 type T = (key: MessageKey) => string;
 
@@ -136,8 +135,7 @@ export function QuickRoll({
 }) {
   const { t } = useI18n();
   const [formula, setFormula] = useState('');
-  const action = useAction();
-  const pending = useRef<{ sig: string; key: string } | null>(null);
+  const { action, roll: post } = useQuickRoll(sessionId);
   const inputId = useId();
   const trimmed = formula.trim();
   const closed = disabledReason !== null;
@@ -149,15 +147,8 @@ export function QuickRoll({
 
   // roll posts one quick roll; a retry of the same body reuses its key.
   const roll = async (fields: { formula: string; check?: string; attack?: string; damage?: boolean }) => {
-    const body = { ...fields, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) };
-    const sig = JSON.stringify(body);
-    if (pending.current?.sig !== sig) pending.current = { sig, key: newKey() };
-    const key = pending.current.key;
-    const r = await action.run(() => quickRoll(sessionId, { ...body, idempotency_key: key }));
-    if (r) {
-      pending.current = null;
-      onRolled(r);
-    }
+    const r = await post({ ...fields, ...(subjectSeatId !== null ? { subject_seat_id: subjectSeatId } : {}) });
+    if (r) onRolled(r);
   };
 
   const submit = async (e: FormEvent) => {

@@ -234,6 +234,7 @@ export function PlayerCards({
                     sessionId={data.session.id}
                     seatId={p.seat_id}
                     characterId={c.id}
+                    attacks={c.derived?.attacks ?? []}
                     name={name}
                     asDm={isDM}
                     conditions={c.conditions}

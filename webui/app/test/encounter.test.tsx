@@ -242,6 +242,15 @@ describe('controls', () => {
     expect(targets).toEqual(['', 'seat:10', 'npc:1']);
   });
 
+  it('a player’s attack form offers the attacks of their sheet as the resume derived them', () => {
+    const dagger = { name: 'Dagger', to_hit: 4, damage: '1d4+2', damage_modifier: 2, damage_type: 'piercing' };
+    render(wrap(<EncounterPanel sessionId={12} state={state(fight())} isDM={false} mySeatId={9} canAct seats={seats} myAttacks={[dagger]} />));
+    fireEvent.click(screen.getByRole('button', { name: en['combat.attack'] }));
+    const form = within(screen.getByTestId('attack-form'));
+    fireEvent.change(form.getByLabelText(en['combat.attack.fromSheet']), { target: { value: 'Dagger' } });
+    expect(form.getByTestId('sheet-attack').textContent).toBe(format(en['combat.attack.sheet'], { toHit: '+4', damage: '1d4+2', type: 'piercing' }));
+  });
+
   it('a player sees no panel when no fight is running', () => {
     render(wrap(<EncounterPanel sessionId={12} state={state(null)} isDM={false} mySeatId={9} canAct seats={seats} />));
     expect(screen.queryByTestId('encounter')).toBeNull();

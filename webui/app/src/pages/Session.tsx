@@ -348,7 +348,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               mySeatId={data.me.seat_id ?? null}
               canAct={canAct}
               seats={fighters}
-              myCharacterId={data.participants.find((p) => p.seat_id === data.me.seat_id)?.character?.id ?? null}
+              myAttacks={data.participants.find((p) => p.seat_id === data.me.seat_id)?.character?.derived?.attacks ?? []}
             />
             <PlayerCards
               data={data}

@@ -4,7 +4,7 @@
 // attack with anyone, change a combatant, end), the player's (roll
 // initiative, attack with their own combatant, end their own turn, death
 // saves), and the notice when the turn passes to the reader's seat.
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -13,7 +13,7 @@ import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
 import { useCoalescedRun } from '../useCoalesced';
 import { usePageTitle } from '../usePageTitle';
-import { CONDITIONS, getCharacter, type AttackDerived } from './api';
+import { CONDITIONS, type AttackDerived } from './api';
 import {
   addCombatant,
   advanceEncounter,
@@ -214,7 +214,7 @@ export function EncounterPanel({
   mySeatId,
   canAct,
   seats,
-  myCharacterId = null,
+  myAttacks = [],
 }: {
   sessionId: number;
   state: EncounterState;
@@ -222,8 +222,8 @@ export function EncounterPanel({
   mySeatId: number | null;
   canAct: boolean;
   seats: EncounterSeat[];
-  // the player's own character (its sheet's attacks are offered)
-  myCharacterId?: number | null;
+  // the attacks of the player's own sheet (the resume's derived sheet), offered in the attack form
+  myAttacks?: AttackDerived[];
 }) {
   const { t } = useI18n();
   const { view } = state;
@@ -261,7 +261,7 @@ export function EncounterPanel({
           )}
           {canAct && isDM && <DmControls sessionId={sessionId} view={view} seats={seats} onResult={onResult} />}
           {canAct && !isDM && mine && view.phase === 'fighting' && view.combatants.some((c) => c.id === mine) && (
-            <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} characterId={myCharacterId} onResult={onResult} />
+            <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} attacks={myAttacks} onResult={onResult} />
           )}
         </>
       )}
@@ -556,13 +556,13 @@ function PlayerAttack({
   sessionId,
   view,
   attackerId,
-  characterId,
+  attacks,
   onResult,
 }: {
   sessionId: number;
   view: EncounterView;
   attackerId: string;
-  characterId: number | null;
+  attacks: AttackDerived[];
   onResult: (r: EncounterResult) => void;
 }) {
   const { t } = useI18n();
@@ -574,28 +574,9 @@ function PlayerAttack({
           {t('combat.attack')}
         </button>
       </div>
-      {open && <AttackForm sessionId={sessionId} view={view} attackerId={attackerId} characterId={characterId} onResult={onResult} />}
+      {open && <AttackForm sessionId={sessionId} view={view} attackerId={attackerId} sheet={attacks} onResult={onResult} />}
     </div>
   );
-}
-
-// useSheetAttacks reads a character's attacks (to-hit and damage derived on the server); none without a character or on a failed read.
-function useSheetAttacks(characterId: number | null): AttackDerived[] {
-  const [attacks, setAttacks] = useState<AttackDerived[]>([]);
-  useEffect(() => {
-    if (characterId == null) return;
-    const ctrl = new AbortController();
-    getCharacter(characterId, ctrl.signal).then(
-      (c) => {
-        if (!ctrl.signal.aborted) setAttacks(c.derived?.attacks ?? []);
-      },
-      () => {
-        // the form still takes the numbers by hand
-      },
-    );
-    return () => ctrl.abort();
-  }, [characterId]);
-  return attacks;
 }
 
 // AttackForm: an attack roll against a target. attackerId null: the DM picks
@@ -604,17 +585,17 @@ function AttackForm({
   sessionId,
   view,
   attackerId,
-  characterId = null,
+  sheet = [],
   onResult,
 }: {
   sessionId: number;
   view: EncounterView;
   attackerId: string | null;
-  characterId?: number | null;
+  // the attacker's sheet attacks (to-hit and damage derived on the server), offered to pick
+  sheet?: AttackDerived[];
   onResult: (r: EncounterResult) => void;
 }) {
   const { t } = useI18n();
-  const sheet = useSheetAttacks(characterId);
   const [fromSheet, setFromSheet] = useState('');
   const chosen = sheet.find((a) => a.name === fromSheet);
   const alive = view.combatants.filter((c) => c.status !== 'dead');

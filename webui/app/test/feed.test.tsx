@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import { MESSAGE_EDIT_WINDOW_MS, type DiceAudit, type EventView, type RollRequestView, type RollResultView } from '../src/table/api';
+import { MESSAGE_EDIT_WINDOW_MS, type EventView, type RollRequestView, type RollResultView } from '../src/table/api';
 import { TableFeed, type CheckAnswerCtx, type MessageEditCtx } from '../src/table/Feed';
 import { tableNames } from '../src/table/names';
-import { callsTo, ev, json, msg, resume, stubServer, T0 } from './fixtures';
+import { callsTo, ev, json, msg, resume, rollResult, stubServer, T0 } from './fixtures';
 
 const names = tableNames(resume('player'));
 const wrap = (node: ReactNode) => <I18nProvider>{node}</I18nProvider>;
@@ -69,36 +69,6 @@ describe('edit window', () => {
   });
 });
 
-// d20: one d20 showing `face`, plus `mod`, written as `formula`.
-function d20(id: number, face: number, mod: number, formula = `1d20+${mod}`): RollResultView {
-  const audit: DiceAudit = {
-    formula,
-    normalized: `d20 + ${mod}`,
-    groups: [{ notation: 'd20', sides: 20, dice: [{ value: face, kept: true, dropped: false }], subtotal: face }],
-    total: face + mod,
-    min: 1 + mod,
-    max: 20 + mod,
-  };
-  return {
-    id,
-    roll_request_id: null,
-    acting_seat_id: 9,
-    subject_seat_id: 9,
-    subject_character_id: 3,
-    execution_mode: 'self',
-    source: 'quick',
-    formula: `d20 + ${mod}`,
-    audit,
-    raw_dice: [face],
-    kept_dice: [face],
-    base_modifier: mod,
-    flat_adjustment: 0,
-    total: face + mod,
-    visibility: 'public',
-    created_at: T0,
-  };
-}
-
 const chips = (root: HTMLElement) =>
   within(root)
     .queryAllByTestId('inline-roll')
@@ -106,7 +76,7 @@ const chips = (root: HTMLElement) =>
 
 describe('inline rolls', () => {
   it('the i-th [[…]] marker is a chip for rolls[i], in Markdown and in code; every roll is a card under the line', () => {
-    const rolls = [d20(70, 20, 2), d20(71, 1, 0, '1d20'), d20(72, 9, 5)];
+    const rolls = [rollResult(70, 20, 2), rollResult(71, 1), rollResult(72, 9, 5)];
     const text = 'I **swing [[1d20+2]]** and `[[1d20]]` then [[ 1d20+5 ]] — [[2d6]] stays text';
     render(wrap(<TableFeed events={[msg(2, text, { rolls })]} names={names} />));
     const line = screen.getByTestId('chat-line');
@@ -129,7 +99,7 @@ describe('inline rolls', () => {
   });
 
   it('typed token characters draw no chip; a line without rolls shows its markers as text', () => {
-    render(wrap(<TableFeed events={[msg(2, 'odd \uE0000\uE001 [[1d20]]', { rolls: [d20(70, 4, 0, '1d20')] }), msg(3, 'plain [[1d4]]')]} names={names} />));
+    render(wrap(<TableFeed events={[msg(2, 'odd \uE0000\uE001 [[1d20]]', { rolls: [rollResult(70, 4)] }), msg(3, 'plain [[1d4]]')]} names={names} />));
     const [first, second] = screen.getAllByTestId('chat-line');
     expect(chips(first!)).toEqual([['0', 'd20 + 0 → 4', null]]);
     expect(chips(second!)).toEqual([]);
@@ -138,7 +108,7 @@ describe('inline rolls', () => {
   });
 
   it('an edit rolls nothing again: kept markers keep their rolls, added or changed ones stay text, the cards stay', () => {
-    const rolls = [d20(70, 12, 2), d20(71, 3, 0, '1d20')];
+    const rolls = [rollResult(70, 12, 2), rollResult(71, 3)];
     const events = [
       msg(2, 'Hit [[1d20+2]] then [[1d20]]', { rolls }),
       ev(3, 'message.edited', {
@@ -191,7 +161,7 @@ const checkCard = () => screen.getByTestId('feed-check');
 
 describe('check cards', () => {
   it('the targeted player answers on the card itself: Roll calls the roll API and the card resolves in place', async () => {
-    stubServer({ 'POST /api/roll-requests/31/roll': () => json(200, { ...d20(90, 20, 4, '1d20+4'), roll_request_id: 31, source: 'server' }) });
+    stubServer({ 'POST /api/roll-requests/31/roll': () => json(200, rollResult(90, 20, 4, { roll_request_id: 31, source: 'server' })) });
     const got: RollResultView[] = [];
     const reloads: number[] = [];
     const checks: CheckAnswerCtx = { mySeatId: 9, canAct: true, onResult: (r) => got.push(r), reloadBoard: () => reloads.push(1) };
@@ -213,7 +183,7 @@ describe('check cards', () => {
   });
 
   it('Enter my dice sends the faces from the card', async () => {
-    stubServer({ 'POST /api/roll-requests/31/physical': () => json(200, { ...d20(91, 13, 0, '1d20'), roll_request_id: 31, source: 'physical' }) });
+    stubServer({ 'POST /api/roll-requests/31/physical': () => json(200, rollResult(91, 13, 0, { roll_request_id: 31, source: 'physical' })) });
     render(wrap(<TableFeed events={[asked]} names={names} requests={requests} edit={editAs(false, 9)} />));
     await click(within(checkCard()).getByRole('button', { name: en['check.enter'] }));
     fireEvent.change(within(checkCard()).getByLabelText('Die 1'), { target: { value: '13' } });

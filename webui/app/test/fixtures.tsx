@@ -8,7 +8,7 @@ import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
-import type { Character, CharacterDerived, EventView, Participant, Seat, SessionResume } from '../src/table/api';
+import type { Character, CharacterDerived, EventView, Participant, RollResultView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
 
@@ -165,6 +165,38 @@ export const participant = (id: number, seatId: number, who: string, charId: num
 
 // withSheet gives a participant's character the derived sheet the resume carries.
 export const withSheet = (p: Participant, d: CharacterDerived): Participant => ({ ...p, character: { ...p.character!, derived: d } });
+
+// rollResult: a roll as the server answers it: Mira's (seat 9) public quick
+// roll of one d20 showing face, plus mod, written "d20 + mod"; over changes
+// any field.
+export function rollResult(id: number, face: number, mod = 0, over: Partial<RollResultView> = {}): RollResultView {
+  return {
+    id,
+    roll_request_id: null,
+    acting_seat_id: 9,
+    subject_seat_id: 9,
+    subject_character_id: 3,
+    execution_mode: 'self',
+    source: 'quick',
+    formula: `d20 + ${mod}`,
+    audit: {
+      formula: mod === 0 ? '1d20' : `1d20+${mod}`,
+      normalized: `d20 + ${mod}`,
+      groups: [{ notation: 'd20', sides: 20, dice: [{ value: face, kept: true, dropped: false }], subtotal: face }],
+      total: face + mod,
+      min: 1 + mod,
+      max: 20 + mod,
+    },
+    raw_dice: [face],
+    kept_dice: [face],
+    base_modifier: mod,
+    flat_adjustment: 0,
+    total: face + mod,
+    visibility: 'public',
+    created_at: T0,
+    ...over,
+  };
+}
 
 // resume: session 12 in room 2 / campaign 4, active; DM Dana (seat 8), Bob
 // playing Mira (seat 9), Cid playing Nox (seat 10). The page belongs to the

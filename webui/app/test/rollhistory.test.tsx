@@ -4,43 +4,14 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
-import type { DiceAudit, RollResultView, SessionResume } from '../src/table/api';
-import { apiError, callsTo, ev, json, nextWait, renderApp, resetEachTest, resume as baseResume, stubServer, T0 } from './fixtures';
+import type { RollResultView, SessionResume } from '../src/table/api';
+import { apiError, callsTo, ev, json, nextWait, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer } from './fixtures';
 
 const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
   baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
 
-const d20 = (value: number): DiceAudit => ({
-  formula: '1d20',
-  normalized: '1d20',
-  groups: [{ notation: '1d20', sides: 20, dice: [{ value, kept: true, dropped: false }], subtotal: value }],
-  total: value,
-  min: 1,
-  max: 20,
-});
-
 // roll: Mira's public quick 1d20 unless over says otherwise.
-function roll(id: number, face: number, over: Partial<RollResultView> = {}): RollResultView {
-  return {
-    id,
-    roll_request_id: null,
-    acting_seat_id: 9,
-    subject_seat_id: 9,
-    subject_character_id: 3,
-    execution_mode: 'self',
-    source: 'quick',
-    formula: '1d20',
-    audit: d20(face),
-    raw_dice: [face],
-    kept_dice: [face],
-    base_modifier: 0,
-    flat_adjustment: 0,
-    total: face,
-    visibility: 'public',
-    created_at: T0,
-    ...over,
-  };
-}
+const roll = (id: number, face: number, over: Partial<RollResultView> = {}) => rollResult(id, face, 0, { formula: '1d20', ...over });
 
 const page = (results: RollResultView[], before: number, has_more: boolean) => json(200, { results, before, has_more });
 const board = () => json(200, { requests: [], results: [], pending_actions: [], windows: [] });

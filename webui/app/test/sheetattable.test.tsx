@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
 import type { CharacterDerived, RollRequestView, RollResultView, SessionResume } from '../src/table/api';
-import { callsTo, ev, json, participant, renderApp, resetEachTest, resume as baseResume, stubServer, T0, withSheet } from './fixtures';
+import { callsTo, ev, json, participant, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -47,27 +47,7 @@ const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): Sessi
     ...over,
   });
 
-function result(over: Partial<RollResultView> = {}): RollResultView {
-  return {
-    id: 70,
-    roll_request_id: null,
-    acting_seat_id: 9,
-    subject_seat_id: 9,
-    subject_character_id: 3,
-    execution_mode: 'self',
-    source: 'quick',
-    formula: '1d20 + 4',
-    audit: { formula: '1d20', normalized: '1d20', groups: [{ notation: '1d20', sides: 20, dice: [{ value: 13, kept: true }], subtotal: 13 }], total: 13, min: 1, max: 20 },
-    raw_dice: [13],
-    kept_dice: [13],
-    base_modifier: 4,
-    flat_adjustment: 0,
-    total: 17,
-    visibility: 'public',
-    created_at: T0,
-    ...over,
-  } as RollResultView;
-}
+const result = (over: Partial<RollResultView> = {}) => rollResult(70, 13, 4, { formula: '1d20 + 4', ...over });
 
 const board = (over: Record<string, unknown> = {}) => ({ requests: [], results: [], pending_actions: [], windows: [], ...over });
 const history = (results: RollResultView[]) => ({ results, before: 0, has_more: false });

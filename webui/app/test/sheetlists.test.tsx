@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import errorsEn from '../src/i18n/errors.en.json';
 import type { Character, RollResultView } from '../src/table/api';
-import { callsTo, characterView, ev, json, participant, renderApp, resetEachTest, resume, stubServer, T0, withSheet } from './fixtures';
+import { callsTo, characterView, ev, json, participant, renderApp, resetEachTest, resume, rollResult, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -104,25 +104,7 @@ describe('character page: attacks, spells, inventory, notes', () => {
   });
 });
 
-const result = (over: Partial<RollResultView>): RollResultView => ({
-  id: 80,
-  roll_request_id: null,
-  acting_seat_id: 9,
-  subject_seat_id: 9,
-  subject_character_id: 3,
-  execution_mode: 'self',
-  source: 'quick',
-  formula: 'd20 + 6',
-  audit: { formula: '1d20', normalized: 'd20', groups: [{ notation: 'd20', sides: 20, dice: [{ value: 11, kept: true, dropped: false }], subtotal: 11 }], total: 11, min: 1, max: 20 },
-  raw_dice: [11],
-  kept_dice: [11],
-  base_modifier: 6,
-  flat_adjustment: 0,
-  total: 17,
-  visibility: 'public',
-  created_at: T0,
-  ...over,
-});
+const result = (over: Partial<RollResultView>) => rollResult(80, 11, 6, over);
 
 const card = (name: string) => screen.getAllByTestId('participant').find((c) => within(c).getByRole('heading').textContent?.includes(name))!;
 

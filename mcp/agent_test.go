@@ -9,6 +9,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 )
 
 // agent is an MCP client that behaves like the validating ones in the
@@ -43,6 +46,24 @@ func connectAgent(t *testing.T, url, token string) *agent {
 		a.schemas[tl.Name] = rs
 	}
 	return a
+}
+
+// aiDM hands the fixture campaign's DM seat to an AI (its grant is
+// pre-session until it starts the session) and connects that agent.
+func aiDM(t *testing.T, url string, f tabletest.Fixture) *agent {
+	t.Helper()
+	g, err := f.Svc.SetDMSeatAI(context.Background(), f.Owner, f.CampaignID)
+	tabletest.Must(t, err)
+	return connectAgent(t, url, g.Token)
+}
+
+// aiPlayer: Mira's player hands her seat (the fixture's player seat) to an
+// AI, which connects.
+func aiPlayer(t *testing.T, url string, f tabletest.Fixture) *agent {
+	t.Helper()
+	g, err := f.Svc.LetAIControl(context.Background(), f.Seated, f.PlayerSeatID, table.HandoffInput{})
+	tabletest.Must(t, err)
+	return connectAgent(t, url, g.Token)
 }
 
 func connect(t *testing.T, url, token string) *mcpsdk.ClientSession {

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -27,18 +26,13 @@ var (
 // result is validated against the listed schema; the player's results,
 // context and events never hold the NPC's AC or HP, while the DM's do.
 func TestEncounterOverMCP(t *testing.T) {
-	ctx := context.Background()
 	svc, srv := liveServer(t)
 	f := tabletest.New(t, svc)
-	dmGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
-	tabletest.Must(t, err)
-	dm := connectAgent(t, srv.URL, dmGrant.Token)
+	dm := aiDM(t, srv.URL, f)
 	dm.must("start_session", nil, nil)
 	seatTomas(t, svc, f)
 	dm.must("admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil)
-	playerGrant, err := svc.LetAIControl(ctx, f.Seated, f.PlayerSeatID, table.HandoffInput{})
-	tabletest.Must(t, err)
-	player := connectAgent(t, srv.URL, playerGrant.Token)
+	player := aiPlayer(t, srv.URL, f)
 	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
 
 	// Everything the player reads, to search for the secret at the end.

@@ -18,7 +18,6 @@ import (
 // on. Listing tools is not a call.
 func TestCallsPerGrantAreLimited(t *testing.T) {
 	const budget = 4
-	ctx := context.Background()
 	svc := table.New(modelstest.MustOpen(t), nil)
 	lim := limits.New(limits.Config{limits.MCP: {Events: budget, Window: time.Hour, Burst: budget}})
 	srv := httptest.NewServer(NewHandler(Options{Version: "test", Table: svc, Limits: lim, Verify: func(ctx context.Context, tok string) (Principal, error) {
@@ -27,13 +26,9 @@ func TestCallsPerGrantAreLimited(t *testing.T) {
 	}}))
 	t.Cleanup(srv.Close)
 	f := tabletest.New(t, svc)
-	dmGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
-	tabletest.Must(t, err)
-	dm := connectAgent(t, srv.URL, dmGrant.Token)
+	dm := aiDM(t, srv.URL, f)
 	dm.must("start_session", nil, nil)
-	playerGrant, err := svc.LetAIControl(ctx, f.Seated, f.PlayerSeatID, table.HandoffInput{})
-	tabletest.Must(t, err)
-	player := connectAgent(t, srv.URL, playerGrant.Token)
+	player := aiPlayer(t, srv.URL, f)
 
 	for range budget {
 		player.must("get_session_context", nil, nil)

@@ -24,9 +24,7 @@ func TestSheetAttacks(t *testing.T) {
 	tabletest.Must(t, err)
 	_, err = svc.StartSession(ctx, f.Owner, f.LobbyID)
 	tabletest.Must(t, err)
-	grant, err := svc.LetAIControl(ctx, f.Seated, f.PlayerSeatID, table.HandoffInput{})
-	tabletest.Must(t, err)
-	player := connectAgent(t, srv.URL, grant.Token)
+	player := aiPlayer(t, srv.URL, f)
 
 	var sheet Sheet
 	player.must("get_character_context", nil, &sheet)

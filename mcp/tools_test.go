@@ -151,9 +151,7 @@ func TestFullScene(t *testing.T) {
 	ctx := context.Background()
 	svc, srv := liveServer(t)
 	f := tabletest.New(t, svc)
-	dmGrant, err := svc.SetDMSeatAI(ctx, f.Owner, f.CampaignID)
-	tabletest.Must(t, err)
-	dm := connectAgent(t, srv.URL, dmGrant.Token)
+	dm := aiDM(t, srv.URL, f)
 
 	if code := dm.call("get_session_context", nil, nil); code != "ai_grant_pre_session_only" {
 		t.Fatalf("unbound DM grant read the session: %q", code)

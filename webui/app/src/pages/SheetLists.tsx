@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
 import { signed } from '../table/labels';
@@ -68,6 +68,40 @@ export function Field({ label, htmlFor, children }: { label: string; htmlFor: st
       </label>
       {children}
     </div>
+  );
+}
+
+// RowInput: one labelled text or number input of a list row, marked
+// invalid when the server refused a field of the row; other input
+// attributes (type, min, max, maxLength…) pass through.
+function RowInput({
+  id,
+  label,
+  value,
+  onChange,
+  invalid,
+  ...attrs
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: true | undefined;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>) {
+  return (
+    <Field label={label} htmlFor={id}>
+      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid} {...attrs} />
+    </Field>
+  );
+}
+
+// RowCheck: one labelled checkbox of a list row.
+function RowCheck({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
   );
 }
 
@@ -156,9 +190,7 @@ export function AttacksEditor({
         const d = derived?.[i];
         return (
           <>
-            <Field label={t('character.attack.name')} htmlFor={`${id}-name`}>
-              <input id={`${id}-name`} value={a.name} maxLength={80} onChange={(e) => upd({ name: e.target.value })} aria-invalid={invalid} />
-            </Field>
+            <RowInput id={`${id}-name`} label={t('character.attack.name')} value={a.name} maxLength={80} invalid={invalid} onChange={(name) => upd({ name })} />
             <Field label={t('character.attack.ability')} htmlFor={`${id}-ability`}>
               <select id={`${id}-ability`} value={a.ability} onChange={(e) => upd({ ability: e.target.value })} aria-invalid={invalid}>
                 <option value="">{t('character.attack.abilityNone')}</option>
@@ -169,33 +201,28 @@ export function AttacksEditor({
                 ))}
               </select>
             </Field>
-            <label className="check">
-              <input type="checkbox" checked={a.proficient} onChange={(e) => upd({ proficient: e.target.checked })} />
-              {t('character.attack.proficient')}
-            </label>
-            <Field label={t('character.attack.bonus')} htmlFor={`${id}-bonus`}>
-              <input
-                id={`${id}-bonus`}
-                type="number"
-                min={-20}
-                max={20}
-                value={a.bonus}
-                onChange={(e) => upd({ bonus: e.target.value })}
-                aria-invalid={invalid}
-              />
-            </Field>
-            <Field label={t('character.attack.damage')} htmlFor={`${id}-damage`}>
-              <input
-                id={`${id}-damage`}
-                className="damage-input"
-                value={a.damage}
-                maxLength={40}
-                spellCheck={false}
-                autoComplete="off"
-                onChange={(e) => upd({ damage: e.target.value })}
-                aria-invalid={invalid}
-              />
-            </Field>
+            <RowCheck label={t('character.attack.proficient')} checked={a.proficient} onChange={(proficient) => upd({ proficient })} />
+            <RowInput
+              id={`${id}-bonus`}
+              label={t('character.attack.bonus')}
+              type="number"
+              min={-20}
+              max={20}
+              value={a.bonus}
+              invalid={invalid}
+              onChange={(bonus) => upd({ bonus })}
+            />
+            <RowInput
+              id={`${id}-damage`}
+              label={t('character.attack.damage')}
+              className="damage-input"
+              value={a.damage}
+              maxLength={40}
+              spellCheck={false}
+              autoComplete="off"
+              invalid={invalid}
+              onChange={(damage) => upd({ damage })}
+            />
             <Field label={t('character.attack.damageType')} htmlFor={`${id}-type`}>
               <select id={`${id}-type`} value={a.damage_type} onChange={(e) => upd({ damage_type: e.target.value })} aria-invalid={invalid}>
                 {DAMAGE_TYPES.map((dt) => (
@@ -205,10 +232,7 @@ export function AttacksEditor({
                 ))}
               </select>
             </Field>
-            <label className="check">
-              <input type="checkbox" checked={a.add_modifier} onChange={(e) => upd({ add_modifier: e.target.checked })} />
-              {t('character.attack.addModifier')}
-            </label>
+            <RowCheck label={t('character.attack.addModifier')} checked={a.add_modifier} onChange={(add_modifier) => upd({ add_modifier })} />
             {d && d.name === a.name.trim() && (
               <span className="derived" data-testid="attack-derived">
                 {format(t('character.attack.derived'), {
@@ -256,27 +280,19 @@ export function SpellsEditor({
         const id = `${idp}-spell-${s.key}`;
         return (
           <>
-            <Field label={t('character.spell.name')} htmlFor={`${id}-name`}>
-              <input id={`${id}-name`} value={s.name} maxLength={80} onChange={(e) => upd({ name: e.target.value })} aria-invalid={invalid} />
-            </Field>
-            <Field label={t('character.spell.level')} htmlFor={`${id}-level`}>
-              <input
-                id={`${id}-level`}
-                type="number"
-                min={0}
-                max={9}
-                value={s.level}
-                onChange={(e) => upd({ level: e.target.value })}
-                aria-invalid={invalid}
-              />
-            </Field>
-            <label className="check">
-              <input type="checkbox" checked={s.prepared} onChange={(e) => upd({ prepared: e.target.checked })} />
-              {t('character.spell.prepared')}
-            </label>
-            <Field label={t('character.spell.notes')} htmlFor={`${id}-notes`}>
-              <input id={`${id}-notes`} value={s.notes} maxLength={200} onChange={(e) => upd({ notes: e.target.value })} aria-invalid={invalid} />
-            </Field>
+            <RowInput id={`${id}-name`} label={t('character.spell.name')} value={s.name} maxLength={80} invalid={invalid} onChange={(name) => upd({ name })} />
+            <RowInput
+              id={`${id}-level`}
+              label={t('character.spell.level')}
+              type="number"
+              min={0}
+              max={9}
+              value={s.level}
+              invalid={invalid}
+              onChange={(level) => upd({ level })}
+            />
+            <RowCheck label={t('character.spell.prepared')} checked={s.prepared} onChange={(prepared) => upd({ prepared })} />
+            <RowInput id={`${id}-notes`} label={t('character.spell.notes')} value={s.notes} maxLength={200} invalid={invalid} onChange={(notes) => upd({ notes })} />
           </>
         );
       }}
@@ -309,23 +325,18 @@ export function InventoryEditor({
         const id = `${idp}-item-${it.key}`;
         return (
           <>
-            <Field label={t('character.item.name')} htmlFor={`${id}-name`}>
-              <input id={`${id}-name`} value={it.name} maxLength={80} onChange={(e) => upd({ name: e.target.value })} aria-invalid={invalid} />
-            </Field>
-            <Field label={t('character.item.quantity')} htmlFor={`${id}-qty`}>
-              <input
-                id={`${id}-qty`}
-                type="number"
-                min={0}
-                max={9999}
-                value={it.quantity}
-                onChange={(e) => upd({ quantity: e.target.value })}
-                aria-invalid={invalid}
-              />
-            </Field>
-            <Field label={t('character.item.notes')} htmlFor={`${id}-notes`}>
-              <input id={`${id}-notes`} value={it.notes} maxLength={200} onChange={(e) => upd({ notes: e.target.value })} aria-invalid={invalid} />
-            </Field>
+            <RowInput id={`${id}-name`} label={t('character.item.name')} value={it.name} maxLength={80} invalid={invalid} onChange={(name) => upd({ name })} />
+            <RowInput
+              id={`${id}-qty`}
+              label={t('character.item.quantity')}
+              type="number"
+              min={0}
+              max={9999}
+              value={it.quantity}
+              invalid={invalid}
+              onChange={(quantity) => upd({ quantity })}
+            />
+            <RowInput id={`${id}-notes`} label={t('character.item.notes')} value={it.notes} maxLength={200} invalid={invalid} onChange={(notes) => upd({ notes })} />
           </>
         );
       }}

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Field } from '../components/Field';
 import { LoadThen } from '../components/LoadThen';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
@@ -25,7 +26,6 @@ import { useAction } from '../useAction';
 import { downloadCharacter } from './Characters';
 import {
   AttacksEditor,
-  Field,
   InventoryEditor,
   SpellsEditor,
   attackRows,

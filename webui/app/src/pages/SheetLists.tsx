@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { Field } from '../components/Field';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
 import { signed } from '../table/labels';
@@ -58,18 +59,6 @@ export const spellsOf = (rows: SpellRow[]): Spell[] =>
   rows.map(({ key: _k, ...s }) => ({ ...s, name: s.name.trim(), level: num(s.level) }));
 export const itemsOf = (rows: ItemRow[]): Item[] =>
   rows.map(({ key: _k, ...i }) => ({ ...i, name: i.name.trim(), quantity: num(i.quantity) }));
-
-// Field is one labelled input of the character form.
-export function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={htmlFor}>
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
 
 // RowInput: one labelled text or number input of a list row, marked
 // invalid when the server refused a field of the row; other input

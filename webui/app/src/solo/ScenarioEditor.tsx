@@ -1,6 +1,7 @@
-import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Field } from '../components/Field';
 import { LoadThen } from '../components/LoadThen';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -202,17 +203,6 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
       </form>
       {playing && saved && <PlayDialog scenarioId={saved.id} title={saved.title} onClose={() => setPlaying(false)} />}
     </>
-  );
-}
-
-function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={htmlFor}>
-        {label}
-      </label>
-      {children}
-    </div>
   );
 }
 

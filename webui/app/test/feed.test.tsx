@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
-import { MESSAGE_EDIT_WINDOW_MS, type EventView, type RollRequestView, type RollResultView } from '../src/table/api';
+import { MESSAGE_EDIT_WINDOW_MS, type EventView, type RollResultView } from '../src/table/api';
 import { TableFeed, type CheckAnswerCtx, type MessageEditCtx } from '../src/table/Feed';
 import { tableNames } from '../src/table/names';
-import { callsTo, ev, json, msg, resume, rollResult, stubServer, T0 } from './fixtures';
+import { callsTo, checkRequest, ev, json, msg, resume, rollResult, stubServer, T0 } from './fixtures';
 
 const names = tableNames(resume('player'));
 const wrap = (node: ReactNode) => <I18nProvider>{node}</I18nProvider>;
@@ -127,34 +127,12 @@ describe('inline rolls', () => {
 
 // ---- check cards answered in place -----------------------------------------
 
-// Perception asked of Mira (seat 9), one d20, pending.
-const perception = (over: Partial<RollRequestView> = {}): RollRequestView => ({
-  id: 31,
-  group_id: 4,
-  label: 'Perception',
-  target_seat_id: 9,
-  target_character_id: 3,
-  request_type: 'skill',
-  ability: 'wis',
-  skill: 'perception',
-  mode: 'normal',
-  flat_adjustment: 0,
-  reveal_outcome: false,
-  visibility: 'public',
-  status: 'pending',
-  dice_needed: 1,
-  dc: null,
-  created_at: T0,
-  resolved_at: null,
-  result: null,
-  ...over,
-});
 const asked = ev(2, 'roll.requested', {
   subject_seat_id: 9,
   subject_character_id: 3,
   payload: { version: 1, request_id: 31, group_id: 4, label: 'Perception', request_type: 'skill', ability: 'wis', skill: 'perception', mode: 'normal', flat_adjustment: 0, reveal_outcome: false },
 });
-const requests = new Map([[31, perception()]]);
+const requests = new Map([[31, checkRequest()]]);
 const editAs = (isDM: boolean, mySeatId: number): MessageEditCtx => ({ isDM, mySeatId, onEvent: () => {} });
 const click = (el: HTMLElement) => act(async () => fireEvent.click(el));
 const checkCard = () => screen.getByTestId('feed-check');
@@ -202,7 +180,7 @@ describe('check cards', () => {
   });
 
   it('the DM gets Cancel request on the card (no Roll for them here); the card says cancelled at once', async () => {
-    stubServer({ 'POST /api/roll-requests/31/cancel': () => json(200, perception({ status: 'cancelled' })) });
+    stubServer({ 'POST /api/roll-requests/31/cancel': () => json(200, checkRequest({ status: 'cancelled' })) });
     render(wrap(<TableFeed events={[asked]} names={names} isDM requests={requests} edit={editAs(true, 8)} />));
     const card = checkCard();
     expect(within(card).queryByRole('button', { name: en['check.roll'] })).toBeNull();

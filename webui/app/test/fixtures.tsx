@@ -8,7 +8,7 @@ import { AppShell } from '../src/App';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
-import type { Character, CharacterDerived, EventView, Participant, RollResultView, Seat, SessionResume } from '../src/table/api';
+import type { Character, CharacterDerived, EventView, Participant, RollRequestView, RollResultView, Seat, SessionResume } from '../src/table/api';
 
 // ---- a fake server -------------------------------------------------------
 
@@ -197,6 +197,30 @@ export function rollResult(id: number, face: number, mod = 0, over: Partial<Roll
     ...over,
   };
 }
+
+// checkRequest: a check asked of Mira (seat 9): Perception, one d20,
+// pending, as the server answers it; over changes any field.
+export const checkRequest = (over: Partial<RollRequestView> = {}): RollRequestView => ({
+  id: 31,
+  group_id: 4,
+  label: 'Perception',
+  target_seat_id: 9,
+  target_character_id: 3,
+  request_type: 'skill',
+  ability: 'wis',
+  skill: 'perception',
+  mode: 'normal',
+  flat_adjustment: 0,
+  reveal_outcome: false,
+  visibility: 'public',
+  status: 'pending',
+  dice_needed: 1,
+  dc: null,
+  created_at: T0,
+  resolved_at: null,
+  result: null,
+  ...over,
+});
 
 // resume: session 12 in room 2 / campaign 4, active; DM Dana (seat 8), Bob
 // playing Mira (seat 9), Cid playing Nox (seat 10). The page belongs to the

@@ -6,8 +6,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
-import type { CharacterDerived, RollRequestView, RollResultView, SessionResume } from '../src/table/api';
-import { callsTo, ev, json, participant, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer, T0, withSheet } from './fixtures';
+import type { CharacterDerived, RollResultView, SessionResume } from '../src/table/api';
+import { callsTo, checkRequest, ev, json, participant, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -107,25 +107,7 @@ describe('saving-throw check requests', () => {
   });
 
   it('a save request is named as a saving throw on the player’s card, in both languages', async () => {
-    const save: RollRequestView = {
-      id: 31,
-      group_id: 4,
-      label: 'dex_save',
-      target_seat_id: 9,
-      target_character_id: 3,
-      request_type: 'save',
-      ability: 'dex',
-      skill: '',
-      mode: 'normal',
-      flat_adjustment: 0,
-      reveal_outcome: false,
-      visibility: 'public',
-      status: 'pending',
-      dice_needed: 1,
-      created_at: T0,
-      resolved_at: null,
-      result: null,
-    };
+    const save = checkRequest({ label: 'dex_save', request_type: 'save', ability: 'dex', skill: '' });
     stubServer({
       'GET /api/sessions/12': () => json(200, resume('player')),
       'GET /api/sessions/12/rolls': () => json(200, board({ requests: [save] })),

@@ -338,18 +338,25 @@ func (in *CharacterInput) validateLists(e *apperr.Error) {
 			e.WithField(fmt.Sprintf("%s.%d.notes", field, i), models.UnstorableTextProblem)
 		}
 	}
-	if len(in.Attacks) > maxAttacks {
-		e.WithField("attacks", fmt.Sprintf("at most %d", maxAttacks))
+	// most checks a list's length; between a number of entry i (lo to hi).
+	most := func(field string, n, limit int) {
+		if n > limit {
+			e.WithField(field, fmt.Sprintf("at most %d", limit))
+		}
 	}
+	between := func(field string, i int, key string, v, lo, hi int) {
+		if v < lo || v > hi {
+			e.WithField(fmt.Sprintf("%s.%d.%s", field, i, key), fmt.Sprintf("%d to %d", lo, hi))
+		}
+	}
+	most("attacks", len(in.Attacks), maxAttacks)
 	for i := range in.Attacks {
 		a := &in.Attacks[i]
 		entry("attacks", i, &a.Name, "")
 		if a.Ability != "" && !slices.Contains(sheet.Abilities, a.Ability) {
 			e.WithField(fmt.Sprintf("attacks.%d.ability", i), "empty or str, dex, con, int, wis, cha")
 		}
-		if a.Bonus < -20 || a.Bonus > 20 {
-			e.WithField(fmt.Sprintf("attacks.%d.bonus", i), "-20 to 20")
-		}
+		between("attacks", i, "bonus", a.Bonus, -20, 20)
 		a.Damage = strings.TrimSpace(a.Damage)
 		if len(a.Damage) > sheet.MaxDamageLength {
 			e.WithField(fmt.Sprintf("attacks.%d.damage", i), fmt.Sprintf("dice notation of at most %d characters", sheet.MaxDamageLength))
@@ -361,25 +368,17 @@ func (in *CharacterInput) validateLists(e *apperr.Error) {
 			e.WithField(fmt.Sprintf("attacks.%d.damage_type", i), "a 5e SRD damage type")
 		}
 	}
-	if len(in.Spells) > maxSpells {
-		e.WithField("spells", fmt.Sprintf("at most %d", maxSpells))
-	}
+	most("spells", len(in.Spells), maxSpells)
 	for i := range in.Spells {
 		sp := &in.Spells[i]
 		entry("spells", i, &sp.Name, sp.Notes)
-		if sp.Level < 0 || sp.Level > 9 {
-			e.WithField(fmt.Sprintf("spells.%d.level", i), "0 to 9")
-		}
+		between("spells", i, "level", sp.Level, 0, 9)
 	}
-	if len(in.Inventory) > maxItems {
-		e.WithField("inventory", fmt.Sprintf("at most %d", maxItems))
-	}
+	most("inventory", len(in.Inventory), maxItems)
 	for i := range in.Inventory {
 		it := &in.Inventory[i]
 		entry("inventory", i, &it.Name, it.Notes)
-		if it.Quantity < 0 || it.Quantity > 9999 {
-			e.WithField(fmt.Sprintf("inventory.%d.quantity", i), "0 to 9999")
-		}
+		between("inventory", i, "quantity", it.Quantity, 0, 9999)
 	}
 }
 

@@ -454,11 +454,7 @@ func TestCharacterValidation(t *testing.T) {
 	if v.ProficiencyBonus != 2 {
 		t.Fatalf("level 3 proficiency %d, want 2", v.ProficiencyBonus)
 	}
-	tests := []struct {
-		name   string
-		change func(*table.CharacterInput)
-		field  string
-	}{
+	wantSheetsRefused(t, svc, c, v.ID, []badSheet{
 		{"ErrEmptyName", func(in *table.CharacterInput) { in.Name = "   " }, "name"},
 		{"ErrLongName", func(in *table.CharacterInput) { in.Name = string(make([]rune, 81)) }, "name"},
 		{"ErrLevel0", func(in *table.CharacterInput) { in.Level = 0 }, "level"},
@@ -481,8 +477,28 @@ func TestCharacterValidation(t *testing.T) {
 		{"ErrNegativeSpeed", func(in *table.CharacterInput) { in.Speed = -5 }, "speed"},
 		{"ErrSpeed", func(in *table.CharacterInput) { in.Speed = 201 }, "speed"},
 		{"ErrHitDie", func(in *table.CharacterInput) { in.HitDie = 4 }, "hit_die"},
+	})
+	chars, _ := store.FindCharactersOfUser(ctx, c.UserID)
+	if len(chars) != 1 || chars[0].Name != "Mira" || chars[0].HPCurrent != 20 {
+		t.Fatalf("bad input wrote something: %+v", chars)
 	}
-	for _, tt := range tests {
+	other := tabletest.NewUser(t, svc, "Other")
+	_, err = svc.GetCharacter(ctx, other, v.ID)
+	wantCode(t, err, apperr.NotFound)
+}
+
+// badSheet is a change to Mira's sheet that is character_invalid naming field.
+type badSheet struct {
+	name   string
+	change func(*table.CharacterInput)
+	field  string
+}
+
+// wantSheetsRefused: each sheet is character_invalid naming its field when
+// created, and when it updates character updateID (unless 0).
+func wantSheetsRefused(t *testing.T, svc *table.Service, c table.Caller, updateID int64, sheets []badSheet) {
+	t.Helper()
+	for _, tt := range sheets {
 		t.Run(tt.name, func(t *testing.T) {
 			in := tabletest.Character("Mira")
 			tt.change(&in)
@@ -491,17 +507,12 @@ func TestCharacterValidation(t *testing.T) {
 			if e, _ := apperr.As(err); e.Fields[tt.field] == "" {
 				t.Fatalf("fields %v lack %s", e.Fields, tt.field)
 			}
-			_, err = svc.UpdateCharacter(ctx, c, v.ID, in)
-			wantCode(t, err, apperr.CharacterInvalid)
+			if updateID != 0 {
+				_, err = svc.UpdateCharacter(ctx, c, updateID, in)
+				wantCode(t, err, apperr.CharacterInvalid)
+			}
 		})
 	}
-	chars, _ := store.FindCharactersOfUser(ctx, c.UserID)
-	if len(chars) != 1 || chars[0].Name != "Mira" || chars[0].HPCurrent != 20 {
-		t.Fatalf("bad input wrote something: %+v", chars)
-	}
-	other := tabletest.NewUser(t, svc, "Other")
-	_, err = svc.GetCharacter(ctx, other, v.ID)
-	wantCode(t, err, apperr.NotFound)
 }
 
 func TestDisplayName(t *testing.T) {

@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -239,6 +240,29 @@ func characterJSON(name string) string {
 	return fmt.Sprintf(`{"name":%q,"level":2,"abilities":{"str":10,"dex":12,"con":14,"int":8,"wis":10,"cha":16},
 		"skill_proficiencies":["persuasion"],"skill_expertise":[],"hp":{"max":15,"current":15,"temp":0},
 		"conditions":[],"resources":[],"biography":"","roleplay_guidance":""}`, name)
+}
+
+// characterWith is characterJSON(name) with more members (fields: JSON
+// object members, no braces).
+func characterWith(name, fields string) string {
+	return strings.TrimSuffix(strings.TrimSpace(characterJSON(name)), "}") + "," + fields + "}"
+}
+
+// createCharacter posts body as owner's new character and decodes the answer.
+func createCharacter(t *testing.T, f fixture, owner table.Caller, body string) table.CharacterView {
+	t.Helper()
+	rec := call(t, f.handler, owner, "POST", "/api/characters", body)
+	if rec.Code != 201 {
+		t.Fatalf("create: got %d %s", rec.Code, rec.Body)
+	}
+	var v table.CharacterView
+	tabletest.Must(t, json.Unmarshal(rec.Body.Bytes(), &v))
+	return v
+}
+
+// refusedNaming: the answer is character_invalid naming field.
+func refusedNaming(rec *httptest.ResponseRecorder, field string) bool {
+	return rec.Code == 400 && strings.Contains(rec.Body.String(), `"code":"character_invalid"`) && strings.Contains(rec.Body.String(), `"`+field+`"`)
 }
 
 // TestGuestCookie: the first visit creates a guest and a signed, HttpOnly,

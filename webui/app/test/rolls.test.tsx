@@ -17,7 +17,7 @@ import type {
   RollResultView,
   SessionResume,
 } from '../src/table/api';
-import { json, apiError, stubServer, callsTo, nextWait, renderApp, T0, ev, resume as baseResume } from './fixtures';
+import { checkRequest, rollResult, json, apiError, stubServer, callsTo, nextWait, renderApp, T0, ev, resume as baseResume } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -42,50 +42,12 @@ function advantageAudit(a: number, b: number): DiceAudit {
   };
 }
 
-function result(over: Partial<RollResultView> = {}): RollResultView {
-  return {
-    id: 50,
-    roll_request_id: 31,
-    acting_seat_id: 9,
-    subject_seat_id: 9,
-    subject_character_id: 3,
-    execution_mode: 'self',
-    source: 'physical',
-    formula: '2d20kh1 + 3',
-    audit: ADV_AUDIT,
-    raw_dice: [7, 18],
-    kept_dice: [18],
-    base_modifier: 3,
-    flat_adjustment: 0,
-    total: 21,
-    visibility: 'public',
-    created_at: T0,
-    ...over,
-  };
-}
+// result: Mira's advantage Perception roll (7 and 18, +3) entered as physical dice.
+const result = (over: Partial<RollResultView> = {}) =>
+  rollResult(50, 18, 3, { roll_request_id: 31, source: 'physical', formula: '2d20kh1 + 3', audit: ADV_AUDIT, raw_dice: [7, 18], ...over });
 
-function request(over: Partial<RollRequestView> = {}): RollRequestView {
-  return {
-    id: 31,
-    group_id: 4,
-    label: 'Perception',
-    target_seat_id: 9,
-    target_character_id: 3,
-    request_type: 'skill',
-    ability: 'wis',
-    skill: 'perception',
-    mode: 'advantage',
-    flat_adjustment: 0,
-    reveal_outcome: false,
-    visibility: 'public',
-    status: 'pending',
-    dice_needed: 2,
-    created_at: T0,
-    resolved_at: null,
-    result: null,
-    ...over,
-  };
-}
+// request: Perception asked of Mira with advantage (two d20s), pending.
+const request = (over: Partial<RollRequestView> = {}) => checkRequest({ mode: 'advantage', dice_needed: 2, ...over });
 
 function action(over: Partial<PendingActionView> = {}): PendingActionView {
   return {

@@ -248,6 +248,10 @@ export function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {})
   };
 }
 
+// resumeAtStart: resume with only the session's start in the feed (cursor 1).
+export const resumeAtStart = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
+  resume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
+
 // storyNode is one node of a solo story as the server answers it: a single
 // take, no outcomes, narration finished with stop; over changes any field.
 export function storyNode(id: number, kind: ActionView['kind'], text: string, over: Partial<ActionView> = {}): ActionView {

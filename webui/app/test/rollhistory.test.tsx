@@ -4,11 +4,9 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
-import type { RollResultView, SessionResume } from '../src/table/api';
-import { apiError, callsTo, ev, json, nextWait, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer } from './fixtures';
+import type { RollResultView } from '../src/table/api';
+import { apiError, callsTo, ev, json, nextWait, renderApp, resetEachTest, resumeAtStart as resume, rollResult, stubServer } from './fixtures';
 
-const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
-  baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
 
 // roll: Mira's public quick 1d20 unless over says otherwise.
 const roll = (id: number, face: number, over: Partial<RollResultView> = {}) => rollResult(id, face, 0, { formula: '1d20', ...over });

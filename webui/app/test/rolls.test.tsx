@@ -15,15 +15,10 @@ import type {
   RollBoard,
   RollRequestView,
   RollResultView,
-  SessionResume,
 } from '../src/table/api';
-import { checkRequest, rollResult, json, apiError, stubServer, callsTo, nextWait, renderApp, T0, ev, resume as baseResume } from './fixtures';
+import { checkRequest, rollResult, json, apiError, stubServer, callsTo, nextWait, renderApp, T0, ev, resumeAtStart as resume } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
-
-// resume (see fixtures.tsx), with only the start in the feed (cursor 1).
-const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
-  baseResume(role, { cursor: 1, recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })], ...over });
 
 // advantage: 7 dropped, 18 kept
 const ADV_AUDIT = advantageAudit(7, 18);

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
 import type { CharacterDerived, RollResultView, SessionResume } from '../src/table/api';
-import { callsTo, checkRequest, ev, json, participant, renderApp, resetEachTest, resume as baseResume, rollResult, stubServer, T0, withSheet } from './fixtures';
+import { callsTo, checkRequest, ev, json, participant, renderApp, resetEachTest, resumeAtStart, rollResult, stubServer, T0, withSheet } from './fixtures';
 
 resetEachTest();
 
@@ -40,9 +40,7 @@ const MIRA: CharacterDerived = {
 const NOX: CharacterDerived = { ...MIRA, ac: 15, initiative: -1, passive_perception: 9, speed: 0, attacks: [] };
 
 const resume = (role: 'dm' | 'player', over: Partial<SessionResume> = {}): SessionResume =>
-  baseResume(role, {
-    cursor: 1,
-    recent_events: [ev(1, 'session.started', { acting_seat_id: 8 })],
+  resumeAtStart(role, {
     participants: [withSheet(participant(1, 9, 'Bob', 3, 'Mira'), MIRA), withSheet(participant(2, 10, 'Cid', 4, 'Nox'), NOX)],
     ...over,
   });

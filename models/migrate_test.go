@@ -13,6 +13,34 @@ import (
 	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
+// migratedCharacter opens an empty database at version from, stores user 1
+// ("Old Player") and the character row insert (in that version's shape,
+// its two placeholders the created and updated times), migrates to the
+// latest version and reads character 1 back.
+func migratedCharacter(t *testing.T, from int, insert string) (*models.Store, *models.Character) {
+	t.Helper()
+	ctx := context.Background()
+	s := modelstest.MustOpenEmpty(t)
+	if _, err := s.MigrateTo(ctx, from); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at, last_seen_at) VALUES (?, ?, ?)", "Old Player", now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.InsertRawForTest(ctx, insert, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.FindCharacterByID(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
 func TestMigrateFreshStampsLatest(t *testing.T) {
 	ctx := context.Background()
 	s := modelstest.MustOpenEmpty(t)
@@ -131,26 +159,9 @@ func TestMigrateRefusesUnversionedTables(t *testing.T) {
 // list, not null), no armor, speed and hit die 0.
 func TestMigrationV15KeepsCharacters(t *testing.T) {
 	ctx := context.Background()
-	s := modelstest.MustOpenEmpty(t)
-	if _, err := s.MigrateTo(ctx, 14); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at, last_seen_at) VALUES (?, ?, ?)", "Old Player", now, now); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.InsertRawForTest(ctx, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
+	s, c := migratedCharacter(t, 14, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
 		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance, created_at, updated_at)
-		VALUES (1, 'Old Hero', 3, 10, 14, 12, 8, 13, 15, '["stealth"]', '[]', 20, 20, 0, '[]', '[]', '', '', ?, ?)`, now, now); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.FindCharacterByID(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+		VALUES (1, 'Old Hero', 3, 10, 14, 12, 8, 13, 15, '["stealth"]', '[]', 20, 20, 0, '[]', '[]', '', '', ?, ?)`)
 	want := models.Character{ID: 1, OwnerUserID: 1, Name: "Old Hero", Level: 3, Str: 10, Dex: 14, Con: 12, Int: 8, Wis: 13, Cha: 15,
 		SkillProficiencies: []string{"stealth"}, SkillExpertise: []string{}, HPMax: 20, HPCurrent: 20, Conditions: []string{},
 		Resources: []models.Resource{}, SaveProficiencies: []string{}, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,

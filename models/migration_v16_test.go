@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/adventure-table/adventure-table/models"
-	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
 // TestMigrationV16KeepsCharacters seeds a character in the version-15
@@ -17,27 +16,10 @@ import (
 // inventory lists (not null) and no notes, then stores and reads them.
 func TestMigrationV16KeepsCharacters(t *testing.T) {
 	ctx := context.Background()
-	s := modelstest.MustOpenEmpty(t)
-	if _, err := s.MigrateTo(ctx, 15); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := s.InsertRawForTest(ctx, "INSERT INTO users (display_name, created_at, last_seen_at) VALUES (?, ?, ?)", "Old Player", now, now); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.InsertRawForTest(ctx, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
+	s, c := migratedCharacter(t, 15, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
 		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance,
 		character_class, created_at, updated_at)
-		VALUES (1, 'Old Hero', 3, 16, 14, 12, 8, 13, 15, '[]', '[]', 20, 20, 0, '[]', '[{"name":"slot:1","current":2,"max":2}]', '', '', 'Fighter', ?, ?)`, now, now); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.FindCharacterByID(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+		VALUES (1, 'Old Hero', 3, 16, 14, 12, 8, 13, 15, '[]', '[]', 20, 20, 0, '[]', '[{"name":"slot:1","current":2,"max":2}]', '', '', 'Fighter', ?, ?)`)
 	if c.Attacks == nil || len(c.Attacks) != 0 || c.Spells == nil || len(c.Spells) != 0 || c.Inventory == nil || len(c.Inventory) != 0 || c.Notes != "" {
 		t.Fatalf("got attacks %#v, spells %#v, inventory %#v, notes %q; want empty lists and no notes", c.Attacks, c.Spells, c.Inventory, c.Notes)
 	}

@@ -41,6 +41,22 @@ func migratedCharacter(t *testing.T, from int, insert string) (*models.Store, *m
 	return s, c
 }
 
+// wantSavedAsIs: the migrated store saves c and reads it back unchanged.
+func wantSavedAsIs(t *testing.T, s *models.Store, c *models.Character) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.SaveCharacter(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FindCharacterByID(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*c, *got, cmpopts.EquateApproxTime(time.Second)); diff != "" {
+		t.Fatalf("saved character differs (-want +got):\n%s", diff)
+	}
+}
+
 func TestMigrateFreshStampsLatest(t *testing.T) {
 	ctx := context.Background()
 	s := modelstest.MustOpenEmpty(t)
@@ -158,7 +174,6 @@ func TestMigrateRefusesUnversionedTables(t *testing.T) {
 // fields as "not given": no class text, no save proficiencies (an empty
 // list, not null), no armor, speed and hit die 0.
 func TestMigrationV15KeepsCharacters(t *testing.T) {
-	ctx := context.Background()
 	s, c := migratedCharacter(t, 14, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
 		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance, created_at, updated_at)
 		VALUES (1, 'Old Hero', 3, 10, 14, 12, 8, 13, 15, '["stealth"]', '[]', 20, 20, 0, '[]', '[]', '', '', ?, ?)`)
@@ -173,14 +188,5 @@ func TestMigrationV15KeepsCharacters(t *testing.T) {
 	// The new fields are stored and read back.
 	c.Class, c.Species, c.Background, c.SaveProficiencies = "Rogue", "Halfling", "Urchin", []string{"dex", "int"}
 	c.Armor, c.Shield, c.Unarmored, c.ArmorBonus, c.Speed, c.HitDie = "leather", true, "mage_armor", 1, 25, 8
-	if err := s.SaveCharacter(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.FindCharacterByID(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(*c, *got, cmpopts.EquateApproxTime(time.Second)); diff != "" {
-		t.Fatalf("saved character differs (-want +got):\n%s", diff)
-	}
+	wantSavedAsIs(t, s, c)
 }

@@ -1,12 +1,7 @@
 package models_test
 
 import (
-	"context"
 	"testing"
-	"time"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/adventure-table/adventure-table/models"
 )
@@ -15,7 +10,6 @@ import (
 // shape and checks that version 16 gives it empty attack, spell and
 // inventory lists (not null) and no notes, then stores and reads them.
 func TestMigrationV16KeepsCharacters(t *testing.T) {
-	ctx := context.Background()
 	s, c := migratedCharacter(t, 15, `INSERT INTO characters (owner_user_id, name, level, str, dex, con, int, wis, cha,
 		skill_proficiencies, skill_expertise, hp_max, hp_current, hp_temp, conditions, resources, biography, roleplay_guidance,
 		character_class, created_at, updated_at)
@@ -30,14 +24,5 @@ func TestMigrationV16KeepsCharacters(t *testing.T) {
 	c.Spells = []models.Spell{{Name: "Shield", Level: 1, Prepared: true, Notes: "reaction"}}
 	c.Inventory = []models.InventoryItem{{Name: "Rope (50 ft)", Quantity: 1}}
 	c.Notes = "Owes the guild 10 gp."
-	if err := s.SaveCharacter(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.FindCharacterByID(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(*c, *got, cmpopts.EquateApproxTime(time.Second)); diff != "" {
-		t.Fatalf("saved character differs (-want +got):\n%s", diff)
-	}
+	wantSavedAsIs(t, s, c)
 }

@@ -229,8 +229,13 @@ describe('controls', () => {
     ]);
   });
 
-  it('a player gets none of the DM controls: only Attack with their own combatant', () => {
+  it('a player gets no Attack while another combatant has the turn', () => {
     render(wrap(<EncounterPanel sessionId={12} state={state(fight())} isDM={false} mySeatId={9} canAct seats={seats} />));
+    expect(screen.queryByRole('button', { name: en['combat.attack'] })).toBeNull();
+  });
+
+  it('a player gets none of the DM controls: only Attack with their own combatant, on their turn', () => {
+    render(wrap(<EncounterPanel sessionId={12} state={state(fight({ current_id: 'seat:9' }))} isDM={false} mySeatId={9} canAct seats={seats} />));
     for (const key of ['combat.next', 'combat.begin', 'combat.change', 'combat.end', 'combat.start.open'] as const) {
       expect(screen.queryByRole('button', { name: en[key] }), key).toBeNull();
     }
@@ -244,7 +249,7 @@ describe('controls', () => {
 
   it('a player’s attack form offers the attacks of their sheet as the resume derived them', () => {
     const dagger = { name: 'Dagger', to_hit: 4, damage: '1d4+2', damage_modifier: 2, damage_type: 'piercing' };
-    render(wrap(<EncounterPanel sessionId={12} state={state(fight())} isDM={false} mySeatId={9} canAct seats={seats} myAttacks={[dagger]} />));
+    render(wrap(<EncounterPanel sessionId={12} state={state(fight({ current_id: 'seat:9' }))} isDM={false} mySeatId={9} canAct seats={seats} myAttacks={[dagger]} />));
     fireEvent.click(screen.getByRole('button', { name: en['combat.attack'] }));
     const form = within(screen.getByTestId('attack-form'));
     fireEvent.change(form.getByLabelText(en['combat.attack.fromSheet']), { target: { value: 'Dagger' } });

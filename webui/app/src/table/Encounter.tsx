@@ -260,7 +260,8 @@ export function EncounterPanel({
             </div>
           )}
           {canAct && isDM && <DmControls sessionId={sessionId} view={view} seats={seats} onResult={onResult} />}
-          {canAct && !isDM && mine && view.phase === 'fighting' && view.combatants.some((c) => c.id === mine) && (
+          {/* A player attacks on their own turn (the server says not_your_turn otherwise). */}
+          {canAct && !isDM && mine && view.phase === 'fighting' && view.current_id === mine && (
             <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} attacks={myAttacks} onResult={onResult} />
           )}
         </>

@@ -548,8 +548,10 @@ describe('character state', () => {
     await screen.findByTestId('session-status');
     const nox = card('Nox');
     fireEvent.change(within(nox).getByLabelText('Amount for Nox'), { target: { value: '4' } });
+    fireEvent.change(within(nox).getByLabelText('Damage type for Nox'), { target: { value: 'fire' } });
     await click(within(nox).getByRole('button', { name: en['card.damage'] }));
-    expect(callsTo('POST', '/api/sessions/12/character-state')[0]!.body).toEqual({ subject_seat_id: 10, op: 'damage', amount: 4 });
+    // typed damage, for the character's resistances
+    expect(callsTo('POST', '/api/sessions/12/character-state')[0]!.body).toEqual({ subject_seat_id: 10, op: 'damage', amount: 4, damage_type: 'fire' });
     // the card reads the resume again
     await vi.waitFor(() => expect(callsTo('GET', '/api/sessions/12').length).toBeGreaterThanOrEqual(2));
     fireEvent.change(within(card('Nox')).getByLabelText('Condition for Nox'), { target: { value: 'poisoned' } });

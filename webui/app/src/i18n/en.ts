@@ -360,6 +360,8 @@ export const en = {
   'card.amount': 'Amount',
   'card.amountFor': 'Amount for {name}',
   'card.damage': 'Damage',
+  'card.damageTypeFor': 'Damage type for {name}',
+  'card.damageUntyped': 'any type',
   'card.heal': 'Heal',
   'card.setTemp': 'Temp HP',
   'card.conditionFor': 'Condition for {name}',

@@ -360,6 +360,8 @@ export const zhTW: Record<MessageKey, string> = {
   'card.amount': '數值',
   'card.amountFor': '{name} 的數值',
   'card.damage': '傷害',
+  'card.damageTypeFor': '{name} 承受的傷害類型',
+  'card.damageUntyped': '不分類型',
   'card.heal': '治療',
   'card.setTemp': '臨時 HP',
   'card.conditionFor': '{name} 的狀態',

@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
-import { format } from '../i18n/messages';
+import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
 import {
   changeCharacterState,
   CONDITIONS,
+  DAMAGE_TYPES,
   getCharacter,
   type AttackDerived,
   type CharacterStateOp,
@@ -126,15 +127,19 @@ export function CardControls({
   const { t } = useI18n();
   const action = useAction();
   const [amount, setAmount] = useState('');
+  const [damageType, setDamageType] = useState('');
   const [condition, setCondition] = useState('');
   const amountId = useId();
+  const typeId = useId();
   const condId = useId();
   const n = Number(amount);
   const amountOk = amount.trim() !== '' && Number.isInteger(n) && n >= 1;
 
   const apply = async (op: CharacterStateOp) => {
     if (!amountOk || action.busy) return;
-    const r = await action.run(() => changeCharacterState(sessionId, { subject_seat_id: seatId, op, amount: n }));
+    // Typed damage goes through the character's resistances, immunities and vulnerabilities.
+    const typed = op === 'damage' && damageType !== '' ? { damage_type: damageType } : {};
+    const r = await action.run(() => changeCharacterState(sessionId, { subject_seat_id: seatId, op, amount: n, ...typed }));
     if (r) {
       setAmount('');
       onChanged?.();
@@ -169,9 +174,22 @@ export function CardControls({
           onChange={(e) => setAmount(e.target.value)}
         />
         {asDm && (
-          <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('damage')}>
-            {t('card.damage')}
-          </button>
+          <>
+            <label htmlFor={typeId} className="visually-hidden">
+              {format(t('card.damageTypeFor'), { name })}
+            </label>
+            <select id={typeId} value={damageType} onChange={(e) => setDamageType(e.target.value)}>
+              <option value="">{t('card.damageUntyped')}</option>
+              {DAMAGE_TYPES.map((d) => (
+                <option key={d} value={d}>
+                  {t(`damage.${d}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+            <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('damage')}>
+              {t('card.damage')}
+            </button>
+          </>
         )}
         <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('heal')}>
           {t('card.heal')}

@@ -183,6 +183,9 @@ for (const viewport of SIZES) {
         await feedPart(page);
         await waitText(turnCard(page, 1, 'Goblin').getByTestId('expired'), 'Poisoned ended on Brom.');
       }
+      // the DM is told the goblin acts now; players are not
+      await waitText(dana.getByTestId('npc-turn').getByRole('status'), 'Goblin acts now (round 1): attack with it or pass the turn.');
+      for (const page of players) assert.equal(await page.getByTestId('npc-turn').count(), 0, 'no NPC-turn notice for players');
 
       // --- the goblin (Dana) attacks Brom: 16 + 4 = 20 hits AC 12; 1d6+2 with a 4 deals 6: Brom 24 → 18
       await tablePart(dana);

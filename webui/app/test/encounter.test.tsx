@@ -284,6 +284,19 @@ describe('the player’s prompt', () => {
       </>,
     );
 
+  it('tells the DM when an NPC acts, with Next turn; nothing on a player’s turn', async () => {
+    stubServer({ 'POST /api/sessions/12/encounter/advance': () => json(200, { encounter: dmFight(), event: ev(40, 'encounter.turn', {}) }) });
+    const goblinTurn = dmFight({ current_id: 'npc:1' });
+    goblinTurn.combatants = goblinTurn.combatants.map((c) => ({ ...c, current: c.id === 'npc:1' }));
+    const dm = (v: EncounterView) => wrap(<EncounterPrompt sessionId={12} state={state(v)} mySeatId={null} isDM canAct campaign="Lost Mine" />);
+    const view = render(dm(dmFight()));
+    expect(screen.queryByTestId('npc-turn')).toBeNull();
+    view.rerender(dm(goblinTurn));
+    expect(screen.getByTestId('npc-turn').textContent).toContain(format(en['combat.prompt.npcTurn'], { name: 'Goblin', n: 2 }));
+    await act(async () => fireEvent.click(within(screen.getByTestId('npc-turn')).getByRole('button', { name: en['combat.next'] })));
+    expect(callsTo('POST', '/api/sessions/12/encounter/advance')).toHaveLength(1);
+  });
+
   it('says "Your turn" (announced, and in the title) on the player’s own turn, with End my turn; errors translated', async () => {
     stubServer({ 'POST /api/sessions/12/encounter/advance': () => apiError(409, 'not_your_turn') });
     const mine = fight({ current_id: 'seat:9' });

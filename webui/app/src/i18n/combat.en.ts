@@ -79,6 +79,7 @@ export const combatEn = {
   'combat.op.hide': 'Hide AC and HP',
   'combat.op.remove': 'Remove from the fight',
   'combat.prompt.yourTurn': 'Your turn! (round {n})',
+  'combat.prompt.npcTurn': '{name} acts now (round {n}): attack with it or pass the turn.',
   'combat.prompt.initiative': 'Roll for initiative:',
   'combat.prompt.dying': 'You are dying: roll a death save.',
   'combat.endTurn': 'End my turn',

@@ -80,6 +80,7 @@ export const combatZhTW: Record<keyof typeof combatEn, string> = {
   'combat.op.hide': '隱藏 AC 與 HP',
   'combat.op.remove': '移出戰鬥',
   'combat.prompt.yourTurn': '輪到你了！（第 {n} 輪）',
+  'combat.prompt.npcTurn': '現在輪到 {name}（第 {n} 輪）：用它攻擊，或結束這一輪。',
   'combat.prompt.initiative': '擲先攻：',
   'combat.prompt.dying': '你正瀕死：請擲死亡豁免。',
   'combat.endTurn': '結束我的回合',

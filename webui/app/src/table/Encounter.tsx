@@ -871,7 +871,7 @@ function TurnTitle({ name }: { name: string }) {
 
 // EncounterPrompt: a player's notice above the table (every tab): roll
 // initiative, "Your turn" with End my turn (it names the page's title too),
-// a death save when dying.
+// a death save when dying. The DM's: an NPC's turn, with Next turn.
 export function EncounterPrompt({
   sessionId,
   state,
@@ -898,13 +898,31 @@ export function EncounterPrompt({
       {myTurn && view ? format(t('combat.prompt.yourTurn'), { n: view.round }) : ''}
     </p>
   );
-  if (isDM) return null;
-  const rollFirst = view?.phase === 'initiative' && me != null && me.initiative == null;
-  const dying = me?.status === 'dying';
   const run = async (fn: () => Promise<EncounterResult>) => {
     const r = await action.run(fn);
     if (r) state.apply(r);
   };
+  if (isDM) {
+    const npc = view?.phase === 'fighting' ? view.combatants.find((c) => c.current && c.seat_id == null) : undefined;
+    if (!view || !npc) return null;
+    return (
+      <section className="encounter-prompt is-npc-turn" data-testid="npc-turn" aria-label={t('combat.title')}>
+        <p className="turn-notice" role="status">
+          <strong>{format(t('combat.prompt.npcTurn'), { name: npc.name, n: view.round })}</strong>
+        </p>
+        {canAct && (
+          <div className="inline-form">
+            <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+              {t('combat.next')}
+            </button>
+          </div>
+        )}
+        {action.error !== null && <ErrorNotice code={action.error} />}
+      </section>
+    );
+  }
+  const rollFirst = view?.phase === 'initiative' && me != null && me.initiative == null;
+  const dying = me?.status === 'dying';
   return (
     <>
       {live}

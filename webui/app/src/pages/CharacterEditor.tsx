@@ -290,6 +290,35 @@ function Editor({ initial }: { initial: Character | null }) {
       </p>
     ) : null;
   const described = (g: Group) => (bad(g) ? `${idp}-${g}-err` : undefined);
+  // textSection: one of the sheet's free texts in its own fieldset, its
+  // label the legend's words for screen readers.
+  const textSection = (g: 'notes' | 'biography' | 'roleplay_guidance', legend: string, o: { rows: number; maxLength?: number; hint?: string }) => {
+    const id = `${idp}-${g}`;
+    const hintId = o.hint !== undefined ? `${id}-hint` : undefined;
+    return (
+      <fieldset>
+        <legend>{legend}</legend>
+        {o.hint !== undefined && (
+          <p className="hint" id={hintId}>
+            {o.hint}
+          </p>
+        )}
+        <label htmlFor={id} className="visually-hidden">
+          {legend}
+        </label>
+        <textarea
+          id={id}
+          rows={o.rows}
+          maxLength={o.maxLength}
+          value={draft[g]}
+          onChange={(e) => set({ [g]: e.target.value })}
+          aria-invalid={bad(g) || undefined}
+          aria-describedby={described(g) ?? hintId}
+        />
+        {err(g)}
+      </fieldset>
+    );
+  };
   // rowBad: the server refused a field of row i of a list ("attacks.0.damage")
   const rowBad = (list: Group) => (i: number) =>
     (fieldErrors[list] ?? []).some((k) => k.startsWith(`${list}.${i}.`) || k.startsWith(`${list}[${i}]`));
@@ -699,57 +728,9 @@ function Editor({ initial }: { initial: Character | null }) {
           {err('inventory')}
         </fieldset>
 
-        <fieldset>
-          <legend>{t('character.notes')}</legend>
-          <label htmlFor={`${idp}-notes`} className="visually-hidden">
-            {t('character.notes')}
-          </label>
-          <textarea
-            id={`${idp}-notes`}
-            rows={5}
-            maxLength={10000}
-            value={draft.notes}
-            onChange={(e) => set({ notes: e.target.value })}
-            aria-invalid={bad('notes') || undefined}
-            aria-describedby={described('notes')}
-          />
-          {err('notes')}
-        </fieldset>
-
-        <fieldset>
-          <legend>{t('character.biography')}</legend>
-          <label htmlFor={`${idp}-bio`} className="visually-hidden">
-            {t('character.biography')}
-          </label>
-          <textarea
-            id={`${idp}-bio`}
-            rows={5}
-            value={draft.biography}
-            onChange={(e) => set({ biography: e.target.value })}
-            aria-invalid={bad('biography') || undefined}
-            aria-describedby={described('biography')}
-          />
-          {err('biography')}
-        </fieldset>
-
-        <fieldset>
-          <legend>{t('character.roleplay')}</legend>
-          <p className="hint" id={`${idp}-rp-hint`}>
-            {t('character.roleplayHint')}
-          </p>
-          <label htmlFor={`${idp}-rp`} className="visually-hidden">
-            {t('character.roleplay')}
-          </label>
-          <textarea
-            id={`${idp}-rp`}
-            rows={4}
-            value={draft.roleplay_guidance}
-            onChange={(e) => set({ roleplay_guidance: e.target.value })}
-            aria-invalid={bad('roleplay_guidance') || undefined}
-            aria-describedby={described('roleplay_guidance') ?? `${idp}-rp-hint`}
-          />
-          {err('roleplay_guidance')}
-        </fieldset>
+        {textSection('notes', t('character.notes'), { rows: 5, maxLength: 10000 })}
+        {textSection('biography', t('character.biography'), { rows: 5 })}
+        {textSection('roleplay_guidance', t('character.roleplay'), { rows: 4, hint: t('character.roleplayHint') })}
 
         {action.error !== null && (
           <ErrorNotice

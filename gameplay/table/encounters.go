@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -222,9 +223,6 @@ type encounterOp struct {
 
 func combatantID(seatID int64) string { return "seat:" + strconv.FormatInt(seatID, 10) }
 
-// seatOf is the seat of a seat combatant's ID; 0 for an NPC.
-func seatOf(c combat.Combatant) int64 { return c.SeatID }
-
 func encounterInvalid(format string, args ...any) *apperr.Error {
 	return apperr.E(apperr.EncounterInvalid, format, args...)
 }
@@ -344,9 +342,6 @@ func (st *encounterState) npcCombatant(in NPCInput) (combat.Combatant, bool, err
 	if in.Name == "" || len([]rune(in.Name)) > maxEncounterArg {
 		return combat.Combatant{}, false, encounterInvalid("An NPC needs a name of 1 to 80 characters.").WithField("name", "1 to 80 characters")
 	}
-	if in.Initiative != nil && (*in.Initiative < -100 || *in.Initiative > 200) {
-		return combat.Combatant{}, false, encounterInvalid("An entered initiative is -100 to 200.").WithField("initiative", "-100 to 200")
-	}
 	for _, list := range [][]string{in.Resistances, in.Immunities, in.Vulnerabilities} {
 		if len(list) > 20 || slices.ContainsFunc(list, func(s string) bool { return len(s) > 40 }) {
 			return combat.Combatant{}, false, encounterInvalid("Damage defenses are at most 20 types of at most 40 characters.").WithField("resistances", "at most 20 types")
@@ -356,10 +351,25 @@ func (st *encounterState) npcCombatant(in NPCInput) (combat.Combatant, bool, err
 	c := combat.Combatant{ID: "npc:" + strconv.Itoa(st.NextNPC), Name: in.Name, InitiativeBonus: in.InitiativeBonus, Advantage: in.InitiativeAdvantage,
 		AC: in.AC, HP: combat.HP{Max: in.HP, Current: in.HP}, DiesAtZero: !in.KeepsFighting, Conditions: []combat.Condition{},
 		Defenses: combat.Defenses{Resistances: in.Resistances, Immunities: in.Immunities, Vulnerabilities: in.Vulnerabilities}}
-	if in.Initiative != nil {
-		c.Initiative = &combat.Initiative{Total: *in.Initiative, Roll: dice.Result{Formula: "entered", Normalized: "entered", Groups: []dice.Group{}, Total: *in.Initiative, Min: *in.Initiative, Max: *in.Initiative}}
+	var err error
+	if c.Initiative, err = enteredInitiative(in.Initiative); err != nil {
+		return combat.Combatant{}, false, err
 	}
 	return c, in.Revealed, nil
+}
+
+// enteredInitiative is an initiative the caller entered (already rolled at
+// the table, or the DM's pick): a total with no dice behind it; nil when
+// none was entered. Returns encounter_invalid outside -100..200.
+func enteredInitiative(total *int) (*combat.Initiative, error) {
+	if total == nil {
+		return nil, nil
+	}
+	if *total < -100 || *total > 200 {
+		return nil, encounterInvalid("An entered initiative is -100 to 200.").WithField("initiative", "-100 to 200")
+	}
+	n := *total
+	return &combat.Initiative{Total: n, Roll: dice.Result{Formula: "entered", Normalized: "entered", Groups: []dice.Group{}, Total: n, Min: n, Max: n}}, nil
 }
 
 // rollIfMissing rolls c's initiative with the server's dice when it has
@@ -550,8 +560,8 @@ func (s *Service) AddCombatant(ctx context.Context, c Caller, sessionID int64, i
 			if cb, err = seatCombatant(*in.SeatID, ch); err != nil {
 				return err
 			}
-			if in.Initiative != nil {
-				cb.Initiative = &combat.Initiative{Total: *in.Initiative, Roll: dice.Result{Formula: "entered", Normalized: "entered", Groups: []dice.Group{}, Total: *in.Initiative}}
+			if cb.Initiative, err = enteredInitiative(in.Initiative); err != nil {
+				return err
 			}
 			op.chars[*in.SeatID] = ch
 		}
@@ -996,7 +1006,7 @@ func (s *Service) ChangeCombatant(ctx context.Context, c Caller, sessionID int64
 		case OpAddCondition:
 			cond := combat.Condition{Name: in.Condition}
 			if in.Rounds > 0 {
-				cond.Ends, cond.Rounds, cond.TimerID = cmpOr(in.Ends, combat.AtEndOfTurn), in.Rounds, cmpOr(in.TimerID, cb.ID)
+				cond.Ends, cond.Rounds, cond.TimerID = cmp.Or(strings.TrimSpace(in.Ends), combat.AtEndOfTurn), in.Rounds, cmp.Or(strings.TrimSpace(in.TimerID), cb.ID)
 			}
 			if op.st.Fight, err = op.st.Fight.AddCondition(cb.ID, cond); err != nil {
 				return asEncounterError(err)
@@ -1029,13 +1039,6 @@ func (s *Service) ChangeCombatant(ctx context.Context, c Caller, sessionID int64
 		}
 		return nil
 	})
-}
-
-func cmpOr(s, fallback string) string {
-	if s = strings.TrimSpace(s); s != "" {
-		return s
-	}
-	return fallback
 }
 
 // RollDeathSave rolls a dying combatant's death save (a d20: 10 or more

@@ -10,7 +10,7 @@
 // narration and NPC speech; a check with a secret DC rolled by an AI and entered as physical dice
 // by the human (no player ever sees "dc"; the DM sees the outcomes), a cancelled check; damage
 // (HP change visible); DM proxy; a seat handed to an AI and taken back (old token refused:
-// ai_token_revoked / taken_back); end_session wakes a wait in flight with session.ended, then
+// ai_token_revoked / taken_back); session end wakes a wait in flight with session.ended, then
 // every token is refused with session_ended. Prints calls and bytes per agent. Exits non-zero on
 // any failure.
 //
@@ -31,13 +31,10 @@ const BASE = env('BASE');
 const SID = Number(env('SESSION_ID'));
 const SEAT = { A: Number(env('SEAT_HUMAN')), B: Number(env('SEAT_B')), C: Number(env('SEAT_C')) };
 
-// The tool surface of round 2 (issue 12); tools/list must offer every one of them.
-const TOOLS = ['get_pre_session_context', 'start_session', 'get_session_context', 'get_events', 'wait_for_event',
-  'get_character_context', 'post_dialogue', 'post_action', 'post_ooc', 'whisper', 'quick_roll', 'roll_check',
-  'declare_action', 'update_character_state', 'set_stage', 'request_check', 'cancel_check', 'open_action_window',
-  'close_action_window', 'adjudicate_action', 'admit_seat', 'end_session',
-  // combat (issue 19)
-  'fight', 'run_encounter'];
+// The tool surface (issues 12 and 19); tools/list must offer every one of them.
+const TOOLS = ['get_pre_session_context', 'session', 'get_session_context', 'wait_for_event',
+  'get_character_context', 'post_message', 'quick_roll', 'roll_check', 'declare_action', 'update_character_state',
+  'set_stage', 'request_check', 'cancel_check', 'action_window', 'adjudicate_action', 'fight'];
 
 function check(cond, what, detail) {
   if (!cond) throw new Error(`scene check failed: ${what}${detail === undefined ? '' : `\n  got: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 1500)}`);
@@ -213,7 +210,7 @@ const listing = await dm.connect();
 }
 const pre = await dm.call('get_pre_session_context');
 check(pre.ready_to_start === true && pre.dm_seat_id > 0, `AI DM sees a lobby ready to start (campaign ${JSON.stringify(pre.campaign)})`, pre);
-const started = await dm.call('start_session');
+const started = await dm.call('session', { action: 'start' });
 check((started.status ?? started.session?.status) === 'active', 'AI DM started the session', started);
 let dctx = await dm.context();
 check(dctx.role === 'dm' && dctx.session.status === 'active', `AI DM reads its context: ${dctx.you}`, dctx);
@@ -235,18 +232,18 @@ dctx = await dm.context();
 // ---- whispers both ways; the other player never sees them ----------------------------------
 const W1 = 'DM to Borin: the innkeeper is lying.';
 const W2 = 'Borin to DM: I palm the key while nobody looks.';
-await dm.call('whisper', { seat_id: SEAT.B, text: W1 });
+await dm.call('post_message', { kind: 'whisper', seat_id: SEAT.B, text: W1 });
 let e = await pb.until(isMsg(W1), 'the DM whisper');
 check(e.msg === 'whisper' && e.by === 'DM', `Borin got the DM's whisper (by ${e.by}, to ${e.to})`, e);
-await pb.call('whisper', { text: W2 });
+await pb.call('post_message', { kind: 'whisper', text: W2 });
 e = await dm.until(isMsg(W2), "Borin's whisper");
 check(e.msg === 'whisper' && /Borin/.test(e.by ?? ''), `the DM got Borin's whisper (by ${e.by})`, e);
 
 // ---- narration and NPC speech -----------------------------------------------------------
 const N1 = 'Rain hammers the shutters of the Drowned Lantern.';
 const N2 = 'Rooms are two silver a night, and no questions.';
-await dm.call('post_dialogue', { text: N1 });
-await dm.call('post_dialogue', { speaker: 'Old Tom', text: N2 });
+await dm.call('post_message', { text: N1 });
+await dm.call('post_message', { speaker: 'Old Tom', text: N2 });
 e = await pc.until(isMsg(N2), 'the NPC line');
 const n1 = pc.seen.find(isMsg(N1));
 check(n1?.msg === 'narration' && n1.by === 'DM', 'Cyra sees the narration from "DM"', n1);
@@ -300,17 +297,17 @@ for (const [who, token, sheetArgs] of [['v1 Borin', pb.token, {}], ['v1 DM', dm.
   const v1 = who === 'v1 DM' ? v1dm : new Agent(who, token, { sdk: 'v1', player: true });
   await v1.connect();
   const ctx = await v1.context();
-  const page = await v1.call('get_events', { after: 0 });
+  const page = await v1.call('wait_for_event', { after: 0, timeout_seconds: 0 });
   const waited = await v1.call('wait_for_event', { after: ctx.cursor, timeout_seconds: 1 });
   const ch = await v1.call('get_character_context', sheetArgs);
   check(page.events?.length > 0 && waited.cursor >= ctx.cursor && hpOf(ch.hp ?? ch.character?.hp) === 15,
-    `${who}: get_session_context, get_events (${page.events?.length}), wait_for_event (1 s), get_character_context validate`);
+    `${who}: get_session_context, wait_for_event now (${page.events?.length}) and 1 s, get_character_context validate`);
   await v1.client.close();
 }
 
 // ---- DM proxy: the DM speaks for a player seat --------------------------------------------
 const P1 = 'Cyra mutters: "I do not like this place."';
-await dm.call('post_dialogue', { seat_id: SEAT.C, text: P1 });
+await dm.call('post_message', { seat_id: SEAT.C, text: P1 });
 e = await pc.until(isMsg(P1), 'the proxied line');
 check(/^DM for /.test(e.by ?? '') && /Cyra/.test(e.by), `Cyra sees the DM speak for her (by "${e.by}")`, e);
 
@@ -320,10 +317,10 @@ check(/^DM for /.test(e.by ?? '') && /Cyra/.test(e.by), `Cyra sees the DM speak 
 const secretHP = /[:\[, "\/]9173[,}\]\/" ]/;
 const secretAC = /"ac"\s*:\s*93\b|\bAC 93\b/;
 const leaks = (s) => secretHP.test(s) || secretAC.test(s);
-const bornFight = await dm.call('run_encounter', { action: 'start', name: 'Cellar ambush', seat_ids: [SEAT.A, SEAT.B],
+const born = await dm.call('fight', { action: 'start', name: 'Cellar ambush', seat_ids: [SEAT.A, SEAT.B],
   npcs: [{ name: 'Shadow Ogre', ac: 93, hp: 9173 }] });
-check(bornFight.phase === 'initiative' && bornFight.order?.length === 3 && leaks(JSON.stringify(bornFight)),
-  'the AI DM started a fight with Aria, Borin and a hidden Shadow Ogre (the DM sees its AC and HP)', bornFight);
+check(born.encounter?.phase === 'initiative' && born.encounter.order?.length === 3 && leaks(JSON.stringify(born)),
+  'the AI DM started a fight with Aria, Borin and a hidden Shadow Ogre (the DM sees its AC and HP)', born);
 const seatB = `seat:${SEAT.B}`, seatA = `seat:${SEAT.A}`;
 let fctx = await pb.context();
 check(fctx.encounter?.phase === 'initiative' && (fctx.next ?? []).some((n) => n.tool === 'fight' && n.args?.action === 'initiative' && n.args?.combatant_id === seatB),
@@ -369,8 +366,8 @@ while (fought.encounter.round <= 2) {
   }
 }
 check(borinFaces.length === 0, 'Borin attacked once in each of two rounds');
-const over = await dm.call('run_encounter', { action: 'end' });
-check(over.phase === 'ended', 'the AI DM ended the fight');
+const over = await dm.call('fight', { action: 'end' });
+check(over.encounter?.phase === 'ended', 'the AI DM ended the fight');
 e = await pb.until((x) => x.kind === 'encounter.ended', 'the end of the fight');
 check(e.data?.summary?.rounds >= 2, `Borin reads the fight's summary (${e.data?.summary?.rounds} rounds)`, e);
 fctx = await pb.context();
@@ -390,7 +387,7 @@ await pa.connect();
 const actx = await pa.context();
 check(actx.seat_id === SEAT.A && actx.role === 'player' && /quiet/.test(actx.instruction ?? ''), 'the AI holds Aria with the temporary instruction', actx);
 const T1 = 'Aria watches the door without a word.';
-await pa.call('post_action', { text: T1 });
+await pa.call('post_message', { kind: 'action', text: T1 });
 e = await dm.until(isMsg(T1), "the AI's line for Aria");
 check(/Aria/.test(e.by ?? ''), `the DM sees Aria act (by "${e.by}")`, e);
 await human.api('POST', `/api/seats/${SEAT.A}/take-back`);
@@ -404,7 +401,7 @@ await pc.until(isMsg(H1), "the human's line");
 // ---- the end: a wait in flight receives session.ended; then every token is refused ---------
 const inflight = pc.call('wait_for_event', { after: pc.cursor, timeout_seconds: 30 });
 await sleep(500);
-const ended = await dm.call('end_session');
+const ended = await dm.call('session', { action: 'end' });
 check(ended !== undefined, 'the AI DM ended the session');
 const woke = await inflight;
 check((woke.events ?? []).some((x) => x.kind === 'session.ended'), "Cyra's wait in flight received session.ended", woke);
@@ -412,7 +409,7 @@ for (const a of [dm, pb, pc]) {
   const err = await a.refused('get_session_context', {}, 'session_ended');
   check(err.code === 'session_ended', `${a.name}: refused after the end`);
 }
-await pb.refused('post_dialogue', { text: 'Hello?' }, 'session_ended');
+await pb.refused('post_message', { text: 'Hello?' }, 'session_ended');
 const late = await pa.raw('get_session_context');
 console.log(`info the taken-back token after the end: ${late.structuredContent?.error?.code} (${late.structuredContent?.error?.details?.reason ?? '-'})`);
 const after = await human.api('GET', `/api/sessions/${SID}`);

@@ -20,10 +20,10 @@ func TestAgentTurnBudget(t *testing.T) {
 	svc, srv := liveServer(t)
 	f := tabletest.New(t, svc)
 	dm := aiDM(t, srv.URL, f)
-	dm.must("start_session", nil, nil)
+	dm.must("session", map[string]any{"action": "start"}, nil)
 	player := aiPlayer(t, srv.URL, f)
 	seatTomas(t, svc, f)
-	dm.must("admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil)
+	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
 
 	var dmCx, pCx Context
 	dm.must("get_session_context", nil, &dmCx)
@@ -53,7 +53,7 @@ func TestAgentTurnBudget(t *testing.T) {
 					dm.must("request_check", map[string]any{"seat_id": f.PlayerSeatID, "skill": "perception", "dc": 14}, &c)
 					pending = c.Checks
 				} else {
-					dm.must("post_dialogue", map[string]any{"text": "The river hisses against the pilings; somewhere upstream a bell rings once."}, nil)
+					dm.must("post_message", map[string]any{"text": "The river hisses against the pilings; somewhere upstream a bell rings once."}, nil)
 				}
 				if i%30 == 2 {
 					dm.must("get_session_context", nil, &dmCx)
@@ -67,7 +67,7 @@ func TestAgentTurnBudget(t *testing.T) {
 					player.must("roll_check", map[string]any{"request_id": pending[0].RequestID}, nil)
 					pending = nil
 				} else {
-					player.must("post_dialogue", map[string]any{"text": "Mira pulls her hood tighter. \"Late ferries carry bad news,\" she says."}, nil)
+					player.must("post_message", map[string]any{"text": "Mira pulls her hood tighter. \"Late ferries carry bad news,\" she says."}, nil)
 				}
 				if i%30 == 5 {
 					player.must("get_session_context", nil, &pCx)

@@ -29,9 +29,9 @@ func TestEncounterOverMCP(t *testing.T) {
 	svc, srv := liveServer(t)
 	f := tabletest.New(t, svc)
 	dm := aiDM(t, srv.URL, f)
-	dm.must("start_session", nil, nil)
+	dm.must("session", map[string]any{"action": "start"}, nil)
 	seatTomas(t, svc, f)
-	dm.must("admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil)
+	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
 	player := aiPlayer(t, srv.URL, f)
 	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
 
@@ -58,8 +58,8 @@ func TestEncounterOverMCP(t *testing.T) {
 	}
 	var cx Context
 	dm.must("get_session_context", nil, &cx)
-	if !hasStep(cx.Next, "run_encounter") {
-		t.Fatalf("the DM is not offered run_encounter: %+v", cx.Next)
+	if !hasStepArgText(cx.Next, "fight", "action", "start") {
+		t.Fatalf("the DM is not offered to start a fight: %+v", cx.Next)
 	}
 
 	// Refusals with their stable codes.
@@ -70,22 +70,22 @@ func TestEncounterOverMCP(t *testing.T) {
 		want string
 	}{
 		{player, "fight", map[string]any{"action": "end_turn"}, "encounter_not_running"},
-		{player, "run_encounter", map[string]any{"action": "start"}, "not_current_dm"},
-		{dm, "run_encounter", map[string]any{"action": "summon"}, "invalid_request"},
-		{dm, "run_encounter", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "", "ac": 10, "hp": 5}}}, "encounter_invalid"},
+		{player, "fight", map[string]any{"action": "start"}, "not_current_dm"},
+		{dm, "fight", map[string]any{"action": "summon"}, "invalid_request"},
+		{dm, "fight", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "", "ac": 10, "hp": 5}}}, "encounter_invalid"},
 	} {
 		if code := c.a.call(c.tool, c.args, nil); code != c.want {
 			t.Fatalf("%s %v: got %q, want %q", c.tool, c.args, code, c.want)
 		}
 	}
 
-	var fg Fight
-	dm.must("run_encounter", map[string]any{"action": "start", "name": "Bridge ambush",
+	var fg Fought
+	dm.must("fight", map[string]any{"action": "start", "name": "Bridge ambush",
 		"npcs": []any{map[string]any{"name": "Shadow Ogre", "ac": 93, "hp": 9173}}}, &fg)
-	if fg.Phase != table.PhaseInitiative || len(fg.Order) != 3 {
+	if fg.Seq == 0 || fg.Encounter.Phase != table.PhaseInitiative || len(fg.Encounter.Order) != 3 {
 		t.Fatalf("started: %+v", fg)
 	}
-	if code := dm.call("run_encounter", map[string]any{"action": "start"}, nil); code != "encounter_already_running" {
+	if code := dm.call("fight", map[string]any{"action": "start"}, nil); code != "encounter_already_running" {
 		t.Fatalf("a second fight: %q", code)
 	}
 
@@ -162,11 +162,11 @@ func TestEncounterOverMCP(t *testing.T) {
 	if miraAttacks != 2 {
 		t.Fatalf("Mira attacked %d times in two rounds", miraAttacks)
 	}
-	if code := playerCall("run_encounter", map[string]any{"action": "end"}, nil); code != "not_current_dm" {
+	if code := playerCall("fight", map[string]any{"action": "end"}, nil); code != "not_current_dm" {
 		t.Fatalf("a player ended the fight: %q", code)
 	}
-	dm.must("run_encounter", map[string]any{"action": "end"}, &fg)
-	if fg.Phase != table.PhaseEnded {
+	dm.must("fight", map[string]any{"action": "end"}, &fg)
+	if fg.Encounter.Phase != table.PhaseEnded {
 		t.Fatalf("ended: %+v", fg)
 	}
 	playerCall("get_session_context", nil, &pcx)
@@ -177,7 +177,7 @@ func TestEncounterOverMCP(t *testing.T) {
 	// Every event the player may read, by paging and by waiting.
 	var pg EventPage
 	for after := int64(0); ; after = pg.Cursor {
-		playerCall("get_events", map[string]any{"after": after}, &pg)
+		playerCall("wait_for_event", map[string]any{"after": after, "timeout_seconds": 0}, &pg)
 		if !pg.HasMore {
 			break
 		}
@@ -204,7 +204,7 @@ func TestEncounterOverMCP(t *testing.T) {
 	var dmSeen []byte
 	for after := int64(0); ; {
 		var raw json.RawMessage
-		dm.must("get_events", map[string]any{"after": after}, &raw)
+		dm.must("wait_for_event", map[string]any{"after": after, "timeout_seconds": 0}, &raw)
 		dmSeen = append(dmSeen, raw...)
 		pg = EventPage{}
 		tabletest.Must(t, json.Unmarshal(raw, &pg))
@@ -213,7 +213,7 @@ func TestEncounterOverMCP(t *testing.T) {
 		}
 	}
 	var started json.RawMessage
-	dm.must("run_encounter", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "Shadow Ogre", "ac": 93, "hp": 9173}}}, &started)
+	dm.must("fight", map[string]any{"action": "start", "npcs": []any{map[string]any{"name": "Shadow Ogre", "ac": 93, "hp": 9173}}}, &started)
 	if secretHP.Find(started) == nil || secretAC.Find(started) == nil || secretAC.Find(dmSeen) == nil {
 		t.Fatalf("the DM lacks the ogre's numbers: %s %s", started, dmSeen)
 	}

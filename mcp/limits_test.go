@@ -27,7 +27,7 @@ func TestCallsPerGrantAreLimited(t *testing.T) {
 	t.Cleanup(srv.Close)
 	f := tabletest.New(t, svc)
 	dm := aiDM(t, srv.URL, f)
-	dm.must("start_session", nil, nil)
+	dm.must("session", map[string]any{"action": "start"}, nil)
 	player := aiPlayer(t, srv.URL, f)
 
 	for range budget {
@@ -40,10 +40,10 @@ func TestCallsPerGrantAreLimited(t *testing.T) {
 	if secs, _ := details["retry_after_seconds"].(float64); secs < 1 {
 		t.Fatalf("details %v: no retry_after_seconds", details)
 	}
-	if code := player.call("post_dialogue", map[string]any{"text": "Mira waits."}, nil); code != "rate_limited" {
+	if code := player.call("post_message", map[string]any{"text": "Mira waits."}, nil); code != "rate_limited" {
 		t.Fatalf("another tool with the spent grant: %q", code)
 	}
-	// The DM's grant spent one call (start_session): its budget is its own.
+	// The DM's grant spent one call (session start): its budget is its own.
 	for range budget - 1 {
 		dm.must("get_session_context", nil, nil)
 	}

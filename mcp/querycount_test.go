@@ -73,8 +73,8 @@ func TestToolQueryCounts(t *testing.T) {
 	a.call("get_session_context", nil, &cx)
 	a.call("get_session_context", nil, &cx)
 	var posted Posted
-	a.call("post_dialogue", map[string]any{"text": "Hello"}, &posted)
-	a.call("post_dialogue", map[string]any{"text": "Hello again"}, &posted)
+	a.call("post_message", map[string]any{"text": "Hello"}, &posted)
+	a.call("post_message", map[string]any{"text": "Hello again"}, &posted)
 	// A first wait resolves and caches; the one measured is woken by a post.
 	var pg EventPage
 	a.call("wait_for_event", map[string]any{"after": posted.Seq, "timeout_seconds": 1}, &pg)
@@ -115,7 +115,7 @@ func TestToolQueryCounts(t *testing.T) {
 		{"get_session_context", 2, 19},
 		// bearer check; scope (session, seats, campaign, room, participants);
 		// next seq (one UPDATE … RETURNING); message; event
-		{"post_dialogue", 2, 9 + notify},
+		{"post_message", 2, 9 + notify},
 		// bearer check only: the hub's shared read and cached roster serve it
 		{"wait_for_event", 3, 1},
 	} {

@@ -135,11 +135,12 @@ func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
 	}
 	tidy(root)
 	// An output schema is for checking, not for reading: a model reads the
-	// result itself. Descriptions and the ban on extra fields would only
-	// cost bytes in every client's tool list.
+	// result itself. Descriptions, the ban on extra fields and an explicit
+	// "any field" (the default) would only cost bytes in every client's
+	// tool list.
 	walk(root, func(x *jsonschema.Schema) {
 		x.Description = ""
-		if x.AdditionalProperties != nil && x.AdditionalProperties.Not != nil {
+		if a := x.AdditionalProperties; a != nil && (a.Not != nil || reflect.ValueOf(*a).IsZero()) {
 			x.AdditionalProperties = nil
 		}
 	})

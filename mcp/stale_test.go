@@ -112,14 +112,12 @@ func TestStaleTokensOnEveryTool(t *testing.T) {
 	act, err := svc.DeclareAction(ctx, other.Owner, other.LobbyID, table.ActionInput{Text: "jumps", SubjectSeatID: &other.PlayerSeatID})
 	tabletest.Must(t, err)
 	validArgs := map[string]map[string]any{
-		"get_character_context": {}, "post_dialogue": {"text": "hi"}, "post_action": {"text": "hi"}, "post_ooc": {"text": "hi"},
-		"whisper": {"text": "hi"}, "declare_action": {"text": "hi"}, "set_stage": {"text": "hi"}, "request_check": {"skill": "stealth"},
+		"get_character_context": {}, "post_message": {"kind": "action", "text": "hi"}, "declare_action": {"text": "hi"}, "set_stage": {"text": "hi"}, "request_check": {"skill": "stealth"},
 		"cancel_check": {"request_id": req.Requests[0].ID}, "roll_check": {"request_id": req.Requests[0].ID},
 		"quick_roll": {"formula": "1d20"}, "update_character_state": {"seat_id": other.PlayerSeatID, "op": "heal", "amount": 1},
-		"open_action_window": {"prompt": "Now?"}, "close_action_window": {"window_id": win.ID},
-		"adjudicate_action": {"action_id": act.ID, "status": "cancelled"}, "admit_seat": {"seat_id": other.FreeSeatID},
-		"get_events": {"after": 1 << 40}, "wait_for_event": {"after": 1 << 40, "timeout_seconds": 1},
-		"fight": {"action": "end_turn"}, "run_encounter": {"action": "end"},
+		"action_window": {"window_id": win.ID}, "adjudicate_action": {"action_id": act.ID, "status": "cancelled"},
+		"session": {"action": "admit", "seat_id": other.FreeSeatID}, "wait_for_event": {"after": 1 << 40, "timeout_seconds": 1},
+		"fight": {"action": "end_turn"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

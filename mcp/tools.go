@@ -16,6 +16,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/table"
+	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -114,26 +115,13 @@ func typed[In, Out any](name, title string, h hints, description string, call fu
 type (
 	noInput struct{}
 
-	dialogueInput struct {
+	messageInput struct {
+		Kind           string `json:"kind,omitempty" jsonschema:"default say"`
 		Text           string `json:"text" jsonschema:"1-4000 chars"`
-		Speaker        string `json:"speaker,omitempty" jsonschema:"DM: the NPC speaking"`
-		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: speak for this player seat"`
+		Speaker        string `json:"speaker,omitempty" jsonschema:"DM, say: the NPC speaking"`
+		Intent         string `json:"intent,omitempty" jsonschema:"action: search to search"`
+		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: the player seat you speak or act for, or whisper to"`
 		IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"a retry with the same key never posts twice"`
-	}
-	actionInput struct {
-		Text           string `json:"text"`
-		Intent         string `json:"intent,omitempty"`
-		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: act for this player seat"`
-		IdempotencyKey string `json:"idempotency_key,omitempty"`
-	}
-	textInput struct {
-		Text           string `json:"text"`
-		IdempotencyKey string `json:"idempotency_key,omitempty"`
-	}
-	whisperInput struct {
-		Text           string `json:"text"`
-		SeatID         *int64 `json:"seat_id,omitempty" jsonschema:"DM: the player seat; players always whisper the DM"`
-		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
 	stageInput struct {
 		Text        *string `json:"text,omitempty" jsonschema:"the scene, ≤4000 chars; omit to keep"`
@@ -143,8 +131,9 @@ type (
 	seatInput struct {
 		SeatID int64 `json:"seat_id,omitempty" jsonschema:"DM: whose; default yours"`
 	}
-	requiredSeatInput struct {
-		SeatID int64 `json:"seat_id"`
+	sessionInput struct {
+		Action string `json:"action"`
+		SeatID int64  `json:"seat_id,omitempty" jsonschema:"admit"`
 	}
 	rollCheckInput struct {
 		RequestID      int64  `json:"request_id"`
@@ -189,18 +178,12 @@ type (
 		SeatID   *int64 `json:"seat_id,omitempty" jsonschema:"DM: for this player seat"`
 	}
 	windowInput struct {
-		Prompt string `json:"prompt" jsonschema:"e.g. What does everyone do?"`
-	}
-	windowIDInput struct {
-		WindowID int64 `json:"window_id"`
+		Prompt   string `json:"prompt,omitempty" jsonschema:"open: e.g. What does everyone do?"`
+		WindowID *int64 `json:"window_id,omitempty" jsonschema:"close this window"`
 	}
 	adjudicateInput struct {
 		ActionID int64  `json:"action_id"`
 		Status   string `json:"status"`
-	}
-	eventsInput struct {
-		After int64 `json:"after" jsonschema:"your cursor"`
-		Limit int   `json:"limit,omitempty" jsonschema:"1-25, default 25"`
 	}
 	npcInput struct {
 		Name            string `json:"name"`
@@ -210,34 +193,29 @@ type (
 		KeepsFighting   bool   `json:"keeps_fighting,omitempty" jsonschema:"death saves at 0"`
 		Revealed        bool   `json:"revealed,omitempty" jsonschema:"players see AC and HP"`
 	}
-	encounterInput struct {
+	fightInput struct {
 		Action      string     `json:"action"`
-		Name        string     `json:"name,omitempty"`
+		CombatantID string     `json:"combatant_id,omitempty" jsonschema:"who acts, or whom change changes"`
+		TargetID    string     `json:"target_id,omitempty" jsonschema:"attack"`
+		Weapon      string     `json:"weapon,omitempty" jsonschema:"attack: a sheet attack, its to-hit and damage"`
+		Bonus       int        `json:"bonus,omitempty" jsonschema:"attack: to-hit"`
+		Damage      string     `json:"damage,omitempty" jsonschema:"attack: e.g. 1d8+3"`
+		DamageType  string     `json:"damage_type,omitempty"`
+		Mode        string     `json:"mode,omitempty"`
+		Faces       []int      `json:"faces,omitempty" jsonschema:"physical d20 faces"`
+		DamageFaces []int      `json:"damage_faces,omitempty"`
+		Name        string     `json:"name,omitempty" jsonschema:"start"`
 		SeatIDs     []int64    `json:"seat_ids,omitempty" jsonschema:"start; default: all playing"`
 		NPCs        []npcInput `json:"npcs,omitempty" jsonschema:"start; add: one"`
 		SeatID      *int64     `json:"seat_id,omitempty" jsonschema:"add"`
-		CombatantID string     `json:"combatant_id,omitempty" jsonschema:"change"`
 		Change      string     `json:"change,omitempty"`
-		Amount      int        `json:"amount,omitempty"`
-		DamageType  string     `json:"damage_type,omitempty"`
-		Condition   string     `json:"condition,omitempty"`
-		Rounds      int        `json:"rounds,omitempty"`
-	}
-	fightInput struct {
-		Action      string `json:"action"`
-		CombatantID string `json:"combatant_id,omitempty"`
-		TargetID    string `json:"target_id,omitempty"`
-		Weapon      string `json:"weapon,omitempty" jsonschema:"a sheet attack: its to-hit and damage"`
-		Bonus       int    `json:"bonus,omitempty" jsonschema:"to-hit"`
-		Damage      string `json:"damage,omitempty" jsonschema:"e.g. 1d8+3"`
-		DamageType  string `json:"damage_type,omitempty"`
-		Mode        string `json:"mode,omitempty"`
-		Faces       []int  `json:"faces,omitempty" jsonschema:"physical d20 faces"`
-		DamageFaces []int  `json:"damage_faces,omitempty"`
+		Amount      int        `json:"amount,omitempty" jsonschema:"change"`
+		Condition   string     `json:"condition,omitempty" jsonschema:"change"`
+		Rounds      int        `json:"rounds,omitempty" jsonschema:"change: how long a condition lasts"`
 	}
 	waitInput struct {
 		After          int64 `json:"after" jsonschema:"your cursor"`
-		TimeoutSeconds int   `json:"timeout_seconds,omitempty" jsonschema:"1-60, default 25; on timeout: no events, same cursor"`
+		TimeoutSeconds *int  `json:"timeout_seconds,omitempty" jsonschema:"0-60, default 25; 0 answers at once; on timeout: no events, same cursor"`
 	}
 )
 
@@ -256,15 +234,6 @@ func withSession[In, Out any](call func(ctx context.Context, d toolDeps, c table
 		}
 		return call(ctx, d, c, id, in)
 	}
-}
-
-// post posts one chat line and answers with its place in the log.
-func post(ctx context.Context, d toolDeps, c table.Caller, id int64, in table.MessageInput) (Posted, error) {
-	p, err := d.table.PostMessage(ctx, c, id, in)
-	if err != nil {
-		return Posted{}, err
-	}
-	return Posted{Seq: p.Event.Seq, MessageID: p.MessageID}, nil
 }
 
 // page names the speakers of a page of events and compacts it.
@@ -289,26 +258,18 @@ var tools = []tool{
 			return sessionContext(ctx, d, c, id)
 		})),
 	typed("wait_for_event", "Wait for events", read,
-		"Wait until something you may see happens after your cursor, then return it (or nothing at timeout). Call in a loop, always with the latest cursor. When the session ends you receive session.ended; later calls fail with session_ended.",
+		"Events you may see after your cursor: waits until one happens (or nothing at timeout; timeout_seconds 0 answers at once, e.g. after=0 for older events). Call in a loop with the latest cursor; more at once while has_more. When the session ends you receive session.ended; later calls fail with session_ended.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in waitInput) (EventPage, error) {
-			timeout := in.TimeoutSeconds
-			if timeout == 0 {
-				timeout = int(table.DefaultWait / time.Second)
+			var p table.EventPage
+			var err error
+			switch timeout := in.TimeoutSeconds; {
+			case timeout == nil:
+				p, err = d.table.WaitEvents(ctx, c, id, in.After, table.DefaultWait)
+			case *timeout == 0:
+				p, err = d.table.ListEvents(ctx, c, id, in.After, maxPageEvents)
+			default:
+				p, err = d.table.WaitEvents(ctx, c, id, in.After, time.Duration(*timeout)*time.Second)
 			}
-			p, err := d.table.WaitEvents(ctx, c, id, in.After, time.Duration(timeout)*time.Second)
-			if err != nil {
-				return EventPage{}, err
-			}
-			return page(ctx, d, c, id, p)
-		})),
-	typed("get_events", "Read events", read,
-		"Events you may see after a cursor, without waiting (e.g. older ones: after=0). Continue from the returned cursor while has_more.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in eventsInput) (EventPage, error) {
-			limit := in.Limit
-			if limit == 0 || limit > maxPageEvents {
-				limit = maxPageEvents
-			}
-			p, err := d.table.ListEvents(ctx, c, id, in.After, limit)
 			if err != nil {
 				return EventPage{}, err
 			}
@@ -325,25 +286,27 @@ var tools = []tool{
 				Skills: v.SkillProficiencies, Expertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
 				Biography: v.Biography, Guidance: v.RoleplayGuidance, Attacks: v.Derived.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes}, nil
 		})),
-	typed("post_dialogue", "Speak", write,
-		"Players: say something in character. DM: narrate; give speaker to voice an NPC, or seat_id to speak for a player's character.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in dialogueInput) (Posted, error) {
-			return post(ctx, d, c, id, table.MessageInput{Kind: table.KindSay, Text: in.Text, Speaker: in.Speaker, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("post_action", "Act", write,
-		"Say what your character does (intent search to search). The DM decides what follows and may ask for a check.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in actionInput) (Posted, error) {
-			return post(ctx, d, c, id, table.MessageInput{Kind: "action", Text: in.Text, Intent: in.Intent, SubjectSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("post_ooc", "Out of character", write,
-		"Say something out of character to the table.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in textInput) (Posted, error) {
-			return post(ctx, d, c, id, table.MessageInput{Kind: "ooc", Text: in.Text, IdempotencyKey: in.IdempotencyKey})
-		})),
-	typed("whisper", "Whisper", write,
-		"A private message: players whisper the DM; the DM whispers one player seat (seat_id). Only the two of you see it.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in whisperInput) (Posted, error) {
-			return post(ctx, d, c, id, table.MessageInput{Kind: "whisper_dm", Text: in.Text, ToSeatID: in.SeatID, IdempotencyKey: in.IdempotencyKey})
+	typed("post_message", "Speak or act", write,
+		"Post to the table. say: players speak in character; the DM narrates, voices an NPC (speaker) or speaks for a player's character (seat_id). action: what your character does; the DM decides what follows. ooc: out of character. whisper: players to the DM, the DM to one seat (seat_id); only the two see it.",
+		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in messageInput) (Posted, error) {
+			msg := table.MessageInput{Text: in.Text, Speaker: in.Speaker, Intent: in.Intent, IdempotencyKey: in.IdempotencyKey}
+			switch in.Kind {
+			case "", "say":
+				msg.Kind, msg.SubjectSeatID = table.KindSay, in.SeatID
+			case "action":
+				msg.Kind, msg.SubjectSeatID = models.MessageAction, in.SeatID
+			case "ooc":
+				msg.Kind, msg.SubjectSeatID = models.MessageOOC, in.SeatID
+			case "whisper":
+				msg.Kind, msg.ToSeatID = models.MessageWhisperDM, in.SeatID
+			default:
+				return Posted{}, apperr.E(apperr.InvalidRequest, "Unknown kind %q.", in.Kind).WithField("kind", "say, action, ooc or whisper")
+			}
+			p, err := d.table.PostMessage(ctx, c, id, msg)
+			if err != nil {
+				return Posted{}, err
+			}
+			return Posted{Seq: p.Event.Seq, MessageID: p.MessageID}, nil
 		})),
 	typed("declare_action", "Declare an action", write,
 		"Declare an action for the DM to adjudicate, e.g. in answer to an open action window (window_id).",
@@ -383,20 +346,16 @@ var tools = []tool{
 			return StateChanged{SeatID: v.SeatID, Character: v.Character, HP: v.After.HP, Conditions: v.After.Conditions, Resources: v.After.Resources}, nil
 		})),
 
-	typed("fight", "Fight", write,
-		"Your combatant (seat:<seat_id>) in the fight: initiative first; on your turn attack (secret AC), death_save if dying, end_turn. DM: anyone; end_turn begins the fight.",
+	typed("fight", "Fight", destructive,
+		"Combat. Everyone, for your combatant (seat:<seat_id>): initiative first; on your turn attack (the target's AC is secret), death_save if dying, end_turn. "+
+			"DM, for any combatant: start (seat_ids, npcs: AC and HP secret unless revealed), add a seat or one NPC, change a combatant, end; the first end_turn begins the fight.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
-			return fightAction(ctx, d, c, id, in)
+			return fight(ctx, d, c, id, in)
 		})),
 
 	// The DM's tools.
-	typed("run_encounter", "Run a fight", destructive,
-		"DM: start a fight (seat_ids, npcs: AC and HP secret unless revealed), add a seat or one NPC, change a combatant, end it.",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
-			return runEncounter(ctx, d, c, id, in)
-		})),
 	typed("get_pre_session_context", "Before the session", read,
-		"DM, before the session starts: your campaign and whether its lobby is ready; then start_session.",
+		"DM, before the session starts: your campaign and whether its lobby is ready; then session start.",
 		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (PreSession, error) {
 			p, err := d.table.GetPreSessionContext(ctx, c)
 			if err != nil {
@@ -410,19 +369,6 @@ var tools = []tool{
 				out.ExpiresAt = p.ExpiresAt.UTC().Format(time.RFC3339)
 			}
 			return out, nil
-		}),
-	typed("start_session", "Start the session", write,
-		"DM: start the session waiting in your campaign's lobby; then call get_session_context.",
-		func(ctx context.Context, d toolDeps, c table.Caller, _ noInput) (Done, error) {
-			pre, err := d.table.GetPreSessionContext(ctx, c)
-			if err != nil {
-				return Done{}, err
-			}
-			if pre.LobbySessionID == nil {
-				return Done{}, apperr.E(apperr.SessionNotLobby, "There is no lobby to start; the owner must open one.")
-			}
-			r, err := d.table.StartSession(ctx, c, *pre.LobbySessionID)
-			return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
 		}),
 	typed("set_stage", "Set the stage", write,
 		"DM: change what every player sees: the scene text, an image (base64 content), or clear_image.",
@@ -456,87 +402,82 @@ var tools = []tool{
 			}
 			return compactCheck(v), nil
 		}),
-	typed("open_action_window", "Ask what everyone does", write,
-		"DM: open a window in which players declare actions (declare_action); adjudicate each with adjudicate_action.",
+	typed("action_window", "Ask what everyone does", write,
+		"DM: open a window with a prompt, in which players declare actions (declare_action; adjudicate each with adjudicate_action), or close one (window_id).",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in windowInput) (Window, error) {
-			w, err := d.table.OpenActionWindow(ctx, c, id, table.WindowInput{Prompt: in.Prompt})
+			var w table.ActionWindowView
+			var err error
+			switch {
+			case in.WindowID != nil && in.Prompt != "":
+				return Window{}, apperr.E(apperr.InvalidRequest, "Open a window (prompt) or close one (window_id), not both.").WithField("prompt", "not with window_id")
+			case in.WindowID != nil:
+				w, err = d.table.CloseActionWindow(ctx, c, *in.WindowID)
+			default:
+				w, err = d.table.OpenActionWindow(ctx, c, id, table.WindowInput{Prompt: in.Prompt})
+			}
 			return Window{WindowID: w.ID, Prompt: w.Prompt, Status: w.Status}, err
 		})),
-	typed("close_action_window", "Close the action window", idempotent,
-		"DM: close an action window; no more actions are declared in it.",
-		func(ctx context.Context, d toolDeps, c table.Caller, in windowIDInput) (Window, error) {
-			w, err := d.table.CloseActionWindow(ctx, c, in.WindowID)
-			return Window{WindowID: w.ID, Prompt: w.Prompt, Status: w.Status}, err
-		}),
 	typed("adjudicate_action", "Adjudicate an action", write,
 		"DM: move a declared action on (processing, waiting_for_roll, resolved, cancelled). A player may cancel their own.",
 		func(ctx context.Context, d toolDeps, c table.Caller, in adjudicateInput) (Declared, error) {
 			a, err := d.table.TransitionAction(ctx, c, in.ActionID, table.TransitionInput{To: in.Status})
 			return Declared{ActionID: a.ID, Status: a.Status}, err
 		}),
-	typed("admit_seat", "Let a seat join late", write,
-		"DM: add a player seat to the session in play (it needs a controller and a character).",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in requiredSeatInput) (Done, error) {
-			r, err := d.table.LateJoin(ctx, c, id, in.SeatID)
-			return Done{Status: "playing", Cursor: r.Cursor}, err
-		})),
-	typed("end_session", "End the session", destructive,
-		"DM: end the session for everyone. Every token of the session stops working (session_ended).",
-		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, _ noInput) (Done, error) {
-			r, err := d.table.EndSession(ctx, c, id)
-			return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
-		})),
+	typed("session", "Run the session", destructive,
+		"DM: start the session waiting in your campaign's lobby (then call get_session_context), admit a player seat late (seat_id; it needs a controller and a character), or end the session for everyone: every token of the session then fails with session_ended.",
+		runSession),
 }
 
-func (encounterInput) enums() map[string][]any {
-	return map[string][]any{"action": {"start", "add", "change", "end"}}
+func (messageInput) enums() map[string][]any {
+	return map[string][]any{"kind": {"say", "action", "ooc", "whisper"}}
+}
+
+func (sessionInput) enums() map[string][]any {
+	return map[string][]any{"action": {"start", "admit", "end"}}
 }
 
 func (fightInput) enums() map[string][]any {
-	return map[string][]any{"action": {"initiative", "attack", "death_save", "end_turn"}}
+	return map[string][]any{"action": {"initiative", "attack", "death_save", "end_turn", "start", "add", "change", "end"}}
 }
 
 func (n npcInput) table() table.NPCInput {
 	return table.NPCInput{Name: n.Name, AC: n.AC, HP: n.HP, InitiativeBonus: n.InitiativeBonus, KeepsFighting: n.KeepsFighting, Revealed: n.Revealed}
 }
 
-// runEncounter is the DM's change of the fight: one gameplay call per action.
-func runEncounter(ctx context.Context, d toolDeps, c table.Caller, id int64, in encounterInput) (Fight, error) {
-	var r table.EncounterResult
-	var err error
+// runSession is the DM's session lifecycle: start the lobby's session (a
+// pre-session grant's one write), admit a seat late, end it.
+func runSession(ctx context.Context, d toolDeps, c table.Caller, in sessionInput) (Done, error) {
 	switch in.Action {
 	case "start":
-		start := table.StartEncounterInput{Name: in.Name, SeatIDs: in.SeatIDs}
-		for _, n := range in.NPCs {
-			start.NPCs = append(start.NPCs, n.table())
+		pre, err := d.table.GetPreSessionContext(ctx, c)
+		if err != nil {
+			return Done{}, err
 		}
-		r, err = d.table.StartEncounter(ctx, c, id, start)
-	case "add":
-		add := table.AddCombatantInput{SeatID: in.SeatID}
-		if len(in.NPCs) > 1 {
-			return Fight{}, apperr.E(apperr.EncounterInvalid, "Add one NPC at a time.").WithField("npcs", "one NPC")
+		if pre.LobbySessionID == nil {
+			return Done{}, apperr.E(apperr.SessionNotLobby, "There is no lobby to start; the owner must open one.")
 		}
-		if len(in.NPCs) == 1 {
-			npc := in.NPCs[0].table()
-			add.NPC = &npc
-		}
-		r, err = d.table.AddCombatant(ctx, c, id, add)
-	case "change":
-		r, err = d.table.ChangeCombatant(ctx, c, id, table.CombatantChangeInput{CombatantID: in.CombatantID, Op: in.Change, Amount: in.Amount,
-			DamageType: in.DamageType, Condition: in.Condition, Rounds: in.Rounds})
-	case "end":
-		r, err = d.table.EndEncounter(ctx, c, id)
+		r, err := d.table.StartSession(ctx, c, *pre.LobbySessionID)
+		return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
+	case "admit", "end":
 	default:
-		return Fight{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "start, add, change or end")
+		return Done{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "start, admit or end")
 	}
+	id, err := sessionOf(ctx, d, c)
 	if err != nil {
-		return Fight{}, err
+		return Done{}, err
 	}
-	return compactFight(r.Encounter, "", false), nil
+	if in.Action == "admit" {
+		r, err := d.table.LateJoin(ctx, c, id, in.SeatID)
+		return Done{Status: "playing", Cursor: r.Cursor}, err
+	}
+	r, err := d.table.EndSession(ctx, c, id)
+	return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
 }
 
-// fightAction is a combatant's action: one gameplay call per action.
-func fightAction(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
+// fight is one combat action, one gameplay call each: a combatant's
+// (initiative, attack, death_save, end_turn) or the DM's change of the
+// fight (start, add, change, end).
+func fight(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightInput) (Fought, error) {
 	var r table.EncounterResult
 	var err error
 	switch in.Action {
@@ -549,8 +490,29 @@ func fightAction(ctx context.Context, d toolDeps, c table.Caller, id int64, in f
 		r, err = d.table.RollDeathSave(ctx, c, id, table.DeathSaveInput{CombatantID: in.CombatantID, Faces: in.Faces})
 	case "end_turn":
 		r, err = d.table.AdvanceEncounter(ctx, c, id)
+	case "start":
+		start := table.StartEncounterInput{Name: in.Name, SeatIDs: in.SeatIDs}
+		for _, n := range in.NPCs {
+			start.NPCs = append(start.NPCs, n.table())
+		}
+		r, err = d.table.StartEncounter(ctx, c, id, start)
+	case "add":
+		add := table.AddCombatantInput{SeatID: in.SeatID}
+		if len(in.NPCs) > 1 {
+			return Fought{}, apperr.E(apperr.EncounterInvalid, "Add one NPC at a time.").WithField("npcs", "one NPC")
+		}
+		if len(in.NPCs) == 1 {
+			npc := in.NPCs[0].table()
+			add.NPC = &npc
+		}
+		r, err = d.table.AddCombatant(ctx, c, id, add)
+	case "change":
+		r, err = d.table.ChangeCombatant(ctx, c, id, table.CombatantChangeInput{CombatantID: in.CombatantID, Op: in.Change, Amount: in.Amount,
+			DamageType: in.DamageType, Condition: in.Condition, Rounds: in.Rounds})
+	case "end":
+		r, err = d.table.EndEncounter(ctx, c, id)
 	default:
-		return Fought{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "initiative, attack, death_save or end_turn")
+		return Fought{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "initiative, attack, death_save, end_turn, start, add, change or end")
 	}
 	if err != nil {
 		return Fought{}, err
@@ -714,7 +676,7 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 	var out []Step
 	if r.Session.Status == "lobby" {
 		if r.Can.Start {
-			out = append(out, step("start_session"))
+			out = append(out, step("session", "action", "start"))
 		}
 		return out
 	}
@@ -726,19 +688,19 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 			out = append(out, step("adjudicate_action", "action_id", a.ActionID))
 		}
 		for _, id := range admit {
-			out = append(out, step("admit_seat", "seat_id", id))
+			out = append(out, step("session", "action", "admit", "seat_id", id))
 		}
 		out = append(out, fightSteps(cx.Encounter, "", step)...)
-		out = append(out, step("post_dialogue"), step("whisper"), step("set_stage"), step("request_check"), step("update_character_state"))
+		out = append(out, step("post_message"), step("set_stage"), step("request_check"), step("update_character_state"))
 		if cx.Window != nil {
-			out = append(out, step("close_action_window", "window_id", cx.Window.WindowID))
+			out = append(out, step("action_window", "window_id", cx.Window.WindowID))
 		} else {
-			out = append(out, step("open_action_window"))
+			out = append(out, step("action_window"))
 		}
 		if len(cx.Checks) > 0 {
 			out = append(out, step("cancel_check"))
 		}
-		out = append(out, step("end_session"))
+		out = append(out, step("session", "action", "end"))
 	} else {
 		for _, ch := range cx.Checks {
 			out = append(out, step("roll_check", "request_id", ch.RequestID))
@@ -747,7 +709,7 @@ func nextSteps(cx Context, r table.SessionResume, admit []int64) []Step {
 			out = append(out, step("declare_action", "window_id", cx.Window.WindowID))
 		}
 		out = append(out, fightSteps(cx.Encounter, fmt.Sprintf("seat:%d", cx.SeatID), step)...)
-		out = append(out, step("post_dialogue"), step("post_action"), step("whisper"), step("quick_roll"))
+		out = append(out, step("post_message"), step("quick_roll"))
 	}
 	return append(out, step("wait_for_event", "after", cx.Cursor))
 }
@@ -760,11 +722,11 @@ func fightSteps(f *Fight, mine string, step func(string, ...any) Step) []Step {
 	if mine == "" {
 		switch {
 		case f == nil:
-			return []Step{step("run_encounter", "action", "start")}
+			return []Step{step("fight", "action", "start")}
 		case f.Phase == table.PhaseFighting && f.YourTurn:
-			return []Step{step("fight", "action", "attack", "combatant_id", f.Turn), step("fight", "action", "end_turn"), step("run_encounter")}
+			return []Step{step("fight", "action", "attack", "combatant_id", f.Turn), step("fight", "action", "end_turn"), step("fight", "action", "change"), step("fight", "action", "end")}
 		}
-		return []Step{step("fight", "action", "end_turn"), step("run_encounter")}
+		return []Step{step("fight", "action", "end_turn"), step("fight", "action", "change"), step("fight", "action", "end")}
 	}
 	if f == nil {
 		return nil
@@ -793,16 +755,16 @@ func addPrompts(s *mcpsdk.Server) {
 			})
 	}
 	brief("dm", "You are the Dungeon Master at a shared role-playing table with human and AI players. "+
-		"Before the session: get_pre_session_context, then start_session. In play, call get_session_context: its next field lists the tools you may call now with their ids. "+
-		"Narrate with post_dialogue (give speaker to voice an NPC, seat_id to speak for a player's character), whisper one player with whisper, "+
+		"Before the session: get_pre_session_context, then session with action start. In play, call get_session_context: its next field lists the tools you may call now with their ids. "+
+		"Narrate with post_message (give speaker to voice an NPC, seat_id to speak for a player's character; kind whisper with seat_id whispers one player), "+
 		"set the scene with set_stage (text and image). Ask for checks with request_check (the DC stays secret; cancel_check takes one back). "+
-		"Ask \"what does everyone do?\" with open_action_window and settle each declared action with adjudicate_action (request_check with action_id when it needs a roll). "+
-		"Apply damage, healing and conditions with update_character_state; let a latecomer in with admit_seat. "+
-		"Run a fight with run_encounter (start it with seats and NPCs whose AC and HP stay secret, add, change a combatant, end it) and play its turns with fight (end_turn begins it and ends each turn; attack with the NPCs). "+
-		"Follow the table with wait_for_event from the latest cursor, and finish with end_session.")
+		"Ask \"what does everyone do?\" with action_window and settle each declared action with adjudicate_action (request_check with action_id when it needs a roll). "+
+		"Apply damage, healing and conditions with update_character_state; let a latecomer in with session admit. "+
+		"Run a fight with fight: start it with seats and NPCs whose AC and HP stay secret, add, change a combatant, end it; end_turn begins it and ends each turn; attack with the NPCs. "+
+		"Follow the table with wait_for_event from the latest cursor, and finish with session end.")
 	brief("player", "You play one character at a shared role-playing table. Call get_session_context to learn who you are (its next field lists what you may do now), "+
-		"and get_character_context for your sheet. Speak in character with post_dialogue, act with post_action, talk out of character with post_ooc, "+
-		"whisper the DM with whisper. When the DM opens an action window, answer with declare_action. When a check waits for you, resolve it with roll_check. "+
+		"and get_character_context for your sheet. Speak in character with post_message; its kind action says what you do, ooc talks out of character, "+
+		"whisper whispers the DM. When the DM opens an action window, answer with declare_action. When a check waits for you, resolve it with roll_check. "+
 		"In a fight (encounter in get_session_context) use fight: initiative, then on your turn attack (or death_save when dying) and end_turn. "+
 		"Follow the table with wait_for_event, always from the latest cursor; when you receive session.ended the game is over. "+
 		"If get_session_context gives you an instruction, follow it.")

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
@@ -65,77 +66,90 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 	fixed := func(a args) func() args { return func() args { return a } }
 	const pre = "ai_grant_pre_session_only"
 	cases := []struct {
-		tool   string
-		byRole map[string]cell
+		tool, variant string
+		byRole        map[string]cell
 	}{
-		{"get_pre_session_context", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, ""}}},
-		{"start_session", map[string]cell{"ai_dm": {nil, "session_not_lobby"}, "ai_player": {nil, "session_not_lobby"}, "pre_session_dm": {nil, "session_not_lobby"}}},
-		{"get_session_context", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, pre}}},
-		{"get_character_context", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira}), ""},
+		{"get_pre_session_context", "", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, ""}}},
+		{"session", "start", map[string]cell{"ai_dm": {fixed(args{"action": "start"}), "session_not_lobby"}, "ai_player": {fixed(args{"action": "start"}), "session_not_lobby"},
+			"pre_session_dm": {fixed(args{"action": "start"}), "session_not_lobby"}}},
+		{"get_session_context", "", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {nil, ""}, "pre_session_dm": {nil, pre}}},
+		{"get_character_context", "", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira}), ""},
 			"ai_player": {nil, ""}, "ai_player_other": {fixed(args{"seat_id": tomas}), "not_found"}, "pre_session_dm": {nil, pre}}},
-		{"post_dialogue", map[string]cell{"ai_dm": {fixed(args{"text": "Night falls.", "speaker": "Owl"}), ""},
+		{"post_message", "say", map[string]cell{"ai_dm": {fixed(args{"text": "Night falls.", "speaker": "Owl"}), ""},
 			"ai_player":       {fixed(args{"text": "Hi."}), ""},
 			"ai_player_other": {fixed(args{"text": "Hi.", "seat_id": tomas}), "message_kind_not_allowed"},
 			"pre_session_dm":  {fixed(args{"text": "Hi."}), pre}}},
-		{"post_action", map[string]cell{"ai_dm": {fixed(args{"text": "Tomas ducks.", "seat_id": tomas}), ""},
-			"ai_player":       {fixed(args{"text": "I look.", "intent": "search"}), ""},
-			"ai_player_other": {fixed(args{"text": "x", "seat_id": tomas}), "message_kind_not_allowed"},
-			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
-		{"post_ooc", map[string]cell{"ai_dm": {fixed(args{"text": "brb"}), ""},
-			"ai_player": {fixed(args{"text": "brb"}), ""}, "pre_session_dm": {fixed(args{"text": "x"}), pre}}},
-		{"whisper", map[string]cell{"ai_dm": {fixed(args{"text": "psst", "seat_id": mira}), ""},
-			"ai_player":       {fixed(args{"text": "psst"}), ""},
-			"ai_player_other": {fixed(args{"text": "psst", "seat_id": tomas}), "message_kind_not_allowed"},
-			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
-		{"declare_action", map[string]cell{"ai_dm": {fixed(args{"text": "Tomas runs.", "seat_id": tomas}), ""},
+		{"post_message", "action", map[string]cell{"ai_dm": {fixed(args{"kind": "action", "text": "Tomas ducks.", "seat_id": tomas}), ""},
+			"ai_player":       {fixed(args{"kind": "action", "text": "I look.", "intent": "search"}), ""},
+			"ai_player_other": {fixed(args{"kind": "action", "text": "x", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"kind": "action", "text": "x"}), pre}}},
+		{"post_message", "ooc", map[string]cell{"ai_dm": {fixed(args{"kind": "ooc", "text": "brb"}), ""},
+			"ai_player": {fixed(args{"kind": "ooc", "text": "brb"}), ""}, "pre_session_dm": {fixed(args{"kind": "ooc", "text": "x"}), pre}}},
+		{"post_message", "whisper", map[string]cell{"ai_dm": {fixed(args{"kind": "whisper", "text": "psst", "seat_id": mira}), ""},
+			"ai_player":       {fixed(args{"kind": "whisper", "text": "psst"}), ""},
+			"ai_player_other": {fixed(args{"kind": "whisper", "text": "psst", "seat_id": tomas}), "message_kind_not_allowed"},
+			"pre_session_dm":  {fixed(args{"kind": "whisper", "text": "x"}), pre}}},
+		{"post_message", "unknown kind", map[string]cell{"ai_player": {fixed(args{"kind": "shout", "text": "Hi."}), "invalid_request"}}},
+		{"declare_action", "", map[string]cell{"ai_dm": {fixed(args{"text": "Tomas runs.", "seat_id": tomas}), ""},
 			"ai_player":       {func() args { return args{"text": "I hide.", "window_id": newWindow()} }, ""},
 			"ai_player_other": {fixed(args{"text": "x", "seat_id": tomas}), "message_kind_not_allowed"},
 			"pre_session_dm":  {fixed(args{"text": "x"}), pre}}},
-		{"set_stage", map[string]cell{"ai_dm": {fixed(args{"text": "A cave."}), ""},
+		{"set_stage", "", map[string]cell{"ai_dm": {fixed(args{"text": "A cave."}), ""},
 			"ai_player": {fixed(args{"text": "Mine."}), "not_current_dm"}, "pre_session_dm": {fixed(args{"text": "x"}), pre}}},
-		{"request_check", map[string]cell{"ai_dm": {fixed(args{"skill": "stealth", "dc": 12}), ""},
+		{"request_check", "", map[string]cell{"ai_dm": {fixed(args{"skill": "stealth", "dc": 12}), ""},
 			"ai_player": {fixed(args{"skill": "stealth"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"skill": "stealth"}), pre}}},
-		{"cancel_check", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
+		{"cancel_check", "", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
 			"ai_player":      {func() args { return args{"request_id": newRequest(mira)} }, "not_current_dm"},
 			"pre_session_dm": {func() args { return args{"request_id": newRequest(mira)} }, pre}}},
-		{"roll_check", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
+		{"roll_check", "", map[string]cell{"ai_dm": {func() args { return args{"request_id": newRequest(mira)} }, ""},
 			"ai_player":       {func() args { return args{"request_id": newRequest(mira), "faces": []int{9}} }, ""},
 			"ai_player_other": {func() args { return args{"request_id": newRequest(tomas)} }, "not_roll_target"},
 			"pre_session_dm":  {func() args { return args{"request_id": newRequest(mira)} }, pre}}},
-		{"quick_roll", map[string]cell{"ai_dm": {fixed(args{"formula": "2d6", "seat_id": tomas}), ""},
+		{"quick_roll", "", map[string]cell{"ai_dm": {fixed(args{"formula": "2d6", "seat_id": tomas}), ""},
 			"ai_player": {fixed(args{"formula": "1d20+2"}), ""}, "pre_session_dm": {fixed(args{"formula": "1d4"}), pre}}},
-		{"update_character_state", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira, "op": "damage", "amount": 3}), ""},
+		{"update_character_state", "", map[string]cell{"ai_dm": {fixed(args{"seat_id": mira, "op": "damage", "amount": 3}), ""},
 			"ai_player":       {fixed(args{"seat_id": mira, "op": "heal", "amount": 1}), ""},
 			"ai_player_other": {fixed(args{"seat_id": tomas, "op": "heal", "amount": 1}), "character_state_forbidden"},
 			"pre_session_dm":  {fixed(args{"seat_id": mira, "op": "heal", "amount": 1}), pre}}},
-		{"open_action_window", map[string]cell{"ai_dm": {fixed(args{"prompt": "Go?"}), ""},
+		{"action_window", "open", map[string]cell{"ai_dm": {fixed(args{"prompt": "Go?"}), ""},
 			"ai_player": {fixed(args{"prompt": "Go?"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"prompt": "Go?"}), pre}}},
-		{"close_action_window", map[string]cell{"ai_dm": {func() args { return args{"window_id": newWindow()} }, ""},
+		{"action_window", "close", map[string]cell{"ai_dm": {func() args { return args{"window_id": newWindow()} }, ""},
 			"ai_player":      {func() args { return args{"window_id": newWindow()} }, "not_current_dm"},
 			"pre_session_dm": {func() args { return args{"window_id": newWindow()} }, pre}}},
-		{"adjudicate_action", map[string]cell{"ai_dm": {func() args { return args{"action_id": newAction(mira), "status": "processing"} }, ""},
+		{"action_window", "both", map[string]cell{"ai_dm": {func() args { return args{"prompt": "Go?", "window_id": newWindow()} }, "invalid_request"}}},
+		{"adjudicate_action", "", map[string]cell{"ai_dm": {func() args { return args{"action_id": newAction(mira), "status": "processing"} }, ""},
 			"ai_player":       {func() args { return args{"action_id": newAction(mira), "status": "cancelled"} }, ""},
 			"ai_player_other": {func() args { return args{"action_id": newAction(tomas), "status": "cancelled"} }, "not_current_dm"},
 			"pre_session_dm":  {func() args { return args{"action_id": newAction(mira), "status": "cancelled"} }, pre}}},
-		{"admit_seat", map[string]cell{"ai_dm": {fixed(args{"seat_id": tomas}), "participant_already_joined"},
-			"ai_player": {fixed(args{"seat_id": tomas}), "not_current_dm"}, "pre_session_dm": {fixed(args{"seat_id": tomas}), pre}}},
-		{"get_events", map[string]cell{"ai_dm": {fixed(args{"after": 0}), ""},
-			"ai_player": {fixed(args{"after": 0}), ""}, "pre_session_dm": {fixed(args{"after": 0}), pre}}},
-		{"wait_for_event", map[string]cell{"ai_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), ""},
+		{"session", "admit", map[string]cell{"ai_dm": {fixed(args{"action": "admit", "seat_id": tomas}), "participant_already_joined"},
+			"ai_player": {fixed(args{"action": "admit", "seat_id": tomas}), "not_current_dm"}, "pre_session_dm": {fixed(args{"action": "admit", "seat_id": tomas}), pre}}},
+		{"session", "unknown action", map[string]cell{"ai_dm": {fixed(args{"action": "pause"}), "invalid_request"}}},
+		{"wait_for_event", "now", map[string]cell{"ai_dm": {fixed(args{"after": 0, "timeout_seconds": 0}), ""},
+			"ai_player": {fixed(args{"after": 0, "timeout_seconds": 0}), ""}, "pre_session_dm": {fixed(args{"after": 0, "timeout_seconds": 0}), pre}}},
+		{"wait_for_event", "wait", map[string]cell{"ai_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), ""},
 			"ai_player": {fixed(args{"after": 0, "timeout_seconds": 1}), ""}, "pre_session_dm": {fixed(args{"after": 0, "timeout_seconds": 1}), pre}}},
 		// A fight: the DM starts it with a hidden NPC; players act for
 		// their own seat only; nobody's turn before it begins.
-		{"run_encounter", map[string]cell{"ai_dm": {fixed(args{"action": "start", "npcs": []args{{"name": "Ogre", "ac": 11, "hp": 30}}}), ""},
+		{"fight", "start", map[string]cell{"ai_dm": {fixed(args{"action": "start", "npcs": []args{{"name": "Ogre", "ac": 11, "hp": 30}}}), ""},
 			"ai_player":      {fixed(args{"action": "change", "combatant_id": "npc:1", "change": "reveal"}), "not_current_dm"},
 			"pre_session_dm": {fixed(args{"action": "start"}), pre}}},
-		{"fight", map[string]cell{"ai_dm": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), ""},
+		{"fight", "initiative", map[string]cell{"ai_dm": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), ""},
 			"ai_player":       {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", mira), "faces": []int{12}}), ""},
 			"ai_player_other": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), "not_your_combatant"},
 			"pre_session_dm":  {fixed(args{"action": "end_turn"}), pre}}},
-		{"end_session", map[string]cell{"ai_player": {nil, "not_current_dm"}, "pre_session_dm": {nil, pre}}},
+		{"session", "end", map[string]cell{"ai_player": {fixed(args{"action": "end"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"action": "end"}), pre}}},
 	}
-	if len(cases) != len(tools) {
-		t.Fatalf("the matrix covers %d tools, the server has %d", len(cases), len(tools))
+	covered := map[string]bool{}
+	for _, tc := range cases {
+		covered[tc.tool] = true
+	}
+	for _, tl := range tools {
+		if !covered[tl.name] {
+			t.Errorf("the matrix does not cover %s", tl.name)
+		}
+	}
+	if len(covered) != len(tools) {
+		t.Fatalf("the matrix names %d tools, the server has %d", len(covered), len(tools))
 	}
 	for _, tc := range cases {
 		for _, role := range []string{"ai_dm", "ai_player", "ai_player_other", "pre_session_dm"} {
@@ -143,7 +157,7 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 			if !ok {
 				continue
 			}
-			t.Run(tc.tool+"/"+role, func(t *testing.T) {
+			t.Run(strings.TrimSuffix(tc.tool+" "+tc.variant, " ")+"/"+role, func(t *testing.T) {
 				a := agents[role]
 				a.t = t
 				var in args
@@ -158,8 +172,8 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 	}
 	// Last, the DM ends the session; it cannot end it twice.
 	agents["ai_dm"].t = t
-	agents["ai_dm"].must("end_session", nil, nil)
-	if code := agents["ai_dm"].call("end_session", nil, nil); code != "session_ended" {
+	agents["ai_dm"].must("session", map[string]any{"action": "end"}, nil)
+	if code := agents["ai_dm"].call("session", map[string]any{"action": "end"}, nil); code != "session_ended" {
 		t.Fatalf("ending twice: %q", code)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,20 +102,17 @@ func TestToolSchemasGolden(t *testing.T) {
 
 // Byte budgets of what a model reads. The tool list is in every agent's
 // context window; the session context is read at least once a turn. The
-// whole list adds the output schemas, which clients validate with and do
-// not show the model: combat (the fight in every combat result and in the
-// context) took it from 24 KB to 30 KB while the model-visible part stayed
-// within its 12 KB.
+// whole list adds the output schemas, which clients validate with.
 const (
 	modelVisibleListBudget = 12 << 10
-	wholeListBudget        = 30 << 10
+	wholeListBudget        = 24 << 10
 	contextBudget          = 4 << 10
 	meanTurnOutputBudget   = 4 << 10
 	maxTurnOutputBudget    = 8 << 10
 )
 
 // TestToolListBudget: names, titles, descriptions and input schemas fit
-// in 12 KB, the whole list with output schemas in 30 KB; and no schema
+// in 12 KB, the whole list with output schemas in 24 KB; and no schema
 // uses a ["null", X] type (optional fields are absent, never null).
 func TestToolListBudget(t *testing.T) {
 	listed := listedTools(t)
@@ -162,10 +160,10 @@ func TestFullScene(t *testing.T) {
 		t.Fatalf("pre-session context %+v", pre)
 	}
 	var started Done
-	dm.must("start_session", nil, &started)
+	dm.must("session", map[string]any{"action": "start"}, &started)
 	var cx Context
 	dm.must("get_session_context", nil, &cx)
-	if started.Status != "active" || cx.Role != "dm" || cx.Session.Status != "active" || !hasStep(cx.Next, "end_session") {
+	if started.Status != "active" || cx.Role != "dm" || cx.Session.Status != "active" || !hasStepArgText(cx.Next, "session", "action", "end") {
 		t.Fatalf("after start: %+v", cx)
 	}
 	mira, tomas := f.PlayerSeatID, f.FreeSeatID
@@ -181,11 +179,11 @@ func TestFullScene(t *testing.T) {
 	// Tomas sits down with a character: the DM is told it can admit him.
 	seatTomas(t, svc, f)
 	dm.must("get_session_context", nil, &cx)
-	if !hasStepArg(cx.Next, "admit_seat", "seat_id", tomas) {
-		t.Fatalf("the DM is not offered admit_seat for Tomas: %+v", cx.Next)
+	if !hasStepArg(cx.Next, "session", "seat_id", tomas) {
+		t.Fatalf("the DM is not offered to admit Tomas: %+v", cx.Next)
 	}
-	dm.must("admit_seat", map[string]any{"seat_id": tomas}, nil)
-	if code := dm.call("admit_seat", map[string]any{"seat_id": tomas}, nil); code == "" {
+	dm.must("session", map[string]any{"action": "admit", "seat_id": tomas}, nil)
+	if code := dm.call("session", map[string]any{"action": "admit", "seat_id": tomas}, nil); code == "" {
 		t.Fatal("a seat was admitted twice")
 	}
 
@@ -208,25 +206,25 @@ func TestFullScene(t *testing.T) {
 	}
 
 	// Talk: narration, an NPC, the DM speaking for Tomas, whispers both ways.
-	dm.must("post_dialogue", map[string]any{"text": "Rain drums on the planks."}, nil)
-	dm.must("post_dialogue", map[string]any{"text": "Halt! Who goes there?", "speaker": "Old Tom"}, nil)
-	dm.must("post_dialogue", map[string]any{"text": "Friends!", "seat_id": tomas}, nil)
-	player.must("post_dialogue", map[string]any{"text": "We mean no harm."}, nil)
-	player.must("post_action", map[string]any{"text": "I look under the bridge.", "intent": "search"}, nil)
-	player.must("post_ooc", map[string]any{"text": "brb, tea"}, nil)
-	player.must("whisper", map[string]any{"text": "I pocket the coin."}, nil)
-	dm.must("whisper", map[string]any{"text": "You feel watched.", "seat_id": mira}, nil)
-	if code := player.call("whisper", map[string]any{"text": "psst", "seat_id": tomas}, nil); code != "message_kind_not_allowed" {
+	dm.must("post_message", map[string]any{"text": "Rain drums on the planks."}, nil)
+	dm.must("post_message", map[string]any{"text": "Halt! Who goes there?", "speaker": "Old Tom"}, nil)
+	dm.must("post_message", map[string]any{"text": "Friends!", "seat_id": tomas}, nil)
+	player.must("post_message", map[string]any{"text": "We mean no harm."}, nil)
+	player.must("post_message", map[string]any{"kind": "action", "text": "I look under the bridge.", "intent": "search"}, nil)
+	player.must("post_message", map[string]any{"kind": "ooc", "text": "brb, tea"}, nil)
+	player.must("post_message", map[string]any{"kind": "whisper", "text": "I pocket the coin."}, nil)
+	dm.must("post_message", map[string]any{"kind": "whisper", "text": "You feel watched.", "seat_id": mira}, nil)
+	if code := player.call("post_message", map[string]any{"kind": "whisper", "text": "psst", "seat_id": tomas}, nil); code != "message_kind_not_allowed" {
 		t.Fatalf("a player whispered another player: %q", code)
 	}
-	if code := player.call("post_dialogue", map[string]any{"text": "x", "speaker": "Old Tom"}, nil); code != "message_kind_not_allowed" {
+	if code := player.call("post_message", map[string]any{"text": "x", "speaker": "Old Tom"}, nil); code != "message_kind_not_allowed" {
 		t.Fatalf("a player spoke as an NPC: %q", code)
 	}
-	if code := player.call("post_dialogue", map[string]any{"text": "x", "bogus": 1}, nil); code != "invalid_request" {
+	if code := player.call("post_message", map[string]any{"text": "x", "bogus": 1}, nil); code != "invalid_request" {
 		t.Fatalf("unknown argument: %q", code)
 	}
 	var pg EventPage
-	player.must("get_events", map[string]any{"after": pcx.Cursor}, &pg)
+	player.must("wait_for_event", map[string]any{"after": pcx.Cursor, "timeout_seconds": 0}, &pg)
 	byMsg := map[string]Event{}
 	for _, e := range pg.Events {
 		byMsg[e.Msg+"|"+e.Text] = e
@@ -246,7 +244,7 @@ func TestFullScene(t *testing.T) {
 
 	// An action window, a declared action, a check that decides it.
 	var w Window
-	dm.must("open_action_window", map[string]any{"prompt": "What does everyone do?"}, &w)
+	dm.must("action_window", map[string]any{"prompt": "What does everyone do?"}, &w)
 	player.must("get_session_context", nil, &pcx)
 	if pcx.Window == nil || !hasStepArg(pcx.Next, "declare_action", "window_id", w.WindowID) {
 		t.Fatalf("the player is not offered the window: %+v", pcx)
@@ -283,7 +281,7 @@ func TestFullScene(t *testing.T) {
 	if code := dm.call("adjudicate_action", map[string]any{"action_id": decl.ActionID, "status": "processing"}, nil); code != "pending_action_invalid_transition" {
 		t.Fatalf("a resolved action moved: %q", code)
 	}
-	dm.must("close_action_window", map[string]any{"window_id": w.WindowID}, nil)
+	dm.must("action_window", map[string]any{"window_id": w.WindowID}, nil)
 	if code := player.call("declare_action", map[string]any{"text": "late", "window_id": w.WindowID}, nil); code != "action_window_closed" {
 		t.Fatalf("declared into a closed window: %q", code)
 	}
@@ -315,7 +313,7 @@ func TestFullScene(t *testing.T) {
 	dm.must("get_session_context", nil, &cx)
 	dm.must("request_check", map[string]any{"seat_id": mira, "skill": "arcana", "dc": 40}, &checks)
 	player.must("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID, "faces": []int{1}}, nil)
-	dm.must("get_events", map[string]any{"after": cx.Cursor}, &pg)
+	dm.must("wait_for_event", map[string]any{"after": cx.Cursor, "timeout_seconds": 0}, &pg)
 	failed := false
 	for _, e := range pg.Events {
 		if e.Kind == "roll.outcome" && e.Data["success"] == false {
@@ -379,7 +377,7 @@ func TestFullScene(t *testing.T) {
 	// Paging through everything from the start.
 	var all []Event
 	for after := int64(0); ; {
-		player.must("get_events", map[string]any{"after": after, "limit": 10}, &pg)
+		player.must("wait_for_event", map[string]any{"after": after, "timeout_seconds": 0}, &pg)
 		all = append(all, pg.Events...)
 		after = pg.Cursor
 		if !pg.HasMore {
@@ -389,14 +387,21 @@ func TestFullScene(t *testing.T) {
 	if len(all) < 20 {
 		t.Fatalf("paged %d events", len(all))
 	}
-	if code := player.call("get_events", map[string]any{"after": -1}, nil); code != "invalid_request" {
+	// timeout_seconds 0 answers at once: nothing new, the same cursor (a
+	// wait would hold the call for the default 25 s).
+	asked := time.Now()
+	player.must("wait_for_event", map[string]any{"after": pg.Cursor, "timeout_seconds": 0}, &pg)
+	if len(pg.Events) != 0 || pg.Cursor != all[len(all)-1].Seq || time.Since(asked) > 10*time.Second {
+		t.Fatalf("an immediate read at the end waited %v: %+v", time.Since(asked), pg)
+	}
+	if code := player.call("wait_for_event", map[string]any{"after": -1, "timeout_seconds": 0}, nil); code != "invalid_request" {
 		t.Fatalf("negative cursor: %q", code)
 	}
 
 	// Take-back: the token says why it stopped working.
 	_, err = svc.TakeBackControl(ctx, f.Seated, mira)
 	tabletest.Must(t, err)
-	if code, details := player.callDetails("post_dialogue", map[string]any{"text": "hello?"}, nil); code != "ai_token_revoked" || details["reason"] != "taken_back" {
+	if code, details := player.callDetails("post_message", map[string]any{"text": "hello?"}, nil); code != "ai_token_revoked" || details["reason"] != "taken_back" {
 		t.Fatalf("a taken-back token: %q %v", code, details)
 	}
 
@@ -423,9 +428,9 @@ func TestFullScene(t *testing.T) {
 		}
 	}
 	var done Done
-	dm.must("end_session", nil, &done)
+	dm.must("session", map[string]any{"action": "end"}, &done)
 	if done.Status != "ended" {
-		t.Fatalf("end_session %+v", done)
+		t.Fatalf("session end %+v", done)
 	}
 	player.check("wait_for_event", <-waited, &pg)
 	if n := len(pg.Events); n == 0 || pg.Events[n-1].Kind != table.EventSessionEnded {

@@ -120,7 +120,7 @@ type Context struct {
 	Encounter   *Fight     `json:"encounter,omitempty" jsonschema:"the running fight"`
 	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
 	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
-	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones via get_events"`
+	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
 	Cursor      int64      `json:"cursor"`
 }
 
@@ -370,7 +370,7 @@ func compactPage(p table.EventPage, r roster) EventPage {
 	return out
 }
 
-// maxPageEvents bounds the events of one get_events or wait_for_event
+// maxPageEvents bounds the events of one wait_for_event
 // result (about 4 KB of ordinary table talk).
 const maxPageEvents = 25
 
@@ -378,7 +378,7 @@ const maxPageEvents = 25
 const recentWindow = 8
 
 // clip shortens a long text in the recent window of the context; the whole
-// text is in get_events.
+// text is in wait_for_event.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s

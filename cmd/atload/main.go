@@ -14,12 +14,12 @@
 //     their cursor as a browser without EventSource does, or half each) and M MCP
 //     wait_for_event calls, and reads the server's RSS, open files and, on
 //     PostgreSQL, its connections (pg_stat_activity) with the waiters idle;
-//   - posts messages as the DM at a set rate (HTTP, or MCP post_dialogue
+//   - posts messages as the DM at a set rate (HTTP, or MCP post_message
 //     with -writer mcp), each carrying its send time, so every waiter's wake
 //     latency is measured on one clock; two whispers check that only their
 //     seat's waiters see them;
 //   - measures the database's raw single-row INSERT+COMMIT ceiling on the
-//     same database, and MCP post_dialogue throughput with C workers on one
+//     same database, and MCP post_message throughput with C workers on one
 //     session and spread over C sessions.
 //
 // It starts the binary itself (-bin, a temporary data dir; -pg DSN to run
@@ -110,12 +110,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.aiSeats, "ai-seats", 4, "AI seats (one grant each) per session; the MCP waiters share them")
 	fs.IntVar(&c.posts, "posts", 30, "messages the writer posts (round-robin over the sessions)")
 	fs.Float64Var(&c.rate, "rate", 2, "posts per second")
-	fs.StringVar(&c.writer, "writer", "http", "how the writer posts: http (POST /api/sessions/{id}/messages as the DM) or mcp (post_dialogue with an AI seat's grant)")
+	fs.StringVar(&c.writer, "writer", "http", "how the writer posts: http (POST /api/sessions/{id}/messages as the DM) or mcp (post_message with an AI seat's grant)")
 	fs.DurationVar(&c.waitTimeout, "wait-timeout", 25*time.Second, "timeout of each long poll (1s-60s)")
 	fs.DurationVar(&c.settle, "settle", 3*time.Second, "pause after the waiters are out, before measuring them idle")
 	fs.DurationVar(&c.probe, "probe", 5*time.Second, "how long each unrelated-request probe phase lasts")
 	fs.DurationVar(&c.grace, "grace", 10*time.Second, "after the last post, how long waiters may take to receive everything")
-	fs.IntVar(&c.workers, "c", 8, "workers for the commit ceiling and the post_dialogue throughput (C)")
+	fs.IntVar(&c.workers, "c", 8, "workers for the commit ceiling and the post_message throughput (C)")
 	fs.DurationVar(&c.tput, "tput", 5*time.Second, "duration of each ceiling/throughput measure (0: skip them)")
 	fs.BoolVar(&c.smoke, "smoke", false, "small bounded run (1 session, 200 HTTP + 50 MCP waiters, 20 posts) that fails on any missed or forbidden event or error")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
@@ -428,7 +428,7 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 				if spread {
 					t = tputTables[w]
 				}
-				return mcpOn(t).call(ctx, i, "post_dialogue", map[string]string{"text": fmt.Sprintf("atload throughput %d/%d", w, i)}, nil)
+				return mcpOn(t).call(ctx, i, "post_message", map[string]string{"text": fmt.Sprintf("atload throughput %d/%d", w, i)}, nil)
 			})
 		}
 		rep.Write.OneSession = post(false)
@@ -442,7 +442,7 @@ func run(ctx context.Context, cfg config, logw io.Writer) (rep *report, err erro
 			rep.Write.OneSessionRatio = rep.Write.OneSession.PerSec / cN.PerSec
 			rep.Write.SpreadRatio = rep.Write.Spread.PerSec / cN.PerSec
 		}
-		logf("commit ceiling %.0f/s (1) %.0f/s (%d); post_dialogue %.0f/s one session, %.0f/s spread", c1.PerSec, cN.PerSec, cfg.workers, rep.Write.OneSession.PerSec, rep.Write.Spread.PerSec)
+		logf("commit ceiling %.0f/s (1) %.0f/s (%d); post_message %.0f/s one session, %.0f/s spread", c1.PerSec, cN.PerSec, cfg.workers, rep.Write.OneSession.PerSec, rep.Write.Spread.PerSec)
 	}
 	return rep, nil
 }
@@ -521,7 +521,7 @@ func write(ctx context.Context, cfg config, srv *server, owner *api, client *htt
 		text := marker{kind: 'p', n: n, sent: t0}.String()
 		var err error
 		if cfg.writer == "mcp" {
-			err = mcps[ti].call(ctx, int64(n), "post_dialogue", map[string]string{"text": text}, nil)
+			err = mcps[ti].call(ctx, int64(n), "post_message", map[string]string{"text": text}, nil)
 		} else {
 			err = owner.do(ctx, "POST", fmt.Sprintf("/api/sessions/%d/messages", tables[ti].sessionID),
 				map[string]string{"kind": "narration", "text": text}, nil)

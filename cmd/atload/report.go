@@ -44,8 +44,8 @@ type report struct {
 	Write struct {
 		Ceiling1        rate    `json:"commit_ceiling_1"`
 		CeilingC        rate    `json:"commit_ceiling_c"`
-		OneSession      rate    `json:"post_dialogue_one_session"`
-		Spread          rate    `json:"post_dialogue_spread"`
+		OneSession      rate    `json:"post_message_one_session"`
+		Spread          rate    `json:"post_message_spread"`
 		OneSessionRatio float64 `json:"one_session_over_ceiling_c"`
 		SpreadRatio     float64 `json:"spread_over_ceiling_c"`
 	} `json:"write"`
@@ -172,8 +172,8 @@ func (r *report) print(w io.Writer) {
 		p("write path (same database, same durability settings):")
 		p("  raw INSERT+COMMIT, 1 conn     %s", r.Write.Ceiling1)
 		p("  raw INSERT+COMMIT, %d conns   %s", r.Write.CeilingC.Workers, r.Write.CeilingC)
-		p("  MCP post_dialogue, %d workers, one session   %s  (%.2f of the %d-conn ceiling)", r.Write.OneSession.Workers, r.Write.OneSession, r.Write.OneSessionRatio, r.Write.CeilingC.Workers)
-		p("  MCP post_dialogue, %d workers, %d sessions   %s  (%.2f of the %d-conn ceiling)", r.Write.Spread.Workers, r.Write.Spread.Workers, r.Write.Spread, r.Write.SpreadRatio, r.Write.CeilingC.Workers)
+		p("  MCP post_message, %d workers, one session   %s  (%.2f of the %d-conn ceiling)", r.Write.OneSession.Workers, r.Write.OneSession, r.Write.OneSessionRatio, r.Write.CeilingC.Workers)
+		p("  MCP post_message, %d workers, %d sessions   %s  (%.2f of the %d-conn ceiling)", r.Write.Spread.Workers, r.Write.Spread.Workers, r.Write.Spread, r.Write.SpreadRatio, r.Write.CeilingC.Workers)
 	}
 	p("")
 	p("open files: this process %d (hard %d), needed about %d; server soft %d hard %d", r.FDs.LoadSoft, r.FDs.LoadHard, r.FDs.Needed, r.FDs.ServerSoft, r.FDs.ServerHard)

@@ -257,7 +257,7 @@ func TestStaleTokenMatrix(t *testing.T) {
 			_, err := svc.ListEvents(ctx, c, id, 1<<40, 10)
 			return err
 		}},
-		{"post_dialogue", func(svc *table.Service, c table.Caller, id int64) error {
+		{"post message", func(svc *table.Service, c table.Caller, id int64) error {
 			_, err := svc.PostMessage(ctx, c, id, table.MessageInput{Kind: "say", Text: "hello"})
 			return err
 		}},

@@ -103,8 +103,8 @@ describe('AI handoff journey', { skip: !haveChromium && skipLine() }, () => {
     }
 
     // --- the test plays the AI over MCP
-    const said = await mcpCall(token, 'post_dialogue', { text: 'The AI speaks for me.' });
-    assert.equal(said.status, 200, `MCP post_dialogue: ${said.status} ${said.text}`);
+    const said = await mcpCall(token, 'post_message', { text: 'The AI speaks for me.' });
+    assert.equal(said.status, 200, `MCP post_message: ${said.status} ${said.text}`);
     assert.ok(said.body?.result, `a JSON-RPC result: ${said.text}`);
     assert.notEqual(said.body.result.isError, true, `the tool call succeeded: ${said.text}`);
     for (const page of [dana, ann]) {
@@ -121,7 +121,7 @@ describe('AI handoff journey', { skip: !haveChromium && skipLine() }, () => {
     await waitText(ann.getByTestId('my-role'), 'Player');
 
     // the old token is refused: the tool says why, so the agent knows it was taken back
-    const refused = await mcpCall(token, 'post_dialogue', { text: 'Still here?' });
+    const refused = await mcpCall(token, 'post_message', { text: 'Still here?' });
     assert.equal(refused.status, 200, `the revoked token: ${refused.status} ${refused.text}`);
     const failure = refused.body?.result;
     assert.equal(failure?.isError, true, `a refused tool call: ${refused.text}`);

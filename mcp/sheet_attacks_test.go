@@ -45,3 +45,39 @@ func TestSheetAttacks(t *testing.T) {
 		t.Fatalf("an attack not on the sheet: %q", code)
 	}
 }
+
+// TestDamageTypeThroughState: the DM's damage through update_character_state
+// names its type, and the character's defenses count as they do in a
+// fight and on the web app's player card: resisted fire halves, untyped
+// damage does not, and an unknown type changes nothing.
+func TestDamageTypeThroughState(t *testing.T) {
+	ctx := context.Background()
+	svc, srv := liveServer(t)
+	f := tabletest.New(t, svc)
+	in := tabletest.Character("Mira")
+	in.Defenses = table.DefensesView{Resistances: []string{"fire"}, Immunities: []string{}, Vulnerabilities: []string{}}
+	_, err := svc.UpdateCharacter(ctx, f.Seated, f.CharacterID, in)
+	tabletest.Must(t, err)
+	dm := aiDM(t, srv.URL, f)
+	dm.must("session", map[string]any{"action": "start"}, nil)
+
+	var sc StateChanged
+	dm.must("update_character_state", map[string]any{"seat_id": f.PlayerSeatID, "op": "heal", "amount": 9999}, &sc)
+	full := sc.HP.Current
+	dm.must("update_character_state", map[string]any{"seat_id": f.PlayerSeatID, "op": "damage", "amount": 6, "damage_type": "fire"}, &sc)
+	if sc.HP.Current != full-3 {
+		t.Fatalf("6 fire damage against resistance: %d → %d", full, sc.HP.Current)
+	}
+	dm.must("update_character_state", map[string]any{"seat_id": f.PlayerSeatID, "op": "damage", "amount": 2}, &sc)
+	if sc.HP.Current != full-5 {
+		t.Fatalf("2 untyped damage: %d → %d", full-3, sc.HP.Current)
+	}
+	if code := dm.call("update_character_state", map[string]any{"seat_id": f.PlayerSeatID, "op": "damage", "amount": 2, "damage_type": "sarcasm"}, nil); code != "character_state_invalid" {
+		t.Fatalf("an unknown damage type: %q", code)
+	}
+	var sheet Sheet
+	dm.must("get_character_context", map[string]any{"seat_id": f.PlayerSeatID}, &sheet)
+	if sheet.HP.Current != full-5 {
+		t.Fatalf("after a refused change: %+v", sheet.HP)
+	}
+}

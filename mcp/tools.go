@@ -165,11 +165,12 @@ type (
 		RequestID int64 `json:"request_id"`
 	}
 	stateInput struct {
-		SeatID    int64  `json:"seat_id"`
-		Op        string `json:"op"`
-		Amount    int    `json:"amount,omitempty" jsonschema:"1-9999, for HP and resources"`
-		Condition string `json:"condition,omitempty"`
-		Resource  string `json:"resource,omitempty" jsonschema:"a resource on the sheet"`
+		SeatID     int64  `json:"seat_id"`
+		Op         string `json:"op"`
+		Amount     int    `json:"amount,omitempty" jsonschema:"1-9999, for HP and resources"`
+		DamageType string `json:"damage_type,omitempty" jsonschema:"damage: for resistances"`
+		Condition  string `json:"condition,omitempty"`
+		Resource   string `json:"resource,omitempty" jsonschema:"a resource on the sheet"`
 	}
 	declareInput struct {
 		Text     string `json:"text"`
@@ -339,7 +340,7 @@ var tools = []tool{
 	typed("update_character_state", "Change HP or conditions", write,
 		"Change a character's live state. DM: anything, for anyone playing. Players, own character: heal, set_temp_hp, spend_resource, restore_resource.",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in stateInput) (StateChanged, error) {
-			v, err := d.table.ChangeCharacterState(ctx, c, id, table.StateChangeInput{SubjectSeatID: in.SeatID, Op: in.Op, Amount: in.Amount, Condition: in.Condition, Resource: in.Resource})
+			v, err := d.table.ChangeCharacterState(ctx, c, id, table.StateChangeInput{SubjectSeatID: in.SeatID, Op: in.Op, Amount: in.Amount, DamageType: in.DamageType, Condition: in.Condition, Resource: in.Resource})
 			if err != nil {
 				return StateChanged{}, err
 			}

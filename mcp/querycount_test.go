@@ -110,9 +110,9 @@ func TestToolQueryCounts(t *testing.T) {
 	}{
 		// bearer check; one scope (session, seats, campaign, room); resume
 		// (participants, names, characters, AI presence, stage, events);
-		// board (checks, results, pending actions, open windows); the fight
-		// through GetEncounter (session, seats, the running encounter)
-		{"get_session_context", 2, 19},
+		// board (checks, results, pending actions, open windows); the
+		// running encounter, read in the same scope
+		{"get_session_context", 2, 17},
 		// bearer check; scope (session, seats, campaign, room, participants);
 		// next seq (one UPDATE … RETURNING); message; event
 		{"post_message", 2, 9 + notify},

@@ -582,10 +582,11 @@ func setStage(ctx context.Context, d toolDeps, c table.Caller, id int64, in stag
 // sessionContext assembles get_session_context from the resume and the
 // roll board, both already projected for the caller.
 func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (Context, error) {
-	r, board, err := d.table.ResumeWithBoard(ctx, c, id)
+	now, err := d.table.Now(ctx, c, id)
 	if err != nil {
 		return Context{}, err
 	}
+	r, board := now.Resume, now.Board
 	names := newRoster(r.Seats)
 	dm := r.Me.Role == table.RoleDM
 	out := Context{Role: r.Me.Role, Cursor: r.Cursor, Instruction: r.Me.TemporaryInstruction,
@@ -635,12 +636,8 @@ func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (
 		ev.Text = clip(ev.Text, 280)
 		out.Recent = append(out.Recent, ev)
 	}
-	// The fight, through the same projection as get_encounter.
-	fightNow, err := d.table.GetEncounter(ctx, c, id)
-	if err != nil {
-		return Context{}, err
-	}
-	if fightNow.Encounter != nil {
+	// The fight, through the same projection as the web app's encounter.
+	if fightNow := now.Encounter; fightNow.Encounter != nil {
 		mine := ""
 		if out.SeatID != 0 && !dm {
 			mine = fmt.Sprintf("seat:%d", out.SeatID)

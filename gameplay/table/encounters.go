@@ -503,7 +503,13 @@ func (s *Service) GetEncounter(ctx context.Context, c Caller, sessionID int64) (
 	if err != nil {
 		return EncounterNow{}, err
 	}
-	row, err := s.store.FindRunningEncounter(ctx, sessionID)
+	return runningEncounter(ctx, s.store, sc)
+}
+
+// runningEncounter is the scope's session's running encounter as its
+// viewer may see it.
+func runningEncounter(ctx context.Context, store *models.Store, sc sessionScope) (EncounterNow, error) {
+	row, err := store.FindRunningEncounter(ctx, sc.session.ID)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return EncounterNow{}, nil
 	}

@@ -313,19 +313,30 @@ func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (Sessio
 	return resume(ctx, s.store, sc)
 }
 
-// ResumeWithBoard is Resume and Board from one resolution of the caller
-// (MCP's get_session_context reads both on every turn).
-func (s *Service) ResumeWithBoard(ctx context.Context, c Caller, sessionID int64) (SessionResume, RollBoard, error) {
+// TableNow is what an agent reads of the table each turn: the resume, the
+// roll board and the running fight.
+type TableNow struct {
+	Resume    SessionResume
+	Board     RollBoard
+	Encounter EncounterNow
+}
+
+// Now is Resume, Board and GetEncounter from one resolution of the caller
+// (MCP's get_session_context reads all three on every turn).
+func (s *Service) Now(ctx context.Context, c Caller, sessionID int64) (TableNow, error) {
 	sc, err := loadSession(ctx, s.store, c, sessionID, false)
 	if err != nil {
-		return SessionResume{}, RollBoard{}, err
+		return TableNow{}, err
 	}
-	r, err := resume(ctx, s.store, sc)
-	if err != nil {
-		return SessionResume{}, RollBoard{}, err
+	var out TableNow
+	if out.Resume, err = resume(ctx, s.store, sc); err != nil {
+		return TableNow{}, err
 	}
-	b, err := s.board(ctx, sc)
-	return r, b, err
+	if out.Board, err = s.board(ctx, sc); err != nil {
+		return TableNow{}, err
+	}
+	out.Encounter, err = runningEncounter(ctx, s.store, sc)
+	return out, err
 }
 
 // mutateSession runs fn on a locked session scope and returns the resume

@@ -96,6 +96,7 @@ func NewHandler(opts Options) http.Handler {
 		Logger: sdkLogger,
 	})
 	addPrompts(server)
+	server.AddReceivingMiddleware(followRenames)
 	if opts.Table != nil {
 		deps := toolDeps{table: opts.Table, logger: opts.Logger, limits: opts.Limits}
 		for _, t := range tools {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/table"
-	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -295,11 +294,11 @@ var tools = []tool{
 			case "", "say":
 				msg.Kind, msg.SubjectSeatID = table.KindSay, in.SeatID
 			case "action":
-				msg.Kind, msg.SubjectSeatID = models.MessageAction, in.SeatID
+				msg.Kind, msg.SubjectSeatID = "action", in.SeatID
 			case "ooc":
-				msg.Kind, msg.SubjectSeatID = models.MessageOOC, in.SeatID
+				msg.Kind, msg.SubjectSeatID = "ooc", in.SeatID
 			case "whisper":
-				msg.Kind, msg.ToSeatID = models.MessageWhisperDM, in.SeatID
+				msg.Kind, msg.ToSeatID = "whisper_dm", in.SeatID
 			default:
 				return Posted{}, apperr.E(apperr.InvalidRequest, "Unknown kind %q.", in.Kind).WithField("kind", "say, action, ooc or whisper")
 			}

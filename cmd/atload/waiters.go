@@ -141,20 +141,26 @@ func (w *waiter) runStream(ctx context.Context, pc pollConfig, client *http.Clie
 
 // streamOnce reads one stream until it ends; a "refused" event is an error.
 func (w *waiter) streamOnce(ctx context.Context, pc pollConfig, client *http.Client, cookie string, sessionID int64, posts *postLog) error {
-	path := fmt.Sprintf("/api/sessions/%d/events/stream?after=%d", sessionID, w.cursor)
-	req, err := http.NewRequestWithContext(ctx, "GET", pc.base+path, nil)
+	return w.follow(ctx, client, pc.base+fmt.Sprintf("/api/sessions/%d/events/stream?after=%d", sessionID, w.cursor), cookie, posts)
+}
+
+// follow reads the Server-Sent Events at url until the stream ends.
+func (w *waiter) follow(ctx context.Context, client *http.Client, url, cookie string, posts *postLog) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Cookie", cookie)
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return &apiError{Method: "GET", Path: path, Status: resp.StatusCode}
+		return &apiError{Method: "GET", Path: req.URL.Path, Status: resp.StatusCode}
 	}
 	w.started.Store(true)
 	r := bufio.NewReader(resp.Body)

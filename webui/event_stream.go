@@ -112,9 +112,10 @@ func openEventStream(w gin.ResponseWriter) {
 }
 
 // writePage writes one page of events as an SSE message whose id is the
-// cursor to resume from.
+// cursor to resume from. The page's own encoding is written as it is: one
+// wake encodes a page once for every stream that sees the same events.
 func writePage(w gin.ResponseWriter, page table.EventPage) {
-	b, _ := json.Marshal(page)
+	b, _ := page.JSON()
 	_, _ = w.WriteString("id: " + strconv.FormatInt(page.Cursor, 10) + "\ndata: ")
 	_, _ = w.Write(b)
 	_, _ = w.WriteString("\n\n")

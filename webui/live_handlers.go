@@ -75,7 +75,17 @@ func (s *Server) liveRoutes() {
 			// The request's context ends when the client goes away, which
 			// frees the waiter at once.
 			v, err := t.WaitEvents(c.Request.Context(), callerOf(c), id, after, time.Duration(timeout)*time.Second)
-			reply(c, http.StatusOK, v, err)
+			if err != nil {
+				respondError(c, err)
+				return
+			}
+			// The page of a wake is encoded once for every poll it answers.
+			b, err := v.JSON()
+			if err != nil {
+				respondError(c, err)
+				return
+			}
+			c.Data(http.StatusOK, "application/json; charset=utf-8", b)
 		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/sessions/{id}/events/stream", Tag: "live", Summary: "The live feed as Server-Sent Events (?after= or Last-Event-ID): each message is an event page whose id is the cursor; a comment every 25 s when idle; a refusal after the stream opened is one \"refused\" event with the error body", Query: []string{"after"}, Stream: true, Response: page, Errors: codes(apperr.InvalidRequest)},
 		s.streamEvents, s.identify)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -50,6 +51,28 @@ type EventPage struct {
 	Events  []EventView `json:"events"`
 	Cursor  int64       `json:"cursor"`
 	HasMore bool        `json:"has_more"`
+	// encoded is shared by the pages one wake hands to every waiter that
+	// sees the same events: their JSON is written once, not once per
+	// waiter (10,000 open streams, one public event).
+	encoded *sharedJSON
+}
+
+// sharedJSON is one encoding of a page, made by whichever reader needs it
+// first.
+type sharedJSON struct {
+	once sync.Once
+	b    []byte
+	err  error
+}
+
+// JSON is json.Marshal of the page, done once for a page of a shared wake
+// however many streams write it.
+func (p EventPage) JSON() ([]byte, error) {
+	if p.encoded == nil {
+		return json.Marshal(p)
+	}
+	p.encoded.once.Do(func() { p.encoded.b, p.encoded.err = json.Marshal(p) })
+	return p.encoded.b, p.encoded.err
 }
 
 // eventDraft is an event about to be appended.

@@ -37,3 +37,12 @@ func (s *Service) CountHubQueries() *atomic.Int64 {
 	s.notifier.base = c
 	return n
 }
+
+// SharedEncoding is the identity of a page's shared encoding (nil when the
+// page is encoded on its own).
+func SharedEncoding(p EventPage) any {
+	if p.encoded == nil {
+		return nil
+	}
+	return p.encoded
+}

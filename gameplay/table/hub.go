@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -422,28 +423,47 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 	for i, e := range rows {
 		views[i] = eventView(e)
 	}
+	// Waiters that see the same events get the same page, encoded once.
+	pages := map[string]EventPage{}
+	var key []byte
 	for w := range f.waiters {
 		if truncated || (firstAuthority != 0 && firstAuthority > w.after) || w.generation != generation {
 			n.release(f, w, wake{recheck: true})
 			continue
 		}
-		mine := views
-		if w.after > from || !w.viewer.dm {
-			mine = nil
+		// key names the rows this waiter sees: "*" for all of them (the DM
+		// from before the read), else "i" and their indexes.
+		all := w.after <= from && w.viewer.dm
+		key = append(key[:0], '*')
+		if !all {
+			key[0] = 'i'
 			for i, e := range rows {
 				if e.Seq > w.after && w.viewer.sees(e) {
-					mine = append(mine, views[i])
+					key = binary.AppendUvarint(key, uint64(i))
 				}
 			}
 		}
-		if len(mine) == 0 {
+		if all && len(rows) == 0 || !all && len(key) == 1 {
 			// Only others' private events: wait on, past them.
 			if last > w.after {
 				w.after = last
 			}
 			continue
 		}
-		n.release(f, w, wake{page: EventPage{Events: mine, Cursor: last}})
+		page, ok := pages[string(key)]
+		if !ok {
+			page = EventPage{Events: views, Cursor: last, encoded: &sharedJSON{}}
+			if !all {
+				page.Events = nil
+				for i, e := range rows {
+					if e.Seq > w.after && w.viewer.sees(e) {
+						page.Events = append(page.Events, views[i])
+					}
+				}
+			}
+			pages[string(key)] = page
+		}
+		n.release(f, w, wake{page: page})
 	}
 }
 

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -248,5 +249,56 @@ func TestHubResolvesOncePerCaller(t *testing.T) {
 			t.Fatalf("round %d: the %d waiters ran %d statements to resolve again, want about one resolution per caller", round, 4*perRole, own)
 		}
 		cursor = posted.Event.Seq
+	}
+}
+
+// TestHubEncodesOncePerView: one wake hands every waiter that sees the
+// same events the same page, encoded once: the players and the key
+// holder share one encoding, the DM (who sees everything) another; each
+// encoding is the page's JSON.
+func TestHubEncodesOncePerView(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	start, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	const perRole = 5
+	results := waitAll(t, lt, start.Cursor, perRole, 30*time.Second)
+	posted := lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: "The bell tolls."})
+	encodings := map[string]map[any]bool{}
+	for range 4 * perRole {
+		r := <-results
+		tabletest.Must(t, r.err)
+		group := "players"
+		if r.role == "dm" {
+			group = "dm"
+		}
+		if encodings[group] == nil {
+			encodings[group] = map[any]bool{}
+		}
+		encodings[group][table.SharedEncoding(r.page)] = true
+		got, err := r.page.JSON()
+		tabletest.Must(t, err)
+		var back struct {
+			Events []struct {
+				Seq int64 `json:"seq"`
+			} `json:"events"`
+			Cursor int64 `json:"cursor"`
+		}
+		tabletest.Must(t, json.Unmarshal(got, &back))
+		if len(back.Events) != 1 || back.Events[0].Seq != posted.Event.Seq || back.Cursor != posted.Event.Seq {
+			t.Fatalf("%s read %s", r.role, got)
+		}
+	}
+	for group, seen := range encodings {
+		if len(seen) != 1 || seen[nil] {
+			t.Fatalf("%s: %d encodings for one wake (nil among them: %v), want one shared", group, len(seen), seen[nil])
+		}
+	}
+	if len(encodings) != 2 {
+		t.Fatalf("groups %v", encodings)
+	}
+	for enc := range encodings["dm"] {
+		if encodings["players"][enc] {
+			t.Fatal("the DM's page and the players' share one encoding")
+		}
 	}
 }

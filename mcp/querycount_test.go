@@ -109,10 +109,11 @@ func TestToolQueryCounts(t *testing.T) {
 		want  int64
 	}{
 		// bearer check; one scope (session, seats, campaign, room); resume
-		// (participants, names, characters, AI presence, stage, events);
-		// board (checks, results, pending actions, open windows); the
-		// running encounter, read in the same scope
-		{"get_session_context", 2, 17},
+		// (participants, names, characters, AI presence, stage, events; the
+		// caller's instruction comes with its grant); the checks, pending
+		// actions and open windows; the running encounter, read in the same
+		// scope
+		{"get_session_context", 2, 15},
 		// bearer check; scope (session, seats, campaign, room, participants);
 		// next seq (one UPDATE … RETURNING); message; event
 		{"post_message", 2, 9 + notify},

@@ -75,6 +75,9 @@ type Actor struct {
 	// SessionOver marks an AI actor whose session has ended: it may read
 	// the events up to the end and nothing else.
 	SessionOver bool
+	// TemporaryInstruction is an AI actor's guidance from the seat's
+	// owner, read with its grant.
+	TemporaryInstruction string
 }
 
 func (a Actor) isOwner() bool { return a.Kind == ActorHuman && a.Authority == models.AuthorityOwner }

@@ -178,7 +178,7 @@ func aiActor(ctx context.Context, tx *models.Store, c Caller, roomID int64, what
 		role = RoleDM
 	}
 	return Actor{Kind: ActorAI, GrantID: g.ID, Generation: g.Generation, GrantSessionID: g.SessionID, RoomID: roomID,
-		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role, SessionOver: ended}, nil
+		CampaignID: g.CampaignID, SeatID: g.SeatID, Role: role, SessionOver: ended, TemporaryInstruction: g.TemporaryInstruction}, nil
 }
 
 // grantOf is the caller's grant: the row AuthenticateGrant verified when

@@ -293,20 +293,24 @@ func (s *Service) Board(ctx context.Context, c Caller, sessionID int64) (RollBoa
 	if err != nil {
 		return RollBoard{}, err
 	}
-	return s.board(ctx, sc)
+	return s.board(ctx, sc, true)
 }
 
-// board is the board as the scope's actor may see it.
-func (s *Service) board(ctx context.Context, sc sessionScope) (RollBoard, error) {
+// board is the board as the scope's actor may see it; without results it
+// holds the requests (a pending one has no result yet), pending actions
+// and open windows, and costs one query less.
+func (s *Service) board(ctx context.Context, sc sessionScope, withResults bool) (RollBoard, error) {
 	sessionID := sc.session.ID
 	rv := rollViewer{sc.viewer()}
 	reqs, err := s.store.FindRollRequests(ctx, sessionID, boardWindow)
 	if err != nil {
 		return RollBoard{}, err
 	}
-	results, err := s.store.FindRollResults(ctx, sessionID, boardWindow)
-	if err != nil {
-		return RollBoard{}, err
+	var results []models.RollResult
+	if withResults {
+		if results, err = s.store.FindRollResults(ctx, sessionID, boardWindow); err != nil {
+			return RollBoard{}, err
+		}
 	}
 	actions, err := s.store.FindPendingActions(ctx, sessionID, boardWindow)
 	if err != nil {

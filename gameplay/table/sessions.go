@@ -275,13 +275,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 		id := sc.actor.SeatID
 		out.Me.SeatID = &id
 	}
-	if sc.actor.Kind == ActorAI {
-		g, err := tx.FindGrantByID(ctx, sc.actor.GrantID, false)
-		if err != nil {
-			return SessionResume{}, err
-		}
-		out.Me.TemporaryInstruction = g.TemporaryInstruction
-	}
+	out.Me.TemporaryInstruction = sc.actor.TemporaryInstruction
 	for _, p := range participants {
 		pv := ParticipantView{ID: p.ID, SeatID: p.SeatID, JoinedAt: p.JoinedAt, Late: p.LateJoin, ControllerKind: p.ControllerKindAtJoin}
 		if p.ControllerAccessSessionIDAtJoin != nil {
@@ -314,7 +308,8 @@ func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (Sessio
 }
 
 // TableNow is what an agent reads of the table each turn: the resume, the
-// roll board and the running fight.
+// roll board without its results (the checks, pending actions and open
+// windows) and the running fight.
 type TableNow struct {
 	Resume    SessionResume
 	Board     RollBoard
@@ -332,7 +327,7 @@ func (s *Service) Now(ctx context.Context, c Caller, sessionID int64) (TableNow,
 	if out.Resume, err = resume(ctx, s.store, sc); err != nil {
 		return TableNow{}, err
 	}
-	if out.Board, err = s.board(ctx, sc); err != nil {
+	if out.Board, err = s.board(ctx, sc, false); err != nil {
 		return TableNow{}, err
 	}
 	out.Encounter, err = runningEncounter(ctx, s.store, sc)

@@ -595,7 +595,9 @@ func setStage(ctx context.Context, d toolDeps, c table.Caller, id int64, in stag
 // sessionContext assembles get_session_context from the resume and the
 // roll board, both already projected for the caller.
 func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (Context, error) {
-	now, err := d.table.Now(ctx, c, id)
+	// A few times the window shown, so that events private to others
+	// (whispers, secret rolls) seldom leave it short.
+	now, err := d.table.Now(ctx, c, id, 3*recentWindow)
 	if err != nil {
 		return Context{}, err
 	}

@@ -207,7 +207,7 @@ func requireCurrentDM(sc sessionScope) error {
 // resume assembles the resume view in a fixed number of queries: the scope
 // (session, access, campaign, room, seats) plus members, participants and
 // one batch of characters — never one query per participant.
-func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResume, error) {
+func resume(ctx context.Context, tx *models.Store, sc sessionScope, recent int) (SessionResume, error) {
 	participants, err := tx.FindParticipants(ctx, sc.session.ID)
 	if err != nil {
 		return SessionResume{}, err
@@ -250,7 +250,7 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope) (SessionResu
 	if err != nil {
 		return SessionResume{}, err
 	}
-	latest, err := tx.FindLatestEvents(ctx, sc.session.ID, recentEventWindow)
+	latest, err := tx.FindLatestEvents(ctx, sc.session.ID, recent)
 	if err != nil {
 		return SessionResume{}, err
 	}
@@ -304,7 +304,7 @@ func (s *Service) Resume(ctx context.Context, c Caller, sessionID int64) (Sessio
 	if err != nil {
 		return SessionResume{}, err
 	}
-	return resume(ctx, s.store, sc)
+	return resume(ctx, s.store, sc, recentEventWindow)
 }
 
 // TableNow is what an agent reads of the table each turn: the resume, the
@@ -317,14 +317,16 @@ type TableNow struct {
 }
 
 // Now is Resume, Board and GetEncounter from one resolution of the caller
-// (MCP's get_session_context reads all three on every turn).
-func (s *Service) Now(ctx context.Context, c Caller, sessionID int64) (TableNow, error) {
+// (MCP's get_session_context reads all three on every turn), with the
+// resume's recent events read from the newest `recent` (1 to 100) only.
+func (s *Service) Now(ctx context.Context, c Caller, sessionID int64, recent int) (TableNow, error) {
+	recent = min(max(recent, 1), recentEventWindow)
 	sc, err := loadSession(ctx, s.store, c, sessionID, false)
 	if err != nil {
 		return TableNow{}, err
 	}
 	var out TableNow
-	if out.Resume, err = resume(ctx, s.store, sc); err != nil {
+	if out.Resume, err = resume(ctx, s.store, sc, recent); err != nil {
 		return TableNow{}, err
 	}
 	if out.Board, err = s.board(ctx, sc, false); err != nil {
@@ -356,7 +358,7 @@ func (s *Service) mutateSession(ctx context.Context, c Caller, sessionID int64, 
 		if sc.seats, err = tx.FindSeatsOfCampaigns(ctx, []int64{sc.session.CampaignID}); err != nil {
 			return err
 		}
-		out, err = resume(ctx, tx, sc)
+		out, err = resume(ctx, tx, sc, recentEventWindow)
 		return err
 	})
 	if err == nil {

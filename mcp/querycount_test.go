@@ -108,15 +108,17 @@ func TestToolQueryCounts(t *testing.T) {
 		calls int
 		want  int64
 	}{
-		// bearer check; one scope (session, seats, campaign, room); resume
+		// bearer check; one scope (the session with its campaign and room,
+		// seats); resume
 		// (participants, names, characters, AI presence, stage, events; the
 		// caller's instruction comes with its grant); the checks, pending
 		// actions and open windows; the running encounter, read in the same
 		// scope
-		{"get_session_context", 2, 15},
-		// bearer check; scope (session, seats, campaign, room, participants);
-		// next seq (one UPDATE … RETURNING); message; event
-		{"post_message", 2, 9 + notify},
+		{"get_session_context", 2, 13},
+		// bearer check; scope (the session with its campaign and room,
+		// seats, participants); next seq (one UPDATE … RETURNING); message;
+		// event
+		{"post_message", 2, 7 + notify},
 		// bearer check only: the hub's shared read and cached roster serve it
 		{"wait_for_event", 3, 1},
 	} {

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -80,6 +81,26 @@ func (s *Store) CreateSession(ctx context.Context, se *Session) error {
 func (s *Store) FindSessionByID(ctx context.Context, id int64, forUpdate bool) (*Session, error) {
 	var se Session
 	return &se, translate(lockIf(s.db.WithContext(ctx), forUpdate).First(&se, id).Error, "session")
+}
+
+// FindSessionWithPlace returns a session with its campaign and room, read
+// in one statement; forUpdate locks the session's row only.
+func (s *Store) FindSessionWithPlace(ctx context.Context, id int64, forUpdate bool) (*Session, *Campaign, *Room, error) {
+	var se Session
+	q := s.db.WithContext(ctx).Joins("Campaign").Joins("Room")
+	if forUpdate {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE", Table: clause.Table{Name: "sessions"}})
+	}
+	if err := translate(q.First(&se, id).Error, "session"); err != nil {
+		return nil, nil, nil, err
+	}
+	campaign, room := se.Campaign, se.Room
+	// Handed back apart: a session saved later must not carry them along.
+	se.Campaign, se.Room = nil, nil
+	if campaign == nil || room == nil {
+		return nil, nil, nil, fmt.Errorf("session %d: its campaign or room is missing", id)
+	}
+	return &se, campaign, room, nil
 }
 
 // FindOpenSessions returns the lobby or active sessions of the given campaigns.

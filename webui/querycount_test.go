@@ -50,10 +50,10 @@ func TestHotRouteQueryCounts(t *testing.T) {
 	if rec.Code != 201 {
 		t.Fatalf("post: %d %s", rec.Code, rec.Body)
 	}
-	// scope (session, seats, access, campaign, room, participants); next
-	// seq (one UPDATE … RETURNING); message; event. The user behind the
-	// cookie was resumed by the warm-up and is cached.
-	if want := 9 + notify; posted != want {
+	// scope (the session with its campaign and room, seats, access,
+	// participants); next seq (one UPDATE … RETURNING); message; event.
+	// The user behind the cookie was resumed by the warm-up and is cached.
+	if want := 7 + notify; posted != want {
 		t.Errorf("the post ran %d statements, want %d", posted, want)
 	}
 

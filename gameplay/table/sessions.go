@@ -119,46 +119,49 @@ type sessionScope struct {
 // loadSession reads a session (locked when it will be written) with its
 // campaign and room, and resolves the caller's actor in it.
 func loadSession(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate bool) (sessionScope, error) {
-	sc, err := loadAudience(ctx, tx, c, sessionID, forUpdate)
-	if err != nil {
-		return sessionScope{}, err
-	}
-	if sc.campaign, err = tx.FindCampaignByID(ctx, sc.session.CampaignID); err != nil {
-		return sessionScope{}, err
-	}
-	if sc.room, err = tx.FindRoomByID(ctx, sc.session.RoomID); err != nil {
-		return sessionScope{}, err
-	}
-	return sc, nil
+	return loadScope(ctx, tx, c, sessionID, forUpdate, true)
 }
 
 // loadAudience reads only what deciding who sees what needs: the session,
 // the caller's access and the seats. Event reads (a thousand waiters
 // re-reading at once) use it to stay cheap.
 func loadAudience(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate bool) (sessionScope, error) {
-	se, err := tx.FindSessionByID(ctx, sessionID, forUpdate)
+	return loadScope(ctx, tx, c, sessionID, forUpdate, false)
+}
+
+// loadScope is loadAudience, and with withPlace the campaign and room too,
+// read with the session in one statement.
+func loadScope(ctx context.Context, tx *models.Store, c Caller, sessionID int64, forUpdate, withPlace bool) (sessionScope, error) {
+	var sc sessionScope
+	var err error
+	if withPlace {
+		sc.session, sc.campaign, sc.room, err = tx.FindSessionWithPlace(ctx, sessionID, forUpdate)
+	} else {
+		sc.session, err = tx.FindSessionByID(ctx, sessionID, forUpdate)
+	}
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return sessionScope{}, notFound("session")
 	}
 	if err != nil {
 		return sessionScope{}, err
 	}
+	se := sc.session
 	// The campaign's seats are read first: an AI caller's own seat is
 	// among them, so resolving it costs no query of its own.
-	seats, err := tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID})
-	if err != nil {
+	if sc.seats, err = tx.FindSeatsOfCampaigns(ctx, []int64{se.CampaignID}); err != nil {
 		return sessionScope{}, err
 	}
-	a, err := actorAmong(ctx, tx, c, se.RoomID, "session", seats)
+	a, err := actorAmong(ctx, tx, c, se.RoomID, "session", sc.seats)
 	if err != nil {
 		return sessionScope{}, err
 	}
 	if err := a.requireSessionScope(ctx, se); err != nil {
 		return sessionScope{}, err
 	}
-	a = a.withSeats(se.CampaignID, seats)
+	a = a.withSeats(se.CampaignID, sc.seats)
 	a.SessionID = se.ID
-	return sessionScope{session: se, seats: seats, actor: a}, nil
+	sc.actor = a
+	return sc, nil
 }
 
 func (sc sessionScope) dmSeat() models.CampaignSeat {

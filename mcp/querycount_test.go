@@ -109,12 +109,11 @@ func TestToolQueryCounts(t *testing.T) {
 		want  int64
 	}{
 		// bearer check; one scope (the session with its campaign and room,
-		// seats); resume
-		// (participants, names, characters, AI presence, stage, events; the
-		// caller's instruction comes with its grant); the checks, pending
-		// actions and open windows; the running encounter, read in the same
-		// scope
-		{"get_session_context", 2, 13},
+		// seats); resume (participants, names, characters, stage, events;
+		// the caller's instruction comes with its grant; an agent is not
+		// shown the AI seats' presence); the checks, pending actions and
+		// open windows; the running encounter, read in the same scope
+		{"get_session_context", 2, 12},
 		// bearer check; scope (the session with its campaign and room,
 		// seats, participants); next seq (one UPDATE … RETURNING); message;
 		// event

@@ -233,20 +233,24 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope, recent int) 
 	if err != nil {
 		return SessionResume{}, err
 	}
-	grants, err := aiGrants(ctx, tx, sc.seats)
-	if err != nil {
-		return SessionResume{}, err
-	}
+	// The AI grants say when each AI seat was last seen and which seats a
+	// human may take back; an AI reader (MCP) is shown neither.
 	seen := map[int64]*time.Time{}
 	takeBack := []int64{}
-	for _, seat := range sc.seats {
-		if seat.AIControllerGrantID == nil {
-			continue
+	if sc.actor.Kind == ActorHuman {
+		grants, err := aiGrants(ctx, tx, sc.seats)
+		if err != nil {
+			return SessionResume{}, err
 		}
-		g := grants[*seat.AIControllerGrantID]
-		seen[g.ID] = g.LastSeenAt
-		if sc.actor.Kind == ActorHuman && eqID(g.HandoffReturnAccessSessionID, &sc.actor.AccessSessionID) {
-			takeBack = append(takeBack, seat.ID)
+		for _, seat := range sc.seats {
+			if seat.AIControllerGrantID == nil {
+				continue
+			}
+			g := grants[*seat.AIControllerGrantID]
+			seen[g.ID] = g.LastSeenAt
+			if eqID(g.HandoffReturnAccessSessionID, &sc.actor.AccessSessionID) {
+				takeBack = append(takeBack, seat.ID)
+			}
 		}
 	}
 	stage, err := tx.FindStage(ctx, sc.session.ID)

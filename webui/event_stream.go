@@ -2,6 +2,7 @@ package webui
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
@@ -27,6 +28,16 @@ import (
 // streamKeepalive is how long a stream stays silent before a comment line
 // goes out, so proxies and the browser keep an idle stream open.
 const streamKeepalive = table.DefaultWait
+
+// keepaliveSpread is how much earlier than streamKeepalive a stream may
+// speak: one post wakes every stream at once, and without it all of them
+// would send their next keepalive in the same instant 25 s later.
+const keepaliveSpread = 5 * time.Second
+
+// keepaliveWait is one stream's silence before its next keepalive.
+func keepaliveWait() time.Duration {
+	return streamKeepalive - rand.N(keepaliveSpread)
+}
 
 // streamIdentityEvery is how often an open stream checks that its browser
 // session still stands (a logout everywhere or a deleted account ends it);
@@ -90,7 +101,7 @@ func (s *Server) streamEvents(c *gin.Context) {
 				}
 				checked = time.Now()
 			}
-			page, err = t.WaitEvents(ctx, caller, id, after, streamKeepalive)
+			page, err = t.WaitEvents(ctx, caller, id, after, keepaliveWait())
 		}
 		if err != nil {
 			if ctx.Err() == nil {

@@ -426,6 +426,7 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 	// Waiters that see the same events get the same page, encoded once.
 	pages := map[string]EventPage{}
 	var key []byte
+	var seen []int
 	for w := range f.waiters {
 		if truncated || (firstAuthority != 0 && firstAuthority > w.after) || w.generation != generation {
 			n.release(f, w, wake{recheck: true})
@@ -434,16 +435,17 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 		// key names the rows this waiter sees: "*" for all of them (the DM
 		// from before the read), else "i" and their indexes.
 		all := w.after <= from && w.viewer.dm
-		key = append(key[:0], '*')
+		key, seen = append(key[:0], '*'), seen[:0]
 		if !all {
 			key[0] = 'i'
 			for i, e := range rows {
 				if e.Seq > w.after && w.viewer.sees(e) {
+					seen = append(seen, i)
 					key = binary.AppendUvarint(key, uint64(i))
 				}
 			}
 		}
-		if all && len(rows) == 0 || !all && len(key) == 1 {
+		if all && len(rows) == 0 || !all && len(seen) == 0 {
 			// Only others' private events: wait on, past them.
 			if last > w.after {
 				w.after = last
@@ -454,11 +456,9 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 		if !ok {
 			page = EventPage{Events: views, Cursor: last, encoded: &sharedJSON{}}
 			if !all {
-				page.Events = nil
-				for i, e := range rows {
-					if e.Seq > w.after && w.viewer.sees(e) {
-						page.Events = append(page.Events, views[i])
-					}
+				page.Events = make([]EventView, len(seen))
+				for j, i := range seen {
+					page.Events[j] = views[i]
 				}
 			}
 			pages[string(key)] = page

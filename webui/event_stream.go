@@ -1,14 +1,18 @@
 package webui
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -48,6 +52,13 @@ const streamIdentityEvery = 10 * time.Second
 // can refuse it (no such session, no access, a bad cursor) is answered as an
 // ordinary JSON error before the stream opens; a refusal after it opened (a
 // revoked member) is one "refused" event with the error body, then the end.
+//
+// Over HTTP/1.1 the stream leaves net/http once it is open: the connection
+// is taken over (hijacked) and followed by one small goroutine of its own,
+// so an idle stream holds no handler stack, no gin context, no net/http
+// buffers and no background reader (about a tenth of the memory; see
+// issue 17's figures). HTTP/2 multiplexes streams on one connection and
+// cannot hand one over: there the handler follows the stream itself.
 func (s *Server) streamEvents(c *gin.Context) {
 	t := s.opts.Services.Table
 	id, ok := pathID(c, "id")
@@ -67,84 +78,189 @@ func (s *Server) streamEvents(c *gin.Context) {
 		after = v
 	}
 	ctx := c.Request.Context()
-	caller := callerOf(c)
+	st := &eventStream{server: s, caller: callerOf(c), sessionID: id, checked: time.Now()}
+	st.browser, _ = s.readSession(c.Request)
 	// The first read checks access and brings the stream up to date.
-	page, err := t.ListEvents(ctx, caller, id, after, table.MaxEventLimit)
+	page, err := t.ListEvents(ctx, st.caller, id, after, table.MaxEventLimit)
 	if err != nil {
 		respondError(c, err)
 		return
 	}
-	w := c.Writer
-	openEventStream(w)
-	// retry: how long EventSource waits before it reconnects.
-	_, _ = w.WriteString("retry: 2000\n\n")
-	checked := time.Now()
+	if conn, taken := hijackStream(c); taken {
+		if conn == nil {
+			return // taken over and already gone
+		}
+		go func() {
+			defer conn.Close()
+			// The request's context ends when this handler returns; the
+			// stream ends when a write fails or the server stops.
+			st.follow(context.WithoutCancel(ctx), page, rawSink{conn})
+		}()
+		return
+	}
+	openEventStream(c.Writer)
+	_ = ginSink{c.Writer}.send([]byte(streamRetry))
+	st.follow(ctx, page, ginSink{c.Writer})
+}
+
+// streamRetry tells EventSource how long to wait before it reconnects.
+const streamRetry = "retry: 2000\n\n"
+
+// streamWriteTimeout bounds one write to a stream: a client that stopped
+// reading is dropped rather than left holding its goroutine.
+const streamWriteTimeout = 10 * time.Second
+
+// eventStream is one open stream: who follows which session, and when its
+// browser session was last checked.
+type eventStream struct {
+	server    *Server
+	caller    table.Caller
+	browser   auth.BrowserSession
+	sessionID int64
+	checked   time.Time
+}
+
+// sink is where a stream's frames go: net/http's writer, or the taken-over
+// connection.
+type sink interface {
+	send(frame []byte) error
+}
+
+// follow writes page, then every page after it as it comes, until the
+// client goes, the server stops or the caller may no longer read.
+func (st *eventStream) follow(ctx context.Context, page table.EventPage, out sink) {
+	t := st.server.opts.Services.Table
+	var err error
 	for {
 		if len(page.Events) > 0 {
-			writePage(w, page)
+			err = out.send(pageFrame(page))
 		} else {
-			_, _ = w.WriteString(": keepalive\n\n")
+			err = out.send([]byte(": keepalive\n\n"))
 		}
-		w.Flush()
-		after = page.Cursor
+		if err != nil {
+			return // the client went away
+		}
+		after := page.Cursor
 		if page.HasMore {
-			page, err = t.ListEvents(ctx, caller, id, after, table.MaxEventLimit)
+			page, err = t.ListEvents(ctx, st.caller, st.sessionID, after, table.MaxEventLimit)
 		} else {
 			select {
 			case <-t.Stopping():
 				return // the client reconnects to the next server
 			default:
 			}
-			if time.Since(checked) >= streamIdentityEvery {
-				if !s.sameBrowserSession(c) {
+			if time.Since(st.checked) >= streamIdentityEvery {
+				if !st.server.sameBrowserSession(ctx, st.browser, st.caller) {
 					return // the reconnect meets the browser's new identity
 				}
-				checked = time.Now()
+				st.checked = time.Now()
 			}
-			page, err = t.WaitEvents(ctx, caller, id, after, keepaliveWait())
+			page, err = t.WaitEvents(ctx, st.caller, st.sessionID, after, keepaliveWait())
 		}
 		if err != nil {
+			select {
+			case <-t.Stopping():
+				return // a read cut short by the stop is no refusal
+			default:
+			}
 			if ctx.Err() == nil {
-				writeRefusal(w, err)
+				_ = out.send(refusalFrame(err))
 			}
 			return
 		}
 	}
 }
 
+// ginSink writes through net/http (HTTP/2, or a writer that cannot be taken
+// over), flushing each frame.
+type ginSink struct{ w gin.ResponseWriter }
+
+func (g ginSink) send(frame []byte) error {
+	if _, err := g.w.Write(frame); err != nil {
+		return err
+	}
+	g.w.Flush()
+	return nil
+}
+
+// rawSink writes to a taken-over HTTP/1.1 connection.
+type rawSink struct{ conn net.Conn }
+
+func (r rawSink) send(frame []byte) error {
+	if err := r.conn.SetWriteDeadline(time.Now().Add(streamWriteTimeout)); err != nil {
+		return err
+	}
+	_, err := r.conn.Write(frame)
+	return err
+}
+
+// hijackStream takes an HTTP/1.1 connection over from net/http and writes
+// the stream's response head (with the headers the middleware set) and its
+// retry line. The body runs until the connection closes (Connection:
+// close, no length), which every HTTP/1.1 client reads as a stream.
+func hijackStream(c *gin.Context) (net.Conn, bool) {
+	// gin's writer claims Hijack whatever it wraps; ask the one beneath.
+	inner, ok := c.Writer.(interface{ Unwrap() http.ResponseWriter })
+	if !ok || c.Request.ProtoMajor != 1 {
+		return nil, false
+	}
+	if _, ok := inner.Unwrap().(http.Hijacker); !ok {
+		return nil, false
+	}
+	h := c.Writer.Header().Clone()
+	conn, _, err := c.Writer.Hijack()
+	if err != nil {
+		return nil, false
+	}
+	setStreamHeaders(h)
+	h.Set("Connection", "close")
+	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+	var head bytes.Buffer
+	head.WriteString("HTTP/1.1 200 OK\r\n")
+	_ = h.Write(&head)
+	head.WriteString("\r\n" + streamRetry)
+	if err := (rawSink{conn}).send(head.Bytes()); err != nil {
+		_ = conn.Close()
+		return nil, true
+	}
+	return conn, true
+}
+
 // openEventStream answers 200 with the headers of a Server-Sent Events
 // stream; what follows is written as it happens.
 func openEventStream(w gin.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // a buffering proxy would hold the stream
+	setStreamHeaders(w.Header())
 	w.WriteHeader(http.StatusOK)
 }
 
-// writePage writes one page of events as an SSE message whose id is the
-// cursor to resume from. The page's own encoding is written as it is: one
-// wake encodes a page once for every stream that sees the same events.
-func writePage(w gin.ResponseWriter, page table.EventPage) {
+func setStreamHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // a buffering proxy would hold the stream
+}
+
+// pageFrame is one page of events as an SSE message whose id is the cursor
+// to resume from. The page's own encoding is used as it is: one wake
+// encodes a page once for every stream that sees the same events.
+func pageFrame(page table.EventPage) []byte {
 	b, _ := page.JSON()
-	_, _ = w.WriteString("id: " + strconv.FormatInt(page.Cursor, 10) + "\ndata: ")
-	_, _ = w.Write(b)
-	_, _ = w.WriteString("\n\n")
+	frame := make([]byte, 0, len(b)+40)
+	frame = append(frame, "id: "...)
+	frame = strconv.AppendInt(frame, page.Cursor, 10)
+	frame = append(frame, "\ndata: "...)
+	frame = append(frame, b...)
+	return append(frame, "\n\n"...)
 }
 
-// writeRefusal ends a stream with the error a request would have answered.
-func writeRefusal(w gin.ResponseWriter, err error) {
+// refusalFrame ends a stream with the error a request would have answered.
+func refusalFrame(err error) []byte {
 	b, _ := json.Marshal(errorBodyOf(err))
-	_, _ = w.WriteString("event: refused\ndata: ")
-	_, _ = w.Write(b)
-	_, _ = w.WriteString("\n\n")
-	w.Flush()
+	return append(append([]byte("event: refused\ndata: "), b...), "\n\n"...)
 }
 
-// sameBrowserSession reports whether the request's cookie still names the
-// caller's account (not logged out everywhere, not deleted).
-func (s *Server) sameBrowserSession(c *gin.Context) bool {
-	cookie, _ := s.readSession(c.Request)
-	sess, ok, err := s.opts.Services.Accounts.Resume(c.Request.Context(), cookie)
-	return err == nil && ok && table.Human(sess.Account.ID) == callerOf(c)
+// sameBrowserSession reports whether the stream's browser session still
+// names the caller's account (not logged out everywhere, not deleted).
+func (s *Server) sameBrowserSession(ctx context.Context, browser auth.BrowserSession, caller table.Caller) bool {
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, browser)
+	return err == nil && ok && table.Human(sess.Account.ID) == caller
 }

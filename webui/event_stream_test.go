@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -40,7 +41,7 @@ func openStream(t *testing.T, srv *httptest.Server, c table.Caller, sessionID, a
 		req.Header.Set("Last-Event-ID", lastEventID)
 	}
 	addCookie(req, c)
-	res, err := http.DefaultClient.Do(req)
+	res, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,16 +122,54 @@ func (s *eventStream) nextText(t *testing.T) ([]string, frame) {
 // TestEventStream: the live feed as Server-Sent Events carries what each
 // viewer may see (the same audience rule as every other read), resumes
 // from Last-Event-ID, refuses before it opens on bad input or no access,
-// and ends with a "refused" event when access is revoked while it is open.
+// ends with a "refused" event when access is revoked while it is open, and
+// ends when the server starts to stop. Both ways a stream is served are
+// driven: HTTP/1.1, where the connection is taken over from net/http
+// (hijacked) with the middleware's headers in its head, and HTTP/2 over
+// TLS, where the handler serves it.
 func TestEventStream(t *testing.T) {
-	f := newFixture(t, withSecret)
+	for _, transport := range []string{"http1", "http2"} {
+		t.Run(transport, func(t *testing.T) {
+			f := newFixture(t, withSecret)
+			srv := httptest.NewUnstartedServer(f.server)
+			var hijacked atomic.Int64
+			srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+				if state == http.StateHijacked {
+					hijacked.Add(1)
+				}
+			}
+			if transport == "http2" {
+				srv.EnableHTTP2 = true
+				srv.StartTLS()
+			} else {
+				srv.Start()
+			}
+			t.Cleanup(srv.Close) // after the streams close (cleanups run last first)
+			testEventStream(t, f, srv)
+			// Every stream opened above was taken over on HTTP/1.1 and
+			// none on HTTP/2 (a refusal before the stream opens is not).
+			if got, want := hijacked.Load(), map[string]int64{"http1": 4, "http2": 0}[transport]; got != want {
+				t.Errorf("%s: %d connections taken over, want %d", transport, got, want)
+			}
+		})
+	}
+}
+
+func testEventStream(t *testing.T, f fixture, srv *httptest.Server) {
 	tf := startedTable(t, f)
-	srv := httptest.NewServer(f.server)
-	t.Cleanup(srv.Close) // after the streams close (cleanups run last first)
 	p := fmt.Sprintf
 	notifier := f.services.Table.Notifier()
 
 	player := openStream(t, srv, tf.Seated, tf.LobbyID, 0, "")
+	// The head carries what the middleware sets on every answer.
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Request-Id"} {
+		if player.res.Header.Get(h) == "" {
+			t.Errorf("the stream's head has no %s: %v", h, player.res.Header)
+		}
+	}
+	if got := player.res.Header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control %q", got)
+	}
 	keyHolder := openStream(t, srv, tf.DMKey, tf.LobbyID, 0, "")
 	// The backlog comes first, each message's id its cursor.
 	if first, _ := player.next(t); first.id == "" || len(first.page.Events) == 0 {
@@ -204,6 +243,17 @@ func TestEventStream(t *testing.T) {
 	f.handler.ServeHTTP(rec, req)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"code":"invalid_request"`) {
 		t.Fatalf("bad Last-Event-ID: %d %s", rec.Code, rec.Body)
+	}
+
+	// The server starting to stop ends an open stream (the client
+	// reconnects to the next one).
+	last := openStream(t, srv, tf.Owner, tf.LobbyID, 0, "")
+	last.next(t) // the backlog
+	f.services.Table.Shutdown()
+	for {
+		if _, ok := last.next(t); !ok {
+			break
+		}
 	}
 }
 

@@ -125,4 +125,13 @@ func TestToolQueryCounts(t *testing.T) {
 			t.Errorf("%s ran %d statements, want %d", c.tool, got, c.want)
 		}
 	}
+	// wait_for_event that answers at once (timeout_seconds 0, paging
+	// through older events): the bearer check and the one read, the
+	// caller's viewer coming from the hub's cache as a waiter's does.
+	for range 2 {
+		a.call("wait_for_event", map[string]any{"after": 0, "timeout_seconds": 0}, &pg)
+	}
+	if got := meter.of("wait_for_event", 5); got != 2 {
+		t.Errorf("wait_for_event with timeout_seconds 0 ran %d statements, want 2", got)
+	}
 }

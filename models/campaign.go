@@ -157,7 +157,7 @@ func (s *Store) SetSeatController(ctx context.Context, seatID int64, c SeatContr
 	if err != nil {
 		return 0, translate(err, "seat")
 	}
-	s.authorityChanged()
+	s.authorityChanged(ctx)
 	var epoch int64
 	err = s.db.WithContext(ctx).Model(&CampaignSeat{}).Where("id = ?", seatID).Select("controller_epoch").Scan(&epoch).Error
 	return epoch, translate(err, "seat")

@@ -69,7 +69,7 @@ func (s *Store) revokeGrantsWhere(ctx context.Context, reason string, at time.Ti
 	err := s.db.WithContext(ctx).Model(&AIControllerGrant{}).Where("status = ?", GrantActive).Where(query, args...).
 		Updates(map[string]any{"status": GrantRevoked, "revoked_at": at, "revoke_reason": reason, "temporary_instruction": ""}).Error
 	if err == nil {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "AI grants")
 }
@@ -94,7 +94,7 @@ func (s *Store) BindGrant(ctx context.Context, id, sessionID int64, at time.Time
 	err := s.db.WithContext(ctx).Model(&AIControllerGrant{}).Where("id = ? AND session_id IS NULL", id).
 		Updates(map[string]any{"session_id": sessionID, "bound_at": at}).Error
 	if err == nil {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "AI grant")
 }

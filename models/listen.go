@@ -35,14 +35,25 @@ func (s *Store) notify(ctx context.Context, channel string, id int64) error {
 }
 
 // ListenSessionEvents calls onEvent with the session id of every commit that
-// added events, in any server process, until ctx ends. It returns once the
-// first LISTEN is in place (or failed), and keeps listening in the
-// background, reconnecting after a lost connection; onError hears about
-// each failure. A notification missed while reconnecting costs latency
-// only: every wait re-reads the database. SQLite has one process: it does
-// nothing and returns nil.
+// added events, in any server process, until ctx ends; on the same
+// connection it counts the authority changes other processes commit (see
+// authorityClock), so what this process cached about who may do what is
+// resolved again as soon as it changed anywhere. It returns once the first
+// LISTEN is in place (or failed), and keeps listening in the background,
+// reconnecting after a lost connection; onError hears about each failure.
+// A notification missed while reconnecting costs latency only: every wait
+// re-reads the database, and cached actors expire on a timer. SQLite has
+// one process: it does nothing and returns nil.
 func (s *Store) ListenSessionEvents(ctx context.Context, onEvent func(sessionID int64), onError func(error)) error {
-	return s.listenFor(ctx, sessionEventsChannel, onEvent, onError)
+	clock := s.authority.clock
+	return s.listenFor(ctx, map[string]func(int64){
+		sessionEventsChannel: onEvent,
+		authorityChannel: func(origin int64) {
+			if origin != clock.origin {
+				clock.n.Add(1)
+			}
+		},
+	}, onError)
 }
 
 // ListenTurnStops calls onStop with the adventure id of every Stop asked
@@ -50,21 +61,22 @@ func (s *Store) ListenSessionEvents(ctx context.Context, onEvent func(sessionID 
 // ListenSessionEvents otherwise. A notification missed while reconnecting
 // costs latency only: the turn's heartbeat reads the request too.
 func (s *Store) ListenTurnStops(ctx context.Context, onStop func(adventureID int64), onError func(error)) error {
-	return s.listenFor(ctx, turnStopsChannel, onStop, onError)
+	return s.listenFor(ctx, map[string]func(int64){turnStopsChannel: onStop}, onError)
 }
 
-// listenFor runs one LISTEN connection for channel, whose payloads are ids.
-func (s *Store) listenFor(ctx context.Context, channel string, onID func(int64), onError func(error)) error {
+// listenFor runs one LISTEN connection for the channels, whose payloads
+// are ids, calling each channel's function with them.
+func (s *Store) listenFor(ctx context.Context, channels map[string]func(int64), onError func(error)) error {
 	if s.dialect != Postgres {
 		return nil
 	}
-	conn, err := s.listen(ctx, channel)
+	conn, err := s.listen(ctx, channels)
 	if err != nil {
 		return err
 	}
 	go func() {
 		for {
-			err := receive(ctx, conn, channel, onID)
+			err := receive(ctx, conn, channels)
 			_ = conn.Close(context.Background())
 			if ctx.Err() != nil {
 				return
@@ -76,7 +88,7 @@ func (s *Store) listenFor(ctx context.Context, channel string, onID func(int64),
 					return
 				case <-time.After(time.Second):
 				}
-				if conn, err = s.listen(ctx, channel); err == nil {
+				if conn, err = s.listen(ctx, channels); err == nil {
 					break
 				}
 				onError(err)
@@ -86,26 +98,28 @@ func (s *Store) listenFor(ctx context.Context, channel string, onID func(int64),
 	return nil
 }
 
-func (s *Store) listen(ctx context.Context, channel string) (*pgx.Conn, error) {
+func (s *Store) listen(ctx context.Context, channels map[string]func(int64)) (*pgx.Conn, error) {
 	conn, err := pgx.Connect(ctx, s.pgURL)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: connect: %w", channel, err)
+		return nil, fmt.Errorf("listen: connect: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
-		_ = conn.Close(context.Background())
-		return nil, fmt.Errorf("listen on %s: %w", channel, err)
+	for channel := range channels {
+		if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
+			_ = conn.Close(context.Background())
+			return nil, fmt.Errorf("listen on %s: %w", channel, err)
+		}
 	}
 	return conn, nil
 }
 
-func receive(ctx context.Context, conn *pgx.Conn, channel string, onEvent func(int64)) error {
+func receive(ctx context.Context, conn *pgx.Conn, channels map[string]func(int64)) error {
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return fmt.Errorf("listen on %s: %w", channel, err)
+			return fmt.Errorf("listen: %w", err)
 		}
-		if id, err := strconv.ParseInt(n.Payload, 10, 64); err == nil {
-			onEvent(id)
+		if id, err := strconv.ParseInt(n.Payload, 10, 64); err == nil && channels[n.Channel] != nil {
+			channels[n.Channel](id)
 		}
 	}
 }

@@ -183,7 +183,7 @@ func (s *Store) UpdateAccessSession(ctx context.Context, id int64, u AccessUpdat
 	}
 	err := s.db.WithContext(ctx).Model(&RoomAccessSession{}).Where("id = ?", id).Updates(m).Error
 	if err == nil {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "room access session")
 }

@@ -144,7 +144,7 @@ func (s *Store) UpdateSession(ctx context.Context, id int64, u SessionUpdate) er
 	}
 	err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Updates(m).Error
 	if err == nil {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "session")
 }
@@ -153,7 +153,7 @@ func (s *Store) UpdateSession(ctx context.Context, id int64, u SessionUpdate) er
 func (s *Store) CreateParticipant(ctx context.Context, p *SessionParticipant) error {
 	err := s.db.WithContext(ctx).Omit(clause.Associations).Create(p).Error
 	if err == nil {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "participant")
 }

@@ -73,7 +73,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	var (
 		dialector gorm.Dialector
-		s         = &Store{authority: authorityState{clock: &authorityClock{}}}
+		s         = &Store{authority: authorityState{clock: newAuthorityClock()}}
 	)
 	switch {
 	case cfg.DatabaseURL == "":
@@ -205,12 +205,24 @@ func (s *Store) Tx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	// Beginning or committing may be what meets a lost connection.
 	changed := false
+	outermost := s.authority.pending == nil
 	err := Unavailable(s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
-		return fn(&Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL,
-			authority: authorityState{clock: s.authority.clock, pending: &changed}})
+		tx := &Store{db: gtx, dialect: s.dialect, location: s.location, pgURL: s.pgURL,
+			authority: authorityState{clock: s.authority.clock, pending: &changed}}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if changed && outermost {
+			return tx.notifyAuthority(ctx)
+		}
+		return nil
 	}))
 	if changed && err == nil {
-		s.authorityChanged()
+		if outermost {
+			s.authority.clock.n.Add(1) // the notification went with the commit
+		} else {
+			s.authorityChanged(ctx) // the enclosing transaction commits it
+		}
 	}
 	return err
 }

@@ -76,7 +76,7 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, displayName *string, l
 	err := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Updates(m).Error
 	if err == nil && displayName != nil {
 		// A new name is not authority, but cached sessions show it.
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return translate(err, "user")
 }

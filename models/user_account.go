@@ -48,7 +48,7 @@ func (s *Store) RegisterUser(ctx context.Context, id int64, email, passwordHash 
 			return apperr.E(apperr.Conflict, "You are already signed in to an account; log out to register another.")
 		}
 		out = u
-		tx.authorityChanged()
+		tx.authorityChanged(ctx)
 		return nil
 	})
 	return out, err
@@ -73,7 +73,7 @@ func (s *Store) SetPasswordHash(ctx context.Context, id int64, passwordHash stri
 		}
 		u, err := tx.FindUserByID(ctx, id)
 		out = u
-		tx.authorityChanged()
+		tx.authorityChanged(ctx)
 		return err
 	})
 	return out, err
@@ -95,7 +95,7 @@ func (s *Store) BumpSessionVersion(ctx context.Context, id int64) (int, error) {
 		if err == nil {
 			v = u.SessionVersion
 		}
-		tx.authorityChanged()
+		tx.authorityChanged(ctx)
 		return err
 	})
 	return v, err

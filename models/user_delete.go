@@ -26,6 +26,6 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	if res.RowsAffected == 0 {
 		return apperr.E(apperr.NotFound, "The user does not exist.")
 	}
-	s.authorityChanged()
+	s.authorityChanged(ctx)
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 func (s *Store) SweepIdleGuests(ctx context.Context, before time.Time) (int64, error) {
 	res := s.db.WithContext(ctx).Where("email IS NULL AND COALESCE(last_seen_at, created_at) < ?", before).Delete(&User{})
 	if res.Error == nil && res.RowsAffected > 0 {
-		s.authorityChanged()
+		s.authorityChanged(ctx)
 	}
 	return res.RowsAffected, translate(res.Error, "idle guests")
 }

@@ -187,13 +187,17 @@ func (s *Service) ListEvents(ctx context.Context, c Caller, sessionID, after int
 	if limit < 1 || limit > MaxEventLimit || after < 0 {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "limit must be 1 to %d and after 0 or more.", MaxEventLimit).WithField("limit", "1 to 200")
 	}
-	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
+	// The caller's viewer is the hub's, under the rules a waiter's is
+	// trusted by (see hub.go): a client paging through events, or polling
+	// with no wait, resolves it once and not on every call.
+	n := s.notifier
+	f := n.enter(sessionID)
+	defer n.leave(sessionID, f)
+	aud, err := s.audienceOf(ctx, f, c, sessionID)
 	if err != nil {
 		return EventPage{}, err
 	}
-	// Reading the events is presence.
-	s.touchPresence(ctx, sc.actor, sessionID)
-	return s.readEvents(ctx, sc.actor, sc.viewer(), sessionID, after, limit)
+	return s.readEvents(ctx, aud.actor, aud.viewer, sessionID, after, limit)
 }
 
 // readEvents reads up to limit events after `after` and keeps what v may
@@ -343,7 +347,8 @@ func (s *Service) pollRead(ctx context.Context, f *feed, ticket uint64, a audien
 }
 
 // FollowOtherProcesses wakes this process's long polls when another server
-// process on the same PostgreSQL database commits events (LISTEN/NOTIFY).
+// process on the same PostgreSQL database commits events (LISTEN/NOTIFY),
+// and makes the authority changes it commits drop the viewers cached here.
 // It returns once listening; it is a no-op on SQLite (one process). The
 // in-process notifier stays the fast path for this process's own writes.
 func (s *Service) FollowOtherProcesses(ctx context.Context, onError func(error)) error {

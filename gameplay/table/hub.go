@@ -12,7 +12,8 @@ import (
 )
 
 // The live-event fan-out. Every long poll of a session (the web app's wait
-// and MCP's wait_for_event) waits on the session's feed. A commit wakes
+// and MCP's wait_for_event) waits on the session's feed, and every read of
+// its events (ListEvents) takes the caller's viewer from it. A commit wakes
 // the feed; one reader reads the new events once and hands each waiter the
 // ones its own viewer may see (the one audience projection, viewer.sees).
 // A waiter whose events were all private to others stays, its cursor moved
@@ -24,9 +25,10 @@ import (
 // query, but drops it when
 //   - an event that changes seats, grants or the session's status passes
 //     (the waiters concerned resolve again before they see anything after it),
-//   - this process commits any authority change (models'
-//     AuthorityGeneration moves: room access, seats, grants, users),
-//   - audienceTTL passes (changes made by another process).
+//   - any process commits an authority change (models'
+//     AuthorityGeneration moves: room access, seats, grants, users; another
+//     process's change counts when its NOTIFY arrives),
+//   - audienceTTL passes (a notification lost while reconnecting).
 
 // audienceTTL bounds how long a resolved viewer is trusted without a
 // fresh resolution; a waiter resolves again at least this often.

@@ -65,6 +65,25 @@ func TestWaitWakesAcrossProcesses(t *testing.T) {
 		// bound just keeps a broken build from hanging the suite.
 		t.Fatal("the waiter in the other process was not woken")
 	}
+
+	// A member revoked by the other process is refused here as soon as its
+	// notification arrives, although this process had the member's viewer
+	// cached (the read above trusts it for up to 30 s otherwise). The
+	// revoke puts no event in the session: only the authority channel
+	// tells this process.
+	_, err = b.ListEvents(ctx, f.Unseated, f.LobbyID, 0, 100)
+	tabletest.Must(t, err)
+	before := storeB.AuthorityGeneration()
+	_, err = a.RevokeMember(ctx, f.Owner, f.RoomID, f.UnseatedAccess)
+	tabletest.Must(t, err)
+	for deadline := time.Now().Add(20 * time.Second); storeB.AuthorityGeneration() == before; {
+		if time.Now().After(deadline) { // a hang guard, not a measure
+			t.Fatal("the other process's authority change never arrived")
+		}
+		time.Sleep(time.Millisecond) // waiting for the notification, not for time to pass
+	}
+	_, err = b.ListEvents(ctx, f.Unseated, f.LobbyID, 0, 100)
+	wantCode(t, err, apperr.RoomAccessRevoked)
 }
 
 // TestConnectionLossLosesNoEvent drops every database connection again and

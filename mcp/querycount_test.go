@@ -51,9 +51,11 @@ func (m *queryMeter) of(tool string, calls int) int64 {
 }
 
 // TestToolQueryCounts pins how many statements the hot tools cost, so a
-// change that adds a query per call shows up here. wait_for_event woken by
-// a post costs the bearer check only: the hub's one shared read serves
-// every waiter, and the roster comes from the same cache.
+// change that adds a query per call shows up here. The bearer check costs
+// none after an agent's first call (its grant row is kept until authority
+// changes), and wait_for_event woken by a post costs none at all: the
+// hub's one shared read serves every waiter, and the roster comes from the
+// same cache.
 func TestToolQueryCounts(t *testing.T) {
 	svc := table.New(modelstest.MustOpen(t), nil)
 	meter := &queryMeter{last: map[string]int64{}, calls: map[string]int{}}
@@ -108,30 +110,29 @@ func TestToolQueryCounts(t *testing.T) {
 		calls int
 		want  int64
 	}{
-		// bearer check; one scope (the session with its campaign and room,
-		// seats); resume (participants, names, characters, stage, events;
+		// one scope (the session with its campaign and room, seats); resume (participants, names, characters, stage, events;
 		// the caller's instruction comes with its grant; an agent is not
 		// shown the AI seats' presence); the checks, pending actions and
 		// open windows; the running encounter, read in the same scope
-		{"get_session_context", 2, 12},
-		// bearer check; scope (the session with its campaign and room,
-		// seats, participants); next seq (one UPDATE … RETURNING); message;
+		{"get_session_context", 2, 11},
+		// scope (the session with its campaign and room, seats,
+		// participants); next seq (one UPDATE … RETURNING); message;
 		// event
-		{"post_message", 2, 7 + notify},
-		// bearer check only: the hub's shared read and cached roster serve it
-		{"wait_for_event", 3, 1},
+		{"post_message", 2, 6 + notify},
+		// none: the hub's shared read and cached roster serve it
+		{"wait_for_event", 3, 0},
 	} {
 		if got := meter.of(c.tool, c.calls); got != c.want {
 			t.Errorf("%s ran %d statements, want %d", c.tool, got, c.want)
 		}
 	}
 	// wait_for_event that answers at once (timeout_seconds 0, paging
-	// through older events): the bearer check and the one read, the
-	// caller's viewer coming from the hub's cache as a waiter's does.
+	// through older events): the one read, the caller's viewer coming from
+	// the hub's cache as a waiter's does.
 	for range 2 {
 		a.call("wait_for_event", map[string]any{"after": 0, "timeout_seconds": 0}, &pg)
 	}
-	if got := meter.of("wait_for_event", 5); got != 2 {
-		t.Errorf("wait_for_event with timeout_seconds 0 ran %d statements, want 2", got)
+	if got := meter.of("wait_for_event", 5); got != 1 {
+		t.Errorf("wait_for_event with timeout_seconds 0 ran %d statements, want 1", got)
 	}
 }

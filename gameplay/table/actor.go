@@ -98,6 +98,8 @@ type Service struct {
 	fail func(point string) error
 	// presence throttles the last-seen writes of the long poll.
 	presence *presenceThrottle
+	// grants keeps verified grant rows between an agent's calls.
+	grants verifiedGrants
 }
 
 // New builds the service.

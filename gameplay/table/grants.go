@@ -53,8 +53,10 @@ func grantView(g *models.AIControllerGrant) GrantView {
 
 // AuthenticateGrant checks a bearer token: it names a grant whose secret
 // matches (constant time), which is active and, for a pre-session grant,
-// not expired. Whether the grant still controls its seat is checked again
-// by every call (aiActor), never cached. It also records presence. Returns
+// not expired. The grant's row is read once and kept while no authority
+// change is committed anywhere (verifiedGrants). Whether the grant still
+// controls its seat is checked again by every call (aiActor), from the
+// seats read for it, never cached. It also records presence. Returns
 // ai_token_invalid, ai_token_revoked, ai_token_expired.
 func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, error) {
 	publicID, secret, ok := auth.ParseGrantToken(token)
@@ -62,12 +64,19 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 	}
 	generation := s.store.AuthorityGeneration()
-	g, err := s.store.FindGrantByPublicID(ctx, publicID)
-	if apperr.CodeOf(err) == apperr.NotFound || (err == nil && !auth.GrantSecretMatches(g.SecretHash, secret)) {
-		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+	g, kept := s.grants.get(publicID, generation, time.Now())
+	if !kept {
+		var err error
+		g, err = s.store.FindGrantByPublicID(ctx, publicID)
+		if apperr.CodeOf(err) == apperr.NotFound {
+			return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
+		}
+		if err != nil {
+			return Caller{}, err
+		}
 	}
-	if err != nil {
-		return Caller{}, err
+	if !auth.GrantSecretMatches(g.SecretHash, secret) {
+		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 	}
 	if err := grantUsable(g, s.now()); err != nil {
 		if g.Status == models.GrantRevoked {
@@ -83,6 +92,12 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		if err := s.store.TouchGrant(ctx, g.ID, now); err != nil {
 			return Caller{}, err
 		}
+		seen := *g // a kept row is shared: the new time goes in a copy
+		seen.LastSeenAt = &now
+		g, kept = &seen, false
+	}
+	if !kept {
+		s.grants.put(publicID, g, generation, time.Now().Add(verifiedGrantTTL))
 	}
 	return Caller{GrantID: g.ID, grant: g, grantGeneration: generation}, nil
 }

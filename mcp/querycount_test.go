@@ -110,11 +110,11 @@ func TestToolQueryCounts(t *testing.T) {
 		calls int
 		want  int64
 	}{
-		// one scope (the session with its campaign and room, seats); resume (participants, names, characters, stage, events;
-		// the caller's instruction comes with its grant; an agent is not
-		// shown the AI seats' presence); the checks, pending actions and
-		// open windows; the running encounter, read in the same scope
-		{"get_session_context", 2, 11},
+		// one scope (the session with its campaign and room, seats) and
+		// the characters; the rest of the table (participants, names,
+		// stage, events, checks, pending actions, windows, the fight) is
+		// the hub's snapshot while nothing happens
+		{"get_session_context", 2, 3},
 		// scope (the session with its campaign and room, seats,
 		// participants); next seq (one UPDATE … RETURNING); message;
 		// event

@@ -509,12 +509,27 @@ func (s *Service) GetEncounter(ctx context.Context, c Caller, sessionID int64) (
 // runningEncounter is the scope's session's running encounter as its
 // viewer may see it.
 func runningEncounter(ctx context.Context, store *models.Store, sc sessionScope) (EncounterNow, error) {
-	row, err := store.FindRunningEncounter(ctx, sc.session.ID)
-	if apperr.CodeOf(err) == apperr.NotFound {
-		return EncounterNow{}, nil
-	}
+	row, err := findRunningEncounter(ctx, store, sc.session.ID)
 	if err != nil {
 		return EncounterNow{}, err
+	}
+	return encounterFrom(sc, row)
+}
+
+// findRunningEncounter is the session's running encounter; nil: none.
+func findRunningEncounter(ctx context.Context, store *models.Store, sessionID int64) (*models.Encounter, error) {
+	row, err := store.FindRunningEncounter(ctx, sessionID)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return row, err
+}
+
+// encounterFrom is the running encounter row (nil: none) as the scope's
+// viewer may see it.
+func encounterFrom(sc sessionScope, row *models.Encounter) (EncounterNow, error) {
+	if row == nil {
+		return EncounterNow{}, nil
 	}
 	st, err := decodeEncounter(row)
 	if err != nil {

@@ -91,6 +91,8 @@ type feed struct {
 	// and characters for MCP's pages), under the same rules as audiences
 	// and also dropped when a character changes.
 	roster roster
+	// snapshot keeps the session's rows for Now (see snapshot.go).
+	snapshot *sessionSnapshot
 }
 
 type roster struct {
@@ -103,6 +105,7 @@ type roster struct {
 func (f *feed) forget() {
 	f.audiences = nil
 	f.roster = roster{}
+	f.snapshot = nil
 }
 
 // audience is a caller's resolved viewer and actor, and when it stops
@@ -202,7 +205,7 @@ func (n *Notifier) leave(sessionID int64, f *feed) {
 
 // dropIfIdle forgets a feed nobody holds, waits on or is cached in.
 func (n *Notifier) dropIfIdle(sessionID int64, f *feed) {
-	if f.holders == 0 && len(f.waiters) == 0 && len(f.audiences) == 0 && f.roster.seats == nil && !f.reading && n.feeds[sessionID] == f {
+	if f.holders == 0 && len(f.waiters) == 0 && len(f.audiences) == 0 && f.roster.seats == nil && f.snapshot == nil && !f.reading && n.feeds[sessionID] == f {
 		delete(n.feeds, sessionID)
 	}
 }
@@ -218,6 +221,9 @@ func (n *Notifier) sweepLocked(now time.Time) {
 		}
 		if !now.Before(f.roster.until) {
 			f.roster = roster{}
+		}
+		if f.snapshot != nil && !now.Before(f.snapshot.until) {
+			f.snapshot = nil
 		}
 		n.dropIfIdle(id, f)
 	}

@@ -300,26 +300,45 @@ func (s *Service) Board(ctx context.Context, c Caller, sessionID int64) (RollBoa
 // holds the requests (a pending one has no result yet), pending actions
 // and open windows, and costs one query less.
 func (s *Service) board(ctx context.Context, sc sessionScope, withResults bool) (RollBoard, error) {
-	sessionID := sc.session.ID
-	rv := rollViewer{sc.viewer()}
-	reqs, err := s.store.FindRollRequests(ctx, sessionID, boardWindow)
+	rows, err := readBoardRows(ctx, s.store, sc.session.ID, withResults)
 	if err != nil {
 		return RollBoard{}, err
 	}
-	var results []models.RollResult
+	return boardFrom(sc, rows), nil
+}
+
+// boardRows are the rows a board is built from.
+type boardRows struct {
+	requests []models.RollRequest
+	results  []models.RollResult
+	actions  []models.PendingAction
+	windows  []models.ActionWindow
+}
+
+func readBoardRows(ctx context.Context, store *models.Store, sessionID int64, withResults bool) (boardRows, error) {
+	var r boardRows
+	var err error
+	if r.requests, err = store.FindRollRequests(ctx, sessionID, boardWindow); err != nil {
+		return boardRows{}, err
+	}
 	if withResults {
-		if results, err = s.store.FindRollResults(ctx, sessionID, boardWindow); err != nil {
-			return RollBoard{}, err
+		if r.results, err = store.FindRollResults(ctx, sessionID, boardWindow); err != nil {
+			return boardRows{}, err
 		}
 	}
-	actions, err := s.store.FindPendingActions(ctx, sessionID, boardWindow)
-	if err != nil {
-		return RollBoard{}, err
+	if r.actions, err = store.FindPendingActions(ctx, sessionID, boardWindow); err != nil {
+		return boardRows{}, err
 	}
-	windows, err := s.store.FindOpenActionWindows(ctx, sessionID)
-	if err != nil {
-		return RollBoard{}, err
+	if r.windows, err = store.FindOpenActionWindows(ctx, sessionID); err != nil {
+		return boardRows{}, err
 	}
+	return r, nil
+}
+
+// boardFrom is the board as the scope's actor may see it.
+func boardFrom(sc sessionScope, rows boardRows) RollBoard {
+	rv := rollViewer{sc.viewer()}
+	reqs, results, actions, windows := rows.requests, rows.results, rows.actions, rows.windows
 	byRequest := map[int64]models.RollResult{}
 	reveal := map[int64]bool{}
 	for _, r := range reqs {
@@ -350,5 +369,5 @@ func (s *Service) board(ctx context.Context, sc sessionScope, withResults bool) 
 	for _, w := range windows {
 		out.Windows = append(out.Windows, windowView(w))
 	}
-	return out, nil
+	return out
 }

@@ -211,23 +211,66 @@ func requireCurrentDM(sc sessionScope) error {
 // (session, access, campaign, room, seats) plus members, participants and
 // one batch of characters — never one query per participant.
 func resume(ctx context.Context, tx *models.Store, sc sessionScope, recent int) (SessionResume, error) {
-	participants, err := tx.FindParticipants(ctx, sc.session.ID)
+	rows, err := readSessionRows(ctx, tx, sc, recent)
 	if err != nil {
 		return SessionResume{}, err
 	}
+	return resumeFrom(ctx, tx, sc, rows, recent)
+}
+
+// sessionRows are the rows of a session its resume, board and running
+// fight are built from, before any viewer's projection. Each one changes
+// only in a transaction that also appends an event (and so wakes the hub),
+// or that changes authority: what sessionSnapshot relies on. The
+// characters are not among them (a seat's character may be edited from
+// its sheet before it joins); they are read with every resume.
+type sessionRows struct {
+	participants []models.SessionParticipant
+	names        map[int64]string
+	stage        *models.SessionStageState
+	latest       []models.SessionEvent
+	// recent is how many of the newest events latest was read for.
+	recent int
+	board  boardRows
+	// fight is the running encounter (nil: none).
+	fight *models.Encounter
+}
+
+// readSessionRows reads a session's rows for the scope's seats.
+func readSessionRows(ctx context.Context, tx *models.Store, sc sessionScope, recent int) (sessionRows, error) {
+	r := sessionRows{recent: recent}
+	var err error
+	if r.participants, err = tx.FindParticipants(ctx, sc.session.ID); err != nil {
+		return sessionRows{}, err
+	}
 	accessIDs := seatControllerIDs(sc.seats)
-	charIDs := seatCharacterIDs(sc.seats)
-	for _, p := range participants {
+	for _, p := range r.participants {
 		if p.ControllerAccessSessionIDAtJoin != nil {
 			accessIDs = append(accessIDs, *p.ControllerAccessSessionIDAtJoin)
 		}
+	}
+	if r.names, err = memberNames(ctx, tx, accessIDs); err != nil {
+		return sessionRows{}, err
+	}
+	if r.stage, err = tx.FindStage(ctx, sc.session.ID); err != nil {
+		return sessionRows{}, err
+	}
+	if r.latest, err = tx.FindLatestEvents(ctx, sc.session.ID, recent); err != nil {
+		return sessionRows{}, err
+	}
+	return r, nil
+}
+
+// resumeFrom builds the resume view, with the newest `recent` events, from
+// the session's rows, reading the characters (and, for a human, the AI
+// grants) now.
+func resumeFrom(ctx context.Context, tx *models.Store, sc sessionScope, rows sessionRows, recent int) (SessionResume, error) {
+	participants, names := rows.participants, rows.names
+	charIDs := seatCharacterIDs(sc.seats)
+	for _, p := range participants {
 		if p.CharacterID != nil {
 			charIDs = append(charIDs, *p.CharacterID)
 		}
-	}
-	names, err := memberNames(ctx, tx, accessIDs)
-	if err != nil {
-		return SessionResume{}, err
 	}
 	chars, err := charactersByID(ctx, tx, charIDs)
 	if err != nil {
@@ -253,13 +296,10 @@ func resume(ctx context.Context, tx *models.Store, sc sessionScope, recent int) 
 			}
 		}
 	}
-	stage, err := tx.FindStage(ctx, sc.session.ID)
-	if err != nil {
-		return SessionResume{}, err
-	}
-	latest, err := tx.FindLatestEvents(ctx, sc.session.ID, recent)
-	if err != nil {
-		return SessionResume{}, err
+	stage := rows.stage
+	latest := rows.latest
+	if len(latest) > recent {
+		latest = latest[len(latest)-recent:]
 	}
 	se := sc.session
 	out := SessionResume{
@@ -326,20 +366,24 @@ type TableNow struct {
 // Now is Resume, Board and GetEncounter from one resolution of the caller
 // (MCP's get_session_context reads all three on every turn), with the
 // resume's recent events read from the newest `recent` (1 to 100) only.
+// The session's rows come from the hub's snapshot while nothing happened
+// (sessionSnapshot); the scope and the characters are read every time.
 func (s *Service) Now(ctx context.Context, c Caller, sessionID int64, recent int) (TableNow, error) {
 	recent = min(max(recent, 1), recentEventWindow)
 	sc, err := loadSession(ctx, s.store, c, sessionID, false)
 	if err != nil {
 		return TableNow{}, err
 	}
+	rows, err := s.tableRows(ctx, sc, recent)
+	if err != nil {
+		return TableNow{}, err
+	}
 	var out TableNow
-	if out.Resume, err = resume(ctx, s.store, sc, recent); err != nil {
+	if out.Resume, err = resumeFrom(ctx, s.store, sc, rows, recent); err != nil {
 		return TableNow{}, err
 	}
-	if out.Board, err = s.board(ctx, sc, false); err != nil {
-		return TableNow{}, err
-	}
-	out.Encounter, err = runningEncounter(ctx, s.store, sc)
+	out.Board = boardFrom(sc, rows.board)
+	out.Encounter, err = encounterFrom(sc, rows.fight)
 	return out, err
 }
 

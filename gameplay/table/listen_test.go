@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +65,26 @@ func TestWaitWakesAcrossProcesses(t *testing.T) {
 		// A wait that only times out (30 s) would return no events; this
 		// bound just keeps a broken build from hanging the suite.
 		t.Fatal("the waiter in the other process was not woken")
+	}
+
+	// What this process keeps of the table for an agent's reads (Now's
+	// snapshot) gives way to the other process's commit when its
+	// notification arrives, not after the snapshot's 30 s.
+	_, err = b.Now(ctx, f.Seated, f.LobbyID, 24)
+	tabletest.Must(t, err)
+	_, err = a.PostMessage(ctx, f.Owner, f.LobbyID, table.MessageInput{Kind: "narration", Text: "The bell tolls."})
+	tabletest.Must(t, err)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		now, err := b.Now(ctx, f.Seated, f.LobbyID, 24)
+		tabletest.Must(t, err)
+		last := now.Resume.RecentEvents[len(now.Resume.RecentEvents)-1]
+		if strings.Contains(string(last.Payload), "The bell tolls.") {
+			break
+		}
+		if time.Now().After(deadline) { // a hang guard, not a measure
+			t.Fatal("the other process's post never reached this process's reads")
+		}
+		time.Sleep(time.Millisecond) // waiting for the notification, not for time to pass
 	}
 
 	// A member revoked by the other process is refused here as soon as its

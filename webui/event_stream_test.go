@@ -124,11 +124,11 @@ func (s *eventStream) nextText(t *testing.T) ([]string, frame) {
 // from Last-Event-ID, refuses before it opens on bad input or no access,
 // ends with a "refused" event when access is revoked while it is open, and
 // ends when the server starts to stop. Both ways a stream is served are
-// driven: HTTP/1.1, where the connection is taken over from net/http
-// (hijacked) with the middleware's headers in its head, and HTTP/2 over
-// TLS, where the handler serves it.
+// driven: HTTP/1.1, plain and over TLS, where the connection is taken over
+// from net/http (hijacked) with the middleware's headers in its head, and
+// HTTP/2 over TLS, where the handler serves it.
 func TestEventStream(t *testing.T) {
-	for _, transport := range []string{"http1", "http2"} {
+	for _, transport := range []string{"http1", "https1", "http2"} {
 		t.Run(transport, func(t *testing.T) {
 			f := newFixture(t, withSecret)
 			srv := httptest.NewUnstartedServer(f.server)
@@ -138,17 +138,20 @@ func TestEventStream(t *testing.T) {
 					hijacked.Add(1)
 				}
 			}
-			if transport == "http2" {
+			switch transport {
+			case "http2":
 				srv.EnableHTTP2 = true
 				srv.StartTLS()
-			} else {
+			case "https1":
+				srv.StartTLS() // HTTP/1.1 over TLS: the TLS connection is taken over
+			default:
 				srv.Start()
 			}
 			t.Cleanup(srv.Close) // after the streams close (cleanups run last first)
 			testEventStream(t, f, srv)
 			// Every stream opened above was taken over on HTTP/1.1 and
 			// none on HTTP/2 (a refusal before the stream opens is not).
-			if got, want := hijacked.Load(), map[string]int64{"http1": 4, "http2": 0}[transport]; got != want {
+			if got, want := hijacked.Load(), map[string]int64{"http1": 4, "https1": 4, "http2": 0}[transport]; got != want {
 				t.Errorf("%s: %d connections taken over, want %d", transport, got, want)
 			}
 		})

@@ -266,7 +266,7 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 		}
 		after = page.Cursor
 		w := n.wait(sessionID, f, ticket, aud, after)
-		recheck := time.NewTimer(time.Until(aud.until))
+		recheck := time.NewTimer(recheckAfter(aud.until))
 		select {
 		case r := <-w.out:
 			recheck.Stop()
@@ -316,7 +316,7 @@ func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID i
 		if err != nil {
 			return audience{}, err
 		}
-		a := audience{actor: sc.actor, viewer: sc.viewer(), generation: generation, until: now.Add(audienceTTL)}
+		a := audience{actor: sc.actor, viewer: sc.viewer(), generation: generation, until: now.Add(audienceTTL - recheckSpread)}
 		// A grant whose session is over reads to the end, then is refused; a
 		// pre-session grant expires on its own clock: neither is cached.
 		if !sc.actor.SessionOver && (sc.actor.Kind != ActorAI || sc.actor.GrantSessionID != nil) {

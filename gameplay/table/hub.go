@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -33,6 +34,21 @@ import (
 // audienceTTL bounds how long a resolved viewer is trusted without a
 // fresh resolution; a waiter resolves again at least this often.
 const audienceTTL = 30 * time.Second
+
+// recheckSpread: all the waiters of one caller share its cached viewer, so
+// they would all recheck in the same instant (2,500 goroutines each for the
+// four callers of a 10,000-stream table, a burst every 30 s that other
+// requests wait behind). The cache keeps a viewer recheckSpread less than
+// audienceTTL, and each waiter rechecks at a random moment of the
+// recheckSpread after that: the first resolves again, the rest find the
+// fresh viewer cached, and none waits longer than audienceTTL.
+const recheckSpread = 3 * time.Second
+
+// recheckAfter is how long a waiter whose viewer is trusted until `until`
+// waits before it checks again.
+func recheckAfter(until time.Time) time.Duration {
+	return time.Until(until) + rand.N(recheckSpread)
+}
 
 // authorityKinds are the events after which a waiter resolves its actor
 // again before it is shown anything more.

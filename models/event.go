@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -62,27 +63,32 @@ func (s *Store) CreateRuntime(ctx context.Context, sessionID int64, now time.Tim
 // NextEventSeq takes the next seq of a session inside the caller's
 // transaction. The UPDATE locks the runtime row until commit, so two
 // writers can never take the same seq and a rolled-back writer leaves no gap.
-// On PostgreSQL it also queues the NOTIFY that wakes other processes.
+// On PostgreSQL the same statement queues the NOTIFY that wakes other
+// processes.
 func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time) (int64, error) {
 	// One statement takes the seq and answers it (UPDATE … RETURNING, on
 	// SQLite 3.35+ and PostgreSQL): the write lock is held one round trip
-	// less.
-	var seqs []int64
-	err := s.db.WithContext(ctx).Raw(
-		"UPDATE session_table_runtime SET last_event_seq = last_event_seq + 1, revision = revision + 1, updated_at = ? WHERE session_id = ? RETURNING last_event_seq",
-		now, sessionID).Scan(&seqs).Error
-	if err != nil {
+	// less. Every event is written through here, so this is the one place
+	// that tells the other server processes: pg_notify in the RETURNING
+	// list is delivered at commit and dropped on rollback, without a round
+	// trip of its own.
+	query := "UPDATE session_table_runtime SET last_event_seq = last_event_seq + 1, revision = revision + 1, updated_at = ? WHERE session_id = ? RETURNING last_event_seq"
+	args := []any{now, sessionID}
+	if s.dialect == Postgres {
+		query += ", pg_notify(?, ?) IS NULL AS queued"
+		args = append(args, sessionEventsChannel, strconv.FormatInt(sessionID, 10))
+	}
+	var rows []struct {
+		LastEventSeq int64
+		Queued       bool
+	}
+	if err := s.db.WithContext(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
 		return 0, translate(err, "session runtime")
 	}
-	if len(seqs) != 1 {
+	if len(rows) != 1 {
 		return 0, translate(errRecordNotFound, "session runtime")
 	}
-	// Every event is written through here, so this is the one place that
-	// tells the other server processes (delivered at commit).
-	if err := s.notifySessionEvents(ctx, sessionID); err != nil {
-		return 0, translate(err, "session runtime")
-	}
-	return seqs[0], nil
+	return rows[0].LastEventSeq, nil
 }
 
 // LastEventSeq returns the seq of a session's newest event (0 when none).

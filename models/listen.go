@@ -17,14 +17,6 @@ const sessionEventsChannel = "at_session_events"
 // adventure's turn (RequestTurnStop). The payload is the adventure id.
 const turnStopsChannel = "at_turn_stops"
 
-// notifySessionEvents queues a NOTIFY inside the caller's transaction:
-// PostgreSQL delivers it at commit and drops it on rollback, so a waiter is
-// never woken for an event that does not exist. SQLite has one process and
-// needs nothing.
-func (s *Store) notifySessionEvents(ctx context.Context, sessionID int64) error {
-	return s.notify(ctx, sessionEventsChannel, sessionID)
-}
-
 // notify queues a NOTIFY of id on channel inside the caller's transaction
 // (PostgreSQL only).
 func (s *Store) notify(ctx context.Context, channel string, id int64) error {

@@ -31,8 +31,9 @@ func newAuthorityClock() *authorityClock {
 const authorityChannel = "at_authority"
 
 // AuthorityGeneration is the number of authority-changing commits this
-// process has made or heard of from the others. Read it before resolving, so a change committed while
-// resolving is never mistaken for one already seen.
+// process has made or heard of from the others. Read it before resolving,
+// so a change committed while resolving is never mistaken for one already
+// seen.
 func (s *Store) AuthorityGeneration() int64 { return s.authority.clock.n.Load() }
 
 // authorityChanged is called by every write that changes authority. Outside

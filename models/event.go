@@ -80,7 +80,7 @@ func (s *Store) NextEventSeq(ctx context.Context, sessionID int64, now time.Time
 	}
 	var rows []struct {
 		LastEventSeq int64
-		Queued       bool
+		Queued       bool // pg_notify's column, read and ignored
 	}
 	if err := s.db.WithContext(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
 		return 0, translate(err, "session runtime")

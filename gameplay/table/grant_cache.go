@@ -50,7 +50,7 @@ func (v *verifiedGrants) get(publicID string, generation int64, now time.Time) (
 	return e.row, true
 }
 
-// put keeps g, read at generation; keep says how long from now.
+// put keeps g, read at generation, until `until`.
 func (v *verifiedGrants) put(publicID string, g *models.AIControllerGrant, generation int64, until time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -135,45 +135,41 @@ type sink interface {
 // client goes, the server stops or the caller may no longer read.
 func (st *eventStream) follow(ctx context.Context, page table.EventPage, out sink) {
 	t := st.server.opts.Services.Table
-	var err error
-	for {
-		if len(page.Events) > 0 {
-			err = out.send(pageFrame(page))
-		} else {
-			err = out.send([]byte(": keepalive\n\n"))
-		}
-		if err != nil {
-			return // the client went away
-		}
-		after := page.Cursor
-		if page.HasMore {
-			page, err = t.ListEvents(ctx, st.caller, st.sessionID, after, table.MaxEventLimit)
-		} else {
-			select {
-			case <-t.Stopping():
-				return // the client reconnects to the next server
-			default:
-			}
-			if time.Since(st.checked) >= streamIdentityEvery {
-				if !st.server.sameBrowserSession(ctx, st.browser, st.caller) {
-					return // the reconnect meets the browser's new identity
-				}
-				st.checked = time.Now()
-			}
-			page, err = t.WaitEvents(ctx, st.caller, st.sessionID, after, keepaliveWait())
-		}
-		if err != nil {
-			select {
-			case <-t.Stopping():
-				return // a read cut short by the stop is no refusal
-			default:
-			}
-			if ctx.Err() == nil {
-				_ = out.send(refusalFrame(err))
-			}
-			return
-		}
+	if err := out.send(frameOf(page)); err != nil {
+		return // the client went away
 	}
+	var gone bool
+	_, err := t.FollowEvents(ctx, st.caller, st.sessionID, page.Cursor, keepaliveWait, func(p table.EventPage) bool {
+		if time.Since(st.checked) >= streamIdentityEvery {
+			if !st.server.sameBrowserSession(ctx, st.browser, st.caller) {
+				return false // the reconnect meets the browser's new identity
+			}
+			st.checked = time.Now()
+		}
+		if out.send(frameOf(p)) != nil {
+			gone = true
+			return false
+		}
+		return true
+	})
+	if err == nil || gone || ctx.Err() != nil {
+		return
+	}
+	select {
+	case <-t.Stopping():
+		return // a read cut short by the stop is no refusal
+	default:
+	}
+	_ = out.send(refusalFrame(err))
+}
+
+// frameOf is a page as the stream writes it: its events, or a keepalive
+// when it has none.
+func frameOf(page table.EventPage) []byte {
+	if len(page.Events) == 0 {
+		return []byte(": keepalive\n\n")
+	}
+	return pageFrame(page)
 }
 
 // ginSink writes through net/http (HTTP/2, or a writer that cannot be taken

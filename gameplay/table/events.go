@@ -239,61 +239,147 @@ func (s *Service) WaitEvents(ctx context.Context, c Caller, sessionID, after int
 	if timeout < time.Second || timeout > MaxWait {
 		return EventPage{}, apperr.E(apperr.InvalidRequest, "timeout must be 1 to 60 seconds.").WithField("timeout", "1 to 60")
 	}
+	var got *EventPage
+	cursor, err := s.FollowEvents(ctx, c, sessionID, after, func() time.Duration { return timeout }, func(p EventPage) bool {
+		got = &p
+		return false
+	})
+	switch {
+	case err != nil:
+		return EventPage{}, err
+	case got != nil:
+		return *got, nil
+	}
+	// The server stops: the page as it stands, so the client carries on
+	// from the cursor with the next server.
+	return EventPage{Events: []EventView{}, Cursor: cursor}, nil
+}
+
+// FollowEvents hands emit every page of events after `after` that the
+// caller may see, as they are committed, until emit returns false, the
+// server stops (Shutdown), the caller may no longer read (the error, as
+// ListEvents returns it) or ctx ends (its error). A wait of idle() with
+// nothing to hand out is handed out as a page with no events (the long
+// poll's timeout, the stream's keepalive). It returns the cursor reached.
+//
+// While following it holds no database connection and stays on the
+// session's feed (hub.go) from one wake to the next: a wake hands it its
+// page, filtered for its viewer, with no query and no lock of its own. It
+// reads on its own only when it starts, when the hub cannot vouch that
+// nothing is new, and when its actor must be resolved again (an authority
+// change, or at least every audienceTTL).
+func (s *Service) FollowEvents(ctx context.Context, c Caller, sessionID, after int64, idle func() time.Duration, emit func(EventPage) bool) (int64, error) {
 	if after < 0 {
-		return EventPage{}, apperr.E(apperr.InvalidRequest, "after must be 0 or more.").WithField("after", "0 or more")
+		return 0, apperr.E(apperr.InvalidRequest, "after must be 0 or more.").WithField("after", "0 or more")
 	}
 	n := s.notifier
 	f := n.enter(sessionID)
+	defer n.leave(sessionID, f)
 	// The grant row verified for this request serves the first resolution
 	// only; later ones (after a recheck) read it afresh.
 	fresh := c
 	c = c.withoutGrantRow()
-	defer n.leave(sessionID, f)
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	quiet := time.NewTimer(idle())
+	defer quiet.Stop()
+	recheck := time.NewTimer(time.Hour)
+	defer recheck.Stop()
+	var w *waiter
+	var aud audience
+	defer func() {
+		if w != nil {
+			n.unsubscribe(f, w)
+		}
+	}()
+	// hand emits a page and restarts the silence; false: stop.
+	hand := func(p EventPage) bool {
+		after = p.Cursor
+		if !emit(p) {
+			return false
+		}
+		quiet.Reset(idle())
+		return true
+	}
 	for {
-		// Take the ticket before reading, so a commit between the read and
-		// the wait still wakes us.
-		ticket := n.ticket(f)
-		aud, err := s.audienceOf(ctx, f, fresh, sessionID)
-		if err != nil {
-			return EventPage{}, err
+		if w == nil {
+			// Take the ticket before reading, so a commit between the read
+			// and the wait still wakes us.
+			ticket := n.ticket(f)
+			var err error
+			if aud, err = s.audienceOf(ctx, f, fresh, sessionID); err != nil {
+				return after, err
+			}
+			fresh = c
+			page, err := s.pollRead(ctx, f, ticket, aud, sessionID, after)
+			if err != nil {
+				return after, err
+			}
+			if len(page.Events) > 0 || page.HasMore {
+				if !hand(page) {
+					return after, nil
+				}
+				continue
+			}
+			after = page.Cursor
+			w = n.wait(sessionID, f, ticket, aud, after)
+			recheck.Reset(recheckAfter(aud.until))
 		}
-		fresh = c
-		page, err := s.pollRead(ctx, f, ticket, aud, sessionID, after)
-		if err != nil || len(page.Events) > 0 || page.HasMore {
-			return page, err
-		}
-		after = page.Cursor
-		w := n.wait(sessionID, f, ticket, aud, after)
-		recheck := time.NewTimer(recheckAfter(aud.until))
+		var why followStop
 		select {
 		case r := <-w.out:
-			recheck.Stop()
-			if !r.recheck {
-				return r.page, nil
+			if r.recheck {
+				// The hub let go of w: resolve again and read on our own.
+				w = nil
+				n.forgetAudience(f, c, aud)
+				continue
 			}
-			n.forgetAudience(f, c, aud)
+			if !hand(r.page) {
+				return after, nil
+			}
+			continue
 		case <-recheck.C:
-			after = n.cancel(f, w)
-			n.forgetAudience(f, c, aud)
-		case <-timer.C:
-			recheck.Stop()
-			page.Cursor = n.cancel(f, w)
-			return page, nil
+			why = stopRecheck
+		case <-quiet.C:
+			why = stopQuiet
 		case <-n.stopping:
-			// The page as it stands, so the client carries on from the
-			// cursor with the next server.
-			recheck.Stop()
-			page.Cursor = n.cancel(f, w)
-			return page, nil
+			why = stopServer
 		case <-ctx.Done():
-			recheck.Stop()
-			n.cancel(f, w)
-			return EventPage{}, ctx.Err()
+			why = stopGone
+		}
+		// Off the feed; a page the hub handed over meanwhile comes first.
+		left, r := n.unsubscribe(f, w)
+		w = nil
+		handed := r.page.Events != nil
+		if handed {
+			if !hand(r.page) {
+				return after, nil
+			}
+		} else if !r.recheck {
+			after = left // past the events only others may see
+		}
+		switch why {
+		case stopServer:
+			return after, nil
+		case stopGone:
+			return after, ctx.Err()
+		case stopRecheck:
+			n.forgetAudience(f, c, aud)
+		case stopQuiet:
+			if !handed && !hand(EventPage{Events: []EventView{}, Cursor: after}) {
+				return after, nil
+			}
 		}
 	}
 }
+
+// followStop is why a follower left the feed for a moment.
+type followStop int
+
+const (
+	stopRecheck followStop = iota // its viewer must be resolved again
+	stopQuiet                     // idle() passed with nothing to hand out
+	stopServer                    // the server stops
+	stopGone                      // the caller went away
+)
 
 // audienceOf is the caller's viewer in the session: the feed's cached one
 // while it is trusted, else resolved from canonical rows (and cached).

@@ -133,13 +133,15 @@ type audience struct {
 	until      time.Time
 }
 
-// waiter is one waiting poll.
+// waiter is one follower on the feed (FollowEvents): a long poll until its
+// first page, a stream from one wake to the next.
 type waiter struct {
 	viewer viewer
 	after  int64
 	// generation is the AuthorityGeneration its viewer was resolved at.
 	generation int64
-	// out receives the one wake of this waiter (buffered: never blocks).
+	// out receives the waiter's wakes; it holds one, so the hub never
+	// blocks on it (see hand).
 	out chan wake
 }
 
@@ -360,13 +362,19 @@ func (n *Notifier) readLocked(sessionID int64, f *feed) {
 	go n.read(sessionID, f)
 }
 
-// cancel removes a waiter that stopped waiting and returns its cursor
-// (moved past the events it may not see).
-func (n *Notifier) cancel(f *feed, w *waiter) int64 {
+// unsubscribe takes a waiter off the feed. It returns its cursor (moved
+// past the events it may not see) and what the hub handed it that it has
+// not taken yet: a page (which it must still hand out) or a recheck.
+func (n *Notifier) unsubscribe(f *feed, w *waiter) (int64, wake) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	delete(f.waiters, w)
-	return w.after
+	select {
+	case r := <-w.out:
+		return w.after, r
+	default:
+		return w.after, wake{}
+	}
 }
 
 // read is the feed's reader: one read of the new events per wake (wakes
@@ -406,7 +414,7 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 		// Each waiter reads on its own and meets the error itself.
 		f.forget()
 		for w := range f.waiters {
-			n.release(f, w, wake{recheck: true})
+			n.release(f, w)
 		}
 		return
 	}
@@ -453,7 +461,7 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 	var seen []int
 	for w := range f.waiters {
 		if truncated || (firstAuthority != 0 && firstAuthority > w.after) || w.generation != generation {
-			n.release(f, w, wake{recheck: true})
+			n.release(f, w)
 			continue
 		}
 		// key names the rows this waiter sees: "*" for all of them (the DM
@@ -487,12 +495,46 @@ func (n *Notifier) deliver(f *feed, ticket uint64, from int64, rows []models.Ses
 			}
 			pages[string(key)] = page
 		}
-		n.release(f, w, wake{page: page})
+		n.hand(f, w, page)
 	}
 }
 
-// release removes a waiter and wakes it with r; called with n.mu held.
-func (n *Notifier) release(f *feed, w *waiter, r wake) {
+// hand gives a waiter the page of a wake; it stays on the feed, its
+// cursor at the page's. A waiter still busy with the page before gets both
+// as one (its follower writes more slowly than events come); past
+// MaxEventLimit events it is let go to read them itself. Called with n.mu
+// held.
+func (n *Notifier) hand(f *feed, w *waiter, page EventPage) {
+	w.after = page.Cursor
+	for {
+		select {
+		case w.out <- wake{page: page}:
+			return
+		default:
+		}
+		// Only the hub sends, under n.mu: if the follower has not taken
+		// the last page by now, take it back and send both together.
+		select {
+		case r := <-w.out:
+			if len(r.page.Events)+len(page.Events) > MaxEventLimit {
+				n.release(f, w)
+				return
+			}
+			events := append(append(make([]EventView, 0, len(r.page.Events)+len(page.Events)), r.page.Events...), page.Events...)
+			page = EventPage{Events: events, Cursor: page.Cursor}
+		default:
+		}
+	}
+}
+
+// release takes a waiter off the feed and tells it to resolve its viewer
+// again and read on its own (a page it had not taken yet is read again
+// with the rest); called with n.mu held.
+func (n *Notifier) release(f *feed, w *waiter) {
 	delete(f.waiters, w)
-	w.out <- r
+	select {
+	case <-w.out:
+	default:
+	}
+	w.out <- wake{recheck: true}
 }

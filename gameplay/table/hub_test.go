@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -300,5 +301,96 @@ func TestHubEncodesOncePerView(t *testing.T) {
 		if encodings["players"][enc] {
 			t.Fatal("the DM's page and the players' share one encoding")
 		}
+	}
+}
+
+// TestFollowStaysOnTheFeed: followers (the event stream) stay on the feed
+// from one wake to the next: each post costs the hub one read and the
+// followers none, nobody leaves the feed, and a follower still busy with
+// one page when two more posts come gets them as one page, in order.
+func TestFollowStaysOnTheFeed(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	hubQueries := lt.svc.CountHubQueries()
+	start, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	fctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type got struct {
+		who   int
+		page  table.EventPage
+		// queue: the statements the follower had run when it got the page.
+		queue int64
+	}
+	pages := make(chan got, 100)
+	const followers = 8
+	gate := make(chan struct{})
+	var queries [followers]*atomic.Int64
+	var wg sync.WaitGroup
+	for i := range followers {
+		qctx, q := models.WithQueryCounter(fctx)
+		queries[i] = q
+		caller := []table.Caller{lt.Owner, lt.Seated, lt.Unseated, lt.DMKey}[i%4]
+		first := true
+		wg.Go(func() {
+			_, err := lt.svc.FollowEvents(qctx, caller, lt.LobbyID, start.Cursor, func() time.Duration { return time.Minute }, func(p table.EventPage) bool {
+				pages <- got{who: i, page: p, queue: q.Load()}
+				if i == 0 && first {
+					first = false
+					<-gate // follower 0 is slow with its first page
+				}
+				return true
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("follower %d ended with %v, want the cancel", i, err)
+			}
+		})
+	}
+	for lt.svc.Notifier().Waiters(lt.LobbyID) < followers {
+		time.Sleep(time.Millisecond) // waiting for the followers to be on the feed
+	}
+	subscribed := make([]int64, followers)
+	for i := range followers {
+		subscribed[i] = queries[i].Load()
+	}
+	var posted []int64
+	for round := range 3 {
+		before := hubQueries.Load()
+		p := lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: fmt.Sprintf("round %d", round)})
+		posted = append(posted, p.Event.Seq)
+		// Every follower but the slow one gets this post, alone.
+		want := followers - 1
+		if round == 0 {
+			want = followers
+		}
+		for range want {
+			g := <-pages
+			if len(g.page.Events) != 1 || g.page.Events[0].Seq != p.Event.Seq || g.page.Cursor != p.Event.Seq {
+				t.Fatalf("round %d: follower %d got %+v, want the one new event", round, g.who, g.page)
+			}
+		}
+		if got := hubQueries.Load() - before; got != 1 {
+			t.Fatalf("round %d: the hub ran %d queries for one wake, want 1", round, got)
+		}
+		if n := lt.svc.Notifier().Waiters(lt.LobbyID); n != followers {
+			t.Fatalf("round %d: %d followers on the feed, want all %d", round, n, followers)
+		}
+	}
+	for i := range followers {
+		if own := queries[i].Load() - subscribed[i]; own != 0 {
+			t.Fatalf("follower %d ran %d statements of its own over three wakes, want 0", i, own)
+		}
+	}
+	close(gate)
+	g := <-pages
+	if g.who != 0 || len(g.page.Events) != 2 || g.page.Events[0].Seq != posted[1] || g.page.Events[1].Seq != posted[2] || g.page.Cursor != posted[2] {
+		t.Fatalf("the slow follower then got %+v from follower %d, want posts 2 and 3 as one page", g.page, g.who)
+	}
+	if own := g.queue - subscribed[0]; own != 0 {
+		t.Fatalf("the slow follower ran %d statements to catch up, want 0 (the hub kept its pages)", own)
+	}
+	stop()
+	wg.Wait()
+	if n := lt.svc.Notifier().Waiters(lt.LobbyID); n != 0 {
+		t.Fatalf("%d followers left on the feed after they stopped", n)
 	}
 }

@@ -316,8 +316,8 @@ func TestFollowStaysOnTheFeed(t *testing.T) {
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
 	type got struct {
-		who   int
-		page  table.EventPage
+		who  int
+		page table.EventPage
 		// queue: the statements the follower had run when it got the page.
 		queue int64
 	}

@@ -44,3 +44,23 @@ func TestTally(t *testing.T) {
 		t.Fatalf("problems: %s", got)
 	}
 }
+
+// TestMarkerTexts: the markers of a page as the stream sends it are found
+// in its JSON, every one and nothing else.
+func TestMarkerTexts(t *testing.T) {
+	page := `{"events":[{"seq":7,"kind":"message","payload":{"text":"atload p=3 t=1700000000000000000"}},` +
+		`{"seq":8,"kind":"message","payload":{"text":"plain chat"}},` +
+		`{"seq":9,"kind":"message","payload":{"text":"atload w=0 t=1700000000000000001"}}],"cursor":9}`
+	got := markerTexts([]byte(page))
+	if len(got) != 2 {
+		t.Fatalf("found %q, want the two markers", got)
+	}
+	for i, want := range []marker{{kind: 'p', n: 3, sent: time.Unix(0, 1700000000000000000)}, {kind: 'w', n: 0, sent: time.Unix(0, 1700000000000000001)}} {
+		if m, ok := parseMarker(got[i]); !ok || m != want {
+			t.Fatalf("marker %d: %q parsed as %+v, want %+v", i, got[i], m, want)
+		}
+	}
+	if got := markerTexts([]byte(`{"events":[],"cursor":9}`)); len(got) != 0 {
+		t.Fatalf("an empty page has markers %q", got)
+	}
+}

@@ -46,3 +46,13 @@ func SharedEncoding(p EventPage) any {
 	}
 	return p.encoded
 }
+
+// ForgetRosters drops every seat list the hub holds, as their trust
+// running out does.
+func (n *Notifier) ForgetRosters() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, f := range n.feeds {
+		f.roster = roster{}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -392,5 +393,61 @@ func TestFollowStaysOnTheFeed(t *testing.T) {
 	wg.Wait()
 	if n := lt.svc.Notifier().Waiters(lt.LobbyID); n != 0 {
 		t.Fatalf("%d followers left on the feed after they stopped", n)
+	}
+}
+
+// TestSeatsReadOncePerCaller: when a wake answers many waiters of one
+// caller at once and the hub holds no roster (its trust ran out), they
+// share one read of the seats instead of each reading them.
+func TestSeatsReadOncePerCaller(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	start, err := lt.svc.ListEvents(ctx, lt.Seated, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	// One waiter holds the session's feed, as the waiting agents do.
+	waiting := waitAll(t, lt, start.Cursor, 1, 30*time.Second)
+	qctx, one := models.WithQueryCounter(ctx)
+	if _, err := lt.svc.SessionSeats(qctx, lt.Seated, lt.LobbyID); err != nil {
+		t.Fatal(err)
+	}
+	perRead := one.Load()
+	lt.svc.Notifier().ForgetRosters()
+
+	// The first read is held until every caller is under way: without a
+	// shared read, the others would read too (and be held as well).
+	const callers = 50
+	var reads, entered atomic.Int64
+	release := make(chan struct{})
+	lt.svc.SetFailpoint(func(point string) error {
+		if point == "seats.read" {
+			reads.Add(1)
+			<-release
+		}
+		return nil
+	})
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Go(func() {
+			qctx, n := models.WithQueryCounter(ctx)
+			entered.Add(1)
+			if _, err := lt.svc.SessionSeats(qctx, lt.Seated, lt.LobbyID); err != nil {
+				t.Error(err)
+			}
+			total.Add(n.Load())
+		})
+	}
+	for reads.Load() == 0 || entered.Load() < callers {
+		runtime.Gosched() // until the first read is held and every caller is under way
+	}
+	close(release)
+	wg.Wait()
+	lt.svc.SetFailpoint(nil)
+	t.Logf("%d concurrent reads of the seats: %d read, %d statements (%d for one read)", callers, reads.Load(), total.Load(), perRead)
+	if reads.Load() != 1 || total.Load() != perRead {
+		t.Fatalf("%d concurrent reads of the seats by one caller read %d times, %d statements; want one read (%d statements)", callers, reads.Load(), total.Load(), perRead)
+	}
+	lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: "release the waiters"})
+	for range 4 {
+		<-waiting
 	}
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -662,14 +663,29 @@ func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) (
 	if seats, ok := s.notifier.cachedRoster(sessionID, c, generation, now); ok {
 		return seats, nil
 	}
-	seats, err := s.sessionSeats(ctx, c, sessionID)
-	if err == nil {
-		s.notifier.cacheRoster(sessionID, seats, generation, now)
+	// The waiters of a caller miss together (the roster's trust ends for
+	// all of them at once, and one wake answers them all): one reads and
+	// the others share its answer.
+	key := fmt.Sprintf("seats/%d/%d/%d/%d", sessionID, c.UserID, c.GrantID, generation)
+	v, err, _ := s.notifier.resolving.Do(key, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
+		defer cancel()
+		seats, err := s.sessionSeats(rctx, c, sessionID)
+		if err == nil {
+			s.notifier.cacheRoster(sessionID, seats, generation, now)
+		}
+		return seats, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return seats, err
+	return v.([]SeatView), nil
 }
 
 func (s *Service) sessionSeats(ctx context.Context, c Caller, sessionID int64) ([]SeatView, error) {
+	if err := s.failpoint("seats.read"); err != nil {
+		return nil, err
+	}
 	sc, err := loadAudience(allowEndedRead(ctx), s.store, c, sessionID, false)
 	if err != nil {
 		return nil, err

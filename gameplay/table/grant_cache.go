@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/adventure-table/adventure-table/models"
 )
 
@@ -22,6 +24,9 @@ import (
 type verifiedGrants struct {
 	mu      sync.Mutex
 	entries map[string]verifiedGrant
+	// loading shares one read of a grant among the calls that miss it
+	// together.
+	loading singleflight.Group
 }
 
 type verifiedGrant struct {
@@ -50,10 +55,37 @@ func (v *verifiedGrants) get(publicID string, generation int64, now time.Time) (
 	return e.row, true
 }
 
+// claimSeen reports whether this call is the one to write the grant's
+// last-seen time now (grantSeenDue of the newest time kept for it), and
+// keeps now as that time, so the calls of the same moment do not write it
+// too.
+func (v *verifiedGrants) claimSeen(publicID string, g *models.AIControllerGrant, generation int64, now time.Time) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e, ok := v.entries[publicID]
+	if ok && e.row.ID == g.ID {
+		g = e.row
+	} else {
+		e = verifiedGrant{generation: generation, until: time.Now().Add(verifiedGrantTTL)}
+	}
+	if !grantSeenDue(g.LastSeenAt, now) {
+		return false
+	}
+	seen := *g // a kept row is shared: the new time goes in a copy
+	seen.LastSeenAt = &now
+	e.row = &seen
+	v.putLocked(publicID, e)
+	return true
+}
+
 // put keeps g, read at generation, until `until`.
 func (v *verifiedGrants) put(publicID string, g *models.AIControllerGrant, generation int64, until time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.putLocked(publicID, verifiedGrant{row: g, generation: generation, until: until})
+}
+
+func (v *verifiedGrants) putLocked(publicID string, e verifiedGrant) {
 	if v.entries == nil {
 		v.entries = map[string]verifiedGrant{}
 	}
@@ -68,5 +100,5 @@ func (v *verifiedGrants) put(publicID string, g *models.AIControllerGrant, gener
 			clear(v.entries)
 		}
 	}
-	v.entries[publicID] = verifiedGrant{row: g, generation: generation, until: until}
+	v.entries[publicID] = e
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -66,14 +67,28 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 	generation := s.store.AuthorityGeneration()
 	g, kept := s.grants.get(publicID, generation, time.Now())
 	if !kept {
-		var err error
-		g, err = s.store.FindGrantByPublicID(ctx, publicID)
+		// The calls of one agent miss together (its row's trust ends for
+		// all of them at once, and a wake answers them all): one reads and
+		// the others share its row.
+		v, err, _ := s.grants.loading.Do(fmt.Sprintf("%s/%d", publicID, generation), func() (any, error) {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
+			defer cancel()
+			if err := s.failpoint("grant.read"); err != nil {
+				return nil, err
+			}
+			g, err := s.store.FindGrantByPublicID(rctx, publicID)
+			if err == nil {
+				s.grants.put(publicID, g, generation, time.Now().Add(verifiedGrantTTL))
+			}
+			return g, err
+		})
 		if apperr.CodeOf(err) == apperr.NotFound {
 			return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
 		}
 		if err != nil {
 			return Caller{}, err
 		}
+		g = v.(*models.AIControllerGrant)
 	}
 	if !auth.GrantSecretMatches(g.SecretHash, secret) {
 		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")
@@ -87,17 +102,12 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		}
 		return Caller{}, err
 	}
-	// Presence, written at most every few seconds rather than per call.
-	if now := s.now(); grantSeenDue(g.LastSeenAt, now) {
+	// Presence, written at most every few seconds rather than per call, by
+	// the one call that claims it (not by every call of the moment).
+	if now := s.now(); s.grants.claimSeen(publicID, g, generation, now) {
 		if err := s.store.TouchGrant(ctx, g.ID, now); err != nil {
 			return Caller{}, err
 		}
-		seen := *g // a kept row is shared: the new time goes in a copy
-		seen.LastSeenAt = &now
-		g, kept = &seen, false
-	}
-	if !kept {
-		s.grants.put(publicID, g, generation, time.Now().Add(verifiedGrantTTL))
 	}
 	return Caller{GrantID: g.ID, grant: g, grantGeneration: generation}, nil
 }

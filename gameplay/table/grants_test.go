@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -418,4 +420,48 @@ func TestTakeBackChecksPermissionFirst(t *testing.T) {
 	wantCode(t, err, apperr.TakeBackOriginRequired)
 	_, err = lt.svc.TakeBackControl(ctx, lt.Seated, lt.PlayerSeatID)
 	wantCode(t, err, apperr.SeatNotAIControlled)
+}
+
+// TestAgentCallsShareOneGrantRead: the calls of one agent that arrive
+// together when its kept grant row is no longer trusted (a wake answers
+// all its waits, and they all call again) share one read of the row, and
+// one of them, not each, writes its last-seen time.
+func TestAgentCallsShareOneGrantRead(t *testing.T) {
+	lt, m := handedOff(t)
+	tabletest.NewUser(t, lt.svc, "Newcomer") // an authority change: the kept row is stale
+	later := time.Now().Add(time.Minute)     // and its last-seen time is due
+	defer table.SetClock(func() time.Time { return later })()
+
+	const calls = 50
+	var reads, entered atomic.Int64
+	release := make(chan struct{})
+	lt.svc.SetFailpoint(func(point string) error {
+		if point == "grant.read" {
+			reads.Add(1)
+			<-release
+		}
+		return nil
+	})
+	defer lt.svc.SetFailpoint(nil)
+	var statements atomic.Int64
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Go(func() {
+			qctx, n := models.WithQueryCounter(ctx)
+			entered.Add(1)
+			if _, err := lt.svc.AuthenticateGrant(qctx, m.Token); err != nil {
+				t.Error(err)
+			}
+			statements.Add(n.Load())
+		})
+	}
+	for reads.Load() == 0 || entered.Load() < calls {
+		runtime.Gosched() // until the first read is held and every call is under way
+	}
+	close(release)
+	wg.Wait()
+	t.Logf("%d calls: %d reads of the grant, %d statements", calls, reads.Load(), statements.Load())
+	if reads.Load() != 1 || statements.Load() != 2 {
+		t.Fatalf("%d calls of one agent read its grant %d times and ran %d statements; want one read and one last-seen write", calls, reads.Load(), statements.Load())
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/mail"
@@ -17,6 +18,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/models"
@@ -71,6 +74,18 @@ type Service struct {
 	logger *slog.Logger
 	// resumed caches Resume's answers (see resumeCache).
 	resumed resumeCache
+	// resuming shares one read of a user among the Resumes that miss it
+	// together.
+	resuming singleflight.Group
+	// fail injects failures in tests (nil in production).
+	fail func(point string) error
+}
+
+func (s *Service) failpoint(point string) error {
+	if s.fail == nil {
+		return nil
+	}
+	return s.fail(point)
 }
 
 // resumeTTL bounds how long a resumed browser session is trusted without
@@ -149,25 +164,45 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	if sess, ok := s.resumed.get(cookie, generation, now); ok {
 		return sess, true, nil
 	}
-	u, err := s.store.FindUserByID(ctx, cookie.UserID)
+	// The requests and streams of one browser miss together (the answer's
+	// trust ends for all of them at once, and one wake of a table answers
+	// all its streams): one reads the user and the others share its row.
+	key := fmt.Sprintf("%d/%d", cookie.UserID, generation)
+	v, err, _ := s.resuming.Do(key, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resumeReadTimeout)
+		defer cancel()
+		if err := s.failpoint("resume.read"); err != nil {
+			return nil, err
+		}
+		u, err := s.store.FindUserByID(rctx, cookie.UserID)
+		if err != nil {
+			return nil, err
+		}
+		valid := cookie.Version == u.SessionVersion && !(cookie.Legacy && u.Email != nil)
+		if valid && (u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour) {
+			if err := s.store.UpdateUser(rctx, u.ID, nil, &now); err != nil {
+				return nil, err
+			}
+		}
+		s.resumed.put(u.ID, resumed{session: sessionOf(u), email: u.Email != nil, generation: generation, at: now})
+		return u, nil
+	})
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return Session{}, false, nil
 	}
 	if err != nil {
 		return Session{}, false, err
 	}
+	u := v.(*models.User)
 	if cookie.Version != u.SessionVersion || (cookie.Legacy && u.Email != nil) {
 		return Session{}, false, nil
 	}
-	if u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour {
-		if err := s.store.UpdateUser(ctx, u.ID, nil, &now); err != nil {
-			return Session{}, false, err
-		}
-	}
-	sess := sessionOf(u)
-	s.resumed.put(u.ID, resumed{session: sess, email: u.Email != nil, generation: generation, at: now})
-	return sess, true, nil
+	return sessionOf(u), true, nil
 }
+
+// resumeReadTimeout bounds the one read of a user that Resume's callers
+// share.
+const resumeReadTimeout = 10 * time.Second
 
 // Register makes the caller's guest row an account in place: same user id,
 // so every room, character and adventure made as a guest stays theirs. It

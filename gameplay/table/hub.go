@@ -18,7 +18,9 @@ import (
 // the feed; one reader reads the new events once and hands each waiter the
 // ones its own viewer may see (the one audience projection, viewer.sees).
 // A waiter whose events were all private to others stays, its cursor moved
-// past them. So one post costs one database read, however many wait.
+// past them. A stream's waiter (FollowEvents) stays after its page too: the
+// next wake finds it on the feed, with no poll to start again. So one post
+// costs one database read, however many wait.
 //
 // Authority is never taken from the feed: each waiter's viewer was
 // resolved from canonical rows when its poll began. The feed caches that

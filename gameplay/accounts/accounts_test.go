@@ -2,9 +2,7 @@ package accounts_test
 
 import (
 	"context"
-	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -450,45 +448,24 @@ func TestResumeReadsOncePerBrowser(t *testing.T) {
 	tabletest.NewUser(t, f.svc.Table, "Newcomer") // an authority change: the cache is stale
 
 	const calls = 50
-	var reads, entered atomic.Int64
-	release := make(chan struct{})
-	f.acc.SetFailpoint(func(point string) error {
-		if point == "resume.read" {
-			reads.Add(1)
-			<-release
-		}
-		return nil
-	})
-	defer f.acc.SetFailpoint(nil)
-	var statements, refused atomic.Int64
-	var wg sync.WaitGroup
-	for i := range calls {
+	var refused atomic.Int64
+	reads, statements := tabletest.Herd(f.acc.SetFailpoint, "resume.read", calls, func(qctx context.Context, i int) {
 		cookie := auth.BrowserSession{UserID: c.UserID, Version: sess.Version}
 		if i == calls-1 {
 			cookie.Version-- // the guest cookie from before registering
 		}
-		wg.Go(func() {
-			qctx, n := models.WithQueryCounter(ctx)
-			entered.Add(1)
-			s, ok, err := f.acc.Resume(qctx, cookie)
-			if err != nil {
-				t.Error(err)
-			}
-			switch {
-			case !ok:
-				refused.Add(1)
-			case s.Account.ID != c.UserID:
-				t.Errorf("resumed %d as %d", c.UserID, s.Account.ID)
-			}
-			statements.Add(n.Load())
-		})
-	}
-	for reads.Load() == 0 || entered.Load() < calls {
-		runtime.Gosched() // until the first read is held and every call is under way
-	}
-	close(release)
-	wg.Wait()
-	if reads.Load() != 1 || statements.Load() > 2 || refused.Load() != 1 {
-		t.Fatalf("%d resumes of one browser: %d reads, %d statements, %d refused; want one read (and at most one last-seen write), the stale cookie refused", calls, reads.Load(), statements.Load(), refused.Load())
+		s, ok, err := f.acc.Resume(qctx, cookie)
+		if err != nil {
+			t.Error(err)
+		}
+		switch {
+		case !ok:
+			refused.Add(1)
+		case s.Account.ID != c.UserID:
+			t.Errorf("resumed %d as %d", c.UserID, s.Account.ID)
+		}
+	})
+	if reads != 1 || statements > 2 || refused.Load() != 1 {
+		t.Fatalf("%d resumes of one browser: %d reads, %d statements, %d refused; want one read (and at most one last-seen write), the stale cookie refused", calls, reads, statements, refused.Load())
 	}
 }

@@ -1,11 +1,10 @@
 package table_test
 
 import (
+	"context"
 	"encoding/json"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -433,35 +432,13 @@ func TestAgentCallsShareOneGrantRead(t *testing.T) {
 	defer table.SetClock(func() time.Time { return later })()
 
 	const calls = 50
-	var reads, entered atomic.Int64
-	release := make(chan struct{})
-	lt.svc.SetFailpoint(func(point string) error {
-		if point == "grant.read" {
-			reads.Add(1)
-			<-release
+	reads, statements := tabletest.Herd(lt.svc.SetFailpoint, "grant.read", calls, func(qctx context.Context, _ int) {
+		if _, err := lt.svc.AuthenticateGrant(qctx, m.Token); err != nil {
+			t.Error(err)
 		}
-		return nil
 	})
-	defer lt.svc.SetFailpoint(nil)
-	var statements atomic.Int64
-	var wg sync.WaitGroup
-	for range calls {
-		wg.Go(func() {
-			qctx, n := models.WithQueryCounter(ctx)
-			entered.Add(1)
-			if _, err := lt.svc.AuthenticateGrant(qctx, m.Token); err != nil {
-				t.Error(err)
-			}
-			statements.Add(n.Load())
-		})
-	}
-	for reads.Load() == 0 || entered.Load() < calls {
-		runtime.Gosched() // until the first read is held and every call is under way
-	}
-	close(release)
-	wg.Wait()
-	t.Logf("%d calls: %d reads of the grant, %d statements", calls, reads.Load(), statements.Load())
-	if reads.Load() != 1 || statements.Load() != 2 {
-		t.Fatalf("%d calls of one agent read its grant %d times and ran %d statements; want one read and one last-seen write", calls, reads.Load(), statements.Load())
+	t.Logf("%d calls: %d reads of the grant, %d statements", calls, reads, statements)
+	if reads != 1 || statements != 2 {
+		t.Fatalf("%d calls of one agent read its grant %d times and ran %d statements; want one read and one last-seen write", calls, reads, statements)
 	}
 }

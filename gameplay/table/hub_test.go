@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -412,39 +411,16 @@ func TestSeatsReadOncePerCaller(t *testing.T) {
 	perRead := one.Load()
 	lt.svc.Notifier().ForgetRosters()
 
-	// The first read is held until every caller is under way: without a
-	// shared read, the others would read too (and be held as well).
+	// Without a shared read, every caller would read (and be held too).
 	const callers = 50
-	var reads, entered atomic.Int64
-	release := make(chan struct{})
-	lt.svc.SetFailpoint(func(point string) error {
-		if point == "seats.read" {
-			reads.Add(1)
-			<-release
+	reads, statements := tabletest.Herd(lt.svc.SetFailpoint, "seats.read", callers, func(qctx context.Context, _ int) {
+		if _, err := lt.svc.SessionSeats(qctx, lt.Seated, lt.LobbyID); err != nil {
+			t.Error(err)
 		}
-		return nil
 	})
-	var total atomic.Int64
-	var wg sync.WaitGroup
-	for range callers {
-		wg.Go(func() {
-			qctx, n := models.WithQueryCounter(ctx)
-			entered.Add(1)
-			if _, err := lt.svc.SessionSeats(qctx, lt.Seated, lt.LobbyID); err != nil {
-				t.Error(err)
-			}
-			total.Add(n.Load())
-		})
-	}
-	for reads.Load() == 0 || entered.Load() < callers {
-		runtime.Gosched() // until the first read is held and every caller is under way
-	}
-	close(release)
-	wg.Wait()
-	lt.svc.SetFailpoint(nil)
-	t.Logf("%d concurrent reads of the seats: %d read, %d statements (%d for one read)", callers, reads.Load(), total.Load(), perRead)
-	if reads.Load() != 1 || total.Load() != perRead {
-		t.Fatalf("%d concurrent reads of the seats by one caller read %d times, %d statements; want one read (%d statements)", callers, reads.Load(), total.Load(), perRead)
+	t.Logf("%d concurrent reads of the seats: %d read, %d statements (%d for one read)", callers, reads, statements, perRead)
+	if reads != 1 || statements != perRead {
+		t.Fatalf("%d concurrent reads of the seats by one caller read %d times, %d statements; want one read (%d statements)", callers, reads, statements, perRead)
 	}
 	lt.post(t, lt.Owner, table.MessageInput{Kind: "narration", Text: "release the waiters"})
 	for range 4 {

@@ -18,9 +18,9 @@ import (
 )
 
 // The event stream is the browser's live feed: one request per open table
-// instead of one per wake. It is the long poll in a loop (the same
-// WaitEvents, so the same fan-out, audience rules and re-resolution of the
-// actor), written as Server-Sent Events:
+// instead of one per wake. It follows the session's feed with the loop
+// behind the long poll (table.FollowEvents, so the same fan-out, audience
+// rules and re-resolution of the actor), written as Server-Sent Events:
 //
 //	id: <cursor>
 //	data: <EventPage>
@@ -138,7 +138,8 @@ func (st *eventStream) follow(ctx context.Context, page table.EventPage, out sin
 	if err := out.send(frameOf(page)); err != nil {
 		return // the client went away
 	}
-	var gone bool
+	// emit's false (the client went, or its browser session did) ends the
+	// follow with no error: only a refusal comes back as one.
 	_, err := t.FollowEvents(ctx, st.caller, st.sessionID, page.Cursor, keepaliveWait, func(p table.EventPage) bool {
 		if time.Since(st.checked) >= streamIdentityEvery {
 			if !st.server.sameBrowserSession(ctx, st.browser, st.caller) {
@@ -146,13 +147,9 @@ func (st *eventStream) follow(ctx context.Context, page table.EventPage, out sin
 			}
 			st.checked = time.Now()
 		}
-		if out.send(frameOf(p)) != nil {
-			gone = true
-			return false
-		}
-		return true
+		return out.send(frameOf(p)) == nil
 	})
-	if err == nil || gone || ctx.Err() != nil {
+	if err == nil || ctx.Err() != nil {
 		return
 	}
 	select {

@@ -19,9 +19,8 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -76,7 +75,7 @@ type Service struct {
 	resumed resumeCache
 	// resuming shares one read of a user among the Resumes that miss it
 	// together.
-	resuming singleflight.Group
+	resuming oneread.Group
 	// fail injects failures in tests (nil in production).
 	fail func(point string) error
 }
@@ -168,9 +167,7 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	// trust ends for all of them at once, and one wake of a table answers
 	// all its streams): one reads the user and the others share its row.
 	key := fmt.Sprintf("%d/%d", cookie.UserID, generation)
-	v, err, _ := s.resuming.Do(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resumeReadTimeout)
-		defer cancel()
+	u, err := oneread.Do(&s.resuming, ctx, key, func(rctx context.Context) (*models.User, error) {
 		if err := s.failpoint("resume.read"); err != nil {
 			return nil, err
 		}
@@ -193,16 +190,11 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	if err != nil {
 		return Session{}, false, err
 	}
-	u := v.(*models.User)
 	if cookie.Version != u.SessionVersion || (cookie.Legacy && u.Email != nil) {
 		return Session{}, false, nil
 	}
 	return sessionOf(u), true, nil
 }
-
-// resumeReadTimeout bounds the one read of a user that Resume's callers
-// share.
-const resumeReadTimeout = 10 * time.Second
 
 // Register makes the caller's guest row an account in place: same user id,
 // so every room, character and adventure made as a guest stays theirs. It

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -393,11 +394,9 @@ func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID i
 	}
 	// The waiters of one caller miss together (their trust ends at the same
 	// moment, an authority change releases them all): one resolves and the
-	// others share its answer, in a context no single client's leaving ends.
+	// others share its answer.
 	key := fmt.Sprintf("%d/%d/%d/%d", sessionID, c.UserID, c.GrantID, generation)
-	v, err, _ := s.notifier.resolving.Do(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
-		defer cancel()
+	a, err := oneread.Do(&s.notifier.resolving, ctx, key, func(rctx context.Context) (audience, error) {
 		sc, err := loadAudience(allowEndedRead(rctx), s.store, c, sessionID, false)
 		if err != nil {
 			return audience{}, err
@@ -413,7 +412,6 @@ func (s *Service) audienceOf(ctx context.Context, f *feed, c Caller, sessionID i
 	if err != nil {
 		return audience{}, err
 	}
-	a := v.(audience)
 	s.touchPresence(ctx, a.actor, sessionID)
 	return a, nil
 }

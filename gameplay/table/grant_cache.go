@@ -4,8 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 )
 
@@ -26,7 +25,7 @@ type verifiedGrants struct {
 	entries map[string]verifiedGrant
 	// loading shares one read of a grant among the calls that miss it
 	// together.
-	loading singleflight.Group
+	loading oneread.Group
 }
 
 type verifiedGrant struct {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -70,9 +71,8 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		// The calls of one agent miss together (its row's trust ends for
 		// all of them at once, and a wake answers them all): one reads and
 		// the others share its row.
-		v, err, _ := s.grants.loading.Do(fmt.Sprintf("%s/%d", publicID, generation), func() (any, error) {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
-			defer cancel()
+		var err error
+		g, err = oneread.Do(&s.grants.loading, ctx, fmt.Sprintf("%s/%d", publicID, generation), func(rctx context.Context) (*models.AIControllerGrant, error) {
 			if err := s.failpoint("grant.read"); err != nil {
 				return nil, err
 			}
@@ -88,7 +88,6 @@ func (s *Service) AuthenticateGrant(ctx context.Context, token string) (Caller, 
 		if err != nil {
 			return Caller{}, err
 		}
-		g = v.(*models.AIControllerGrant)
 	}
 	if !auth.GrantSecretMatches(g.SecretHash, secret) {
 		return Caller{}, apperr.E(apperr.AITokenInvalid, "This token is not valid for this server.")

@@ -7,8 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 )
 
@@ -81,7 +80,7 @@ type Notifier struct {
 	base context.Context
 	// resolving shares one resolution of a caller's viewer among its
 	// waiters that need it at the same time.
-	resolving singleflight.Group
+	resolving oneread.Group
 }
 
 // feed is one session's waiters and what the hub knows of its events.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -667,19 +668,13 @@ func (s *Service) SessionSeats(ctx context.Context, c Caller, sessionID int64) (
 	// all of them at once, and one wake answers them all): one reads and
 	// the others share its answer.
 	key := fmt.Sprintf("seats/%d/%d/%d/%d", sessionID, c.UserID, c.GrantID, generation)
-	v, err, _ := s.notifier.resolving.Do(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubReadTimeout)
-		defer cancel()
+	return oneread.Do(&s.notifier.resolving, ctx, key, func(rctx context.Context) ([]SeatView, error) {
 		seats, err := s.sessionSeats(rctx, c, sessionID)
 		if err == nil {
 			s.notifier.cacheRoster(sessionID, seats, generation, now)
 		}
 		return seats, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]SeatView), nil
 }
 
 func (s *Service) sessionSeats(ctx context.Context, c Caller, sessionID int64) ([]SeatView, error) {

@@ -96,7 +96,8 @@ describe('bundles', () => {
     const sent = callsTo('POST', '/api/adventures/import');
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toBe(file);
-    expect(callsTo('GET', '/api/adventures').length).toBeGreaterThan(1); // the list is read again
+    // the list is read again, after the import's answer has rendered
+    await vi.waitFor(() => expect(callsTo('GET', '/api/adventures').length).toBeGreaterThan(1));
   });
 
   it('Import scenario file links the new scenario', async () => {

@@ -8,7 +8,10 @@ APP       := webui/app
 # -trimpath keeps file paths out of the build: the compiled test packages
 # (minutes with -race) are then reused from Go's build cache by any clone
 # of the same code, wherever it lives, instead of being rebuilt per path.
-GOFLAGS_TEST ?= -race -count=1 -trimpath
+# go vet and lint's one Go test build with the same flags, so they compile
+# the packages the tests then reuse rather than a second, plain set.
+GOBUILD_TEST ?= -race -trimpath
+GOFLAGS_TEST ?= $(GOBUILD_TEST) -count=1
 # go test starts the packages in the order given, two at a time on CI's two
 # cores: the slowest go first, so the others fill the second core beside
 # them instead of leaving the slowest alone at the end (./... adds the rest,
@@ -92,9 +95,9 @@ load: build ## Full load run (1000 HTTP + 100 MCP waiters; LOAD_FLAGS="-http 100
 
 lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
-	go vet ./...
+	go vet $(GOBUILD_TEST) ./...
 	cd $(APP) && npm run typecheck
-	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui
+	go test $(GOFLAGS_TEST) -run '^TestOpenAPIFileIsCurrent$$' ./webui
 	cd $(APP) && npm run check:api
 	cd $(APP) && npm run lint:api
 

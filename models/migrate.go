@@ -232,10 +232,23 @@ func (s *Store) applyStep(ctx context.Context, m Migration) (bool, error) {
 
 // refuseForeignTables stops a migration into a database that already holds
 // our tables without a schema_version record: guessing its version could
-// destroy data.
+// destroy data. It lists the tables once rather than asking for each model
+// (on PostgreSQL every question is a query of information_schema).
 func refuseForeignTables(tx *gorm.DB) error {
+	tables, err := tx.Migrator().GetTables()
+	if err != nil {
+		return fmt.Errorf("list tables: %w", err)
+	}
+	present := make(map[string]bool, len(tables))
+	for _, name := range tables {
+		present[name] = true
+	}
 	for _, m := range currentModels {
-		if tx.Migrator().HasTable(m) {
+		stmt := &gorm.Statement{DB: tx}
+		if err := stmt.Parse(m); err != nil {
+			return fmt.Errorf("parse model %T: %w", m, err)
+		}
+		if present[stmt.Schema.Table] {
 			return fmt.Errorf("the database has Adventure Table tables but no schema_version record; refusing to guess its version")
 		}
 	}

@@ -28,13 +28,10 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
     restoreMocks: true,
-    // Test files share a worker's module cache and jsdom instead of each
-    // building its own (a fresh jsdom and app import per file was three
-    // quarters of the run). Every file cleans up what it renders and stubs,
-    // so the order does not matter: the suite passes with the files shuffled
-    // and all in one worker. At least two workers, even on a two-core
-    // machine where the default is one: 30 s there instead of 49 s.
-    isolate: false,
+    // At least two workers, even on a two-core machine where the default is
+    // one: 82 s there instead of 119 s, with both cores busy. Files stay isolated: sharing one jsdom and
+    // module cache took 30 s, but a file then saw another's leftovers (a
+    // keyboard shortcut test failed on CI).
     maxWorkers: Math.max(2, availableParallelism()),
     // A bound on a hung test, not a measure: the longest journeys through a
     // page take 3-5 s when CI's machine is busy, and 5 s (the default)

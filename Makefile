@@ -19,7 +19,7 @@ GOFLAGS_TEST ?= $(GOBUILD_TEST) -count=1
 GO_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay/table ./gameplay/scripting ./mcp ./...
 
 
-.PHONY: help run build ui ui-deps test test-go test-postgres test-databases test-web test-e2e test-mcp lint certs migrate fuzz golden clean
+.PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
 .PHONY: api-types
 .PHONY: load load-smoke
 
@@ -46,7 +46,7 @@ migrate: ## Bring the database schema up to date
 certs: ## Create development TLS certificates in ./data/tls
 	go run ./cmd/adventure-table certs
 
-test: lint test-databases test-web test-e2e test-mcp load-smoke ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients, load smoke
+test: lint test-go test-postgres test-web test-e2e test-mcp load-smoke ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients, load smoke
 	@echo "== all test suites passed =="
 
 test-go: ## Go tests on SQLite (no npm needed)
@@ -62,14 +62,6 @@ test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
 	else \
 	  echo "== Go tests on PostgreSQL ($$(echo "$$AT_TEST_POSTGRES_DSN" | sed -E 's#//([^:/@]+):[^@]*@#//\1:xxxxx@#')) =="; \
 	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) $(GO_TEST_PKGS); \
-	fi
-
-test-databases: ## The Go tests on SQLite and then, package by package, on PostgreSQL (each test binary linked once); SQLite only, said, without AT_TEST_POSTGRES_DSN
-	@if [ -z "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
-	  $(MAKE) --no-print-directory test-postgres && $(MAKE) --no-print-directory test-go; \
-	else \
-	  echo "== Go tests on SQLite, then PostgreSQL ($$(echo "$$AT_TEST_POSTGRES_DSN" | sed -E 's#//([^:/@]+):[^@]*@#//\1:xxxxx@#')), package by package =="; \
-	  go test $(GOFLAGS_TEST) -exec $(CURDIR)/.ci/on-both-databases $(GO_TEST_PKGS); \
 	fi
 
 test-web: ui-deps ## Web unit tests (Vitest)

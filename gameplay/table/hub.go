@@ -61,9 +61,6 @@ var authorityKinds = map[string]bool{
 	EventControllerChanged: true,
 }
 
-// hubReadTimeout bounds the one shared read of a wake.
-const hubReadTimeout = 10 * time.Second
-
 // Notifier is the fan-out hub of live events (see above). The database is
 // the truth: a lost wake costs latency (a poll's own read at its next
 // start), never an event.
@@ -393,7 +390,9 @@ func (n *Notifier) read(sessionID int64, f *feed) {
 		}
 		n.mu.Unlock()
 
-		ctx, cancel := context.WithTimeout(n.base, hubReadTimeout)
+		// The wake's one read is shared by every waiter: the same bound as
+		// the other shared reads.
+		ctx, cancel := context.WithTimeout(n.base, oneread.Timeout)
 		rows, err := n.store.FindEventsAfter(ctx, sessionID, from, MaxEventLimit+1)
 		cancel()
 

@@ -68,9 +68,10 @@ var vacuumCatalogOnce sync.Once
 // columns live in. Every test creates and drops a schema of some thirty
 // tables, leaving their catalog rows dead; where autovacuum is off (as on
 // CI's machine) they pile up run after run, and every catalog read of every
-// later test pays for them: after a day of runs, creating and migrating a
-// test schema took 530 ms, and 300 ms once the catalog was clean. Vacuuming needs the catalogs'
-// owner; without it PostgreSQL skips them with a warning and nothing fails.
+// later test pays for them: after a morning of runs, creating and migrating
+// a test schema took 530 ms, and 300 ms once the catalog was clean.
+// Vacuuming needs the catalogs' owner; without it PostgreSQL skips them
+// with a warning and nothing fails.
 func vacuumCatalog(admin *gorm.DB) {
 	_ = admin.Exec("VACUUM pg_catalog.pg_class, pg_catalog.pg_attribute, pg_catalog.pg_attrdef, pg_catalog.pg_type, " +
 		"pg_catalog.pg_depend, pg_catalog.pg_index, pg_catalog.pg_constraint, pg_catalog.pg_namespace, pg_catalog.pg_sequence").Error

@@ -124,6 +124,32 @@ describe('CodeEditor', () => {
     expect(root.querySelectorAll('.at-error-line')).toHaveLength(0);
   });
 
+  it('swaps the text area for the editor in one task: no moment shows two fields with the label', async () => {
+    // Checked at the first microtask after the editor mounts: anything
+    // React leaves for a later task would be seen by a screen reader, or a
+    // browser test looking the field up by its label, as a second field.
+    const seen: { areas: number; editors: number }[] = [];
+    const load = async () => {
+      const m = await import('../src/solo/codemirror');
+      return {
+        ...m,
+        mountEditor: (host: HTMLElement, opts: Parameters<typeof m.mountEditor>[1]) => {
+          const mounted = m.mountEditor(host, opts);
+          queueMicrotask(() =>
+            seen.push({
+              areas: document.querySelectorAll('textarea').length,
+              editors: host.shadowRoot?.querySelectorAll('.cm-content').length ?? 0,
+            }),
+          );
+          return mounted;
+        },
+      };
+    };
+    render(<CodeEditor {...props} enhance load={load} value="a" onChange={() => {}} markers={[]} />);
+    await waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]).toEqual({ areas: 0, editors: 1 });
+  });
+
   it('keeps the labelled text area when the editor cannot load, and goes to a line in it', async () => {
     const ref: { current: CodeEditorHandle | null } = { current: null };
     let fail: (e: Error) => void = () => {};

@@ -1,4 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { flushSync } from 'react-dom';
 import type { LineMarker, MountedEditor } from './codemirror';
 
 export type { LineMarker };
@@ -89,7 +90,10 @@ export function CodeEditor({
           invalid: p.invalid,
           onChange: (v) => latest.current.onChange(v),
         });
-        setEditor(mounted);
+        // the text area goes in the same task the editor appears in: no
+        // moment shows two fields with one label (a screen reader, or a
+        // test looking the field up by its label, would find both)
+        flushSync(() => setEditor(mounted));
       })
       .catch(() => {
         // the text area stays

@@ -17,6 +17,12 @@ GOFLAGS_TEST ?= $(GOBUILD_TEST) -count=1
 # them instead of leaving the slowest alone at the end (./... adds the rest,
 # each package once).
 GO_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay/table ./gameplay/scripting ./mcp ./...
+# The PostgreSQL phase runs only the packages whose tests open a database
+# (through models/modelstest): the others would run the very same code a
+# second time. The slowest first again, then the rest of them.
+GO_DB_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay/table ./mcp \
+  $(shell go list -test -f '{{if .ForTest}}{{.ForTest}} {{join .Deps " "}}{{end}}' ./... | \
+    grep -E ' github\.com/adventure-table/adventure-table/models/modelstest( |$$)' | cut -d' ' -f1 | sort -u)
 
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
@@ -53,7 +59,7 @@ test-go: ## Go tests on SQLite (no npm needed)
 	@echo "== Go tests on SQLite =="
 	AT_TEST_DB=sqlite go test $(GOFLAGS_TEST) $(GO_TEST_PKGS)
 
-test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
+test-postgres: ## The Go tests that use a database, on PostgreSQL (AT_TEST_POSTGRES_DSN)
 	@if [ -z "$${AT_TEST_POSTGRES_DSN:-}" ]; then \
 	  if [[ ",$${AT_TEST_REQUIRE:-}," == *,postgres,* ]]; then \
 	    echo "FAILED: PostgreSQL tests required (AT_TEST_REQUIRE) but AT_TEST_POSTGRES_DSN is not set" >&2; exit 1; \
@@ -61,7 +67,7 @@ test-postgres: ## The same Go tests on PostgreSQL (AT_TEST_POSTGRES_DSN)
 	  echo "SKIPPED: Go tests on PostgreSQL — AT_TEST_POSTGRES_DSN is not set"; \
 	else \
 	  echo "== Go tests on PostgreSQL ($$(echo "$$AT_TEST_POSTGRES_DSN" | sed -E 's#//([^:/@]+):[^@]*@#//\1:xxxxx@#')) =="; \
-	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) $(GO_TEST_PKGS); \
+	  AT_TEST_DB=postgres go test $(GOFLAGS_TEST) $(GO_DB_TEST_PKGS); \
 	fi
 
 test-web: ui-deps ## Web unit tests (Vitest)

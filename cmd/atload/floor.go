@@ -13,8 +13,9 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The floor: what this machine gives the simplest Server-Sent Events fan-out
@@ -24,23 +25,35 @@ import (
 // every post; this process reads them with the stream waiters' own parsing.
 // The real server's wake latency and memory per stream are judged against
 // it: nothing built on net/http's goroutine per stream does better here.
+//
+// The MCP floor (-floor-mcp) is the same for wait_for_event: the child also
+// serves a bare go-sdk server (stateless, as ours) whose one tool blocks
+// until the next post and answers with it, called by the MCP waiters' own
+// client. What the SDK costs per call is in it; nothing of ours is.
 
 // floorServerEnv makes atload (or its test binary) the floor's child
 // server, listening at the address it names.
 const floorServerEnv = "ATLOAD_SERVE_FLOOR"
 
-// floorServer is the child: GET /stream follows, POST /post?text= wakes.
+// floorServer is the child: GET /stream follows, POST /mcp waits (the
+// wait_for_event tool), POST /post?text= wakes both.
 type floorServer struct {
 	mu      sync.Mutex
 	streams map[chan []byte]struct{}
-	seq     atomic.Int64
+	// texts[i] is post i+1's text; next is closed (and replaced) by a post.
+	texts []string
+	next  chan struct{}
 }
 
 func serveFloor(addr string) error {
-	f := &floorServer{streams: map[chan []byte]struct{}{}}
+	f := &floorServer{streams: map[chan []byte]struct{}{}, next: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /stream", f.stream)
 	mux.HandleFunc("POST /post", f.post)
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "atload-floor", Version: "v1"}, nil)
+	mcpsdk.AddTool(server, &mcpsdk.Tool{Name: "wait_for_event", Description: "wait for the next post"}, f.wait)
+	mux.Handle("POST /mcp", mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
+		&mcpsdk.StreamableHTTPOptions{Stateless: true}))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -76,10 +89,56 @@ func (f *floorServer) stream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// post encodes one event page once and hands it to every stream.
+type floorWaitIn struct {
+	After          int64 `json:"after"`
+	TimeoutSeconds int   `json:"timeout_seconds"`
+}
+
+type floorEvent struct {
+	Text string `json:"text"`
+}
+
+type floorPage struct {
+	Events []floorEvent `json:"events"`
+	Cursor int64        `json:"cursor"`
+}
+
+// wait answers with the posts after in.After, waiting for the next one
+// (or the timeout) when there are none.
+func (f *floorServer) wait(ctx context.Context, _ *mcpsdk.CallToolRequest, in floorWaitIn) (*mcpsdk.CallToolResult, floorPage, error) {
+	timeout := time.NewTimer(time.Duration(max(in.TimeoutSeconds, 1)) * time.Second)
+	defer timeout.Stop()
+	for {
+		f.mu.Lock()
+		page := floorPage{Events: []floorEvent{}, Cursor: int64(len(f.texts))}
+		for _, t := range f.texts[min(max(in.After, 0), int64(len(f.texts))):] {
+			page.Events = append(page.Events, floorEvent{Text: t})
+		}
+		next := f.next
+		f.mu.Unlock()
+		if len(page.Events) > 0 {
+			return nil, page, nil
+		}
+		select {
+		case <-next:
+		case <-timeout.C:
+			return nil, page, nil
+		case <-ctx.Done():
+			return nil, page, ctx.Err()
+		}
+	}
+}
+
+// post encodes one event page once and hands it to every stream and wait.
 func (f *floorServer) post(w http.ResponseWriter, r *http.Request) {
-	seq := f.seq.Add(1)
-	page, _ := json.Marshal(map[string]any{"events": []any{map[string]any{"payload": map[string]string{"text": r.URL.Query().Get("text")}}}, "cursor": seq})
+	text := r.URL.Query().Get("text")
+	f.mu.Lock()
+	f.texts = append(f.texts, text)
+	seq := int64(len(f.texts))
+	close(f.next)
+	f.next = make(chan struct{})
+	f.mu.Unlock()
+	page, _ := json.Marshal(map[string]any{"events": []any{map[string]any{"payload": map[string]string{"text": text}}}, "cursor": seq})
 	frame := []byte(fmt.Sprintf("id: %d\ndata: %s\n\n", seq, page))
 	f.mu.Lock()
 	for out := range f.streams {
@@ -94,16 +153,21 @@ func (f *floorServer) post(w http.ResponseWriter, r *http.Request) {
 
 // floorResult is the floor's wake latency and memory.
 type floorResult struct {
+	Kind            string  `json:"kind"` // "sse" streams or "mcp" wait_for_event calls
 	Streams         int     `json:"streams"`
 	Wake            dist    `json:"wake"`
 	Missed          int     `json:"missed"`
 	RSSPerStreamKiB float64 `json:"rss_per_stream_kib"`
 }
 
-// runFloor starts the child, opens n streams, posts `posts` frames at
-// `rate` per second and measures each delivery from send to receipt.
-func runFloor(ctx context.Context, n, posts int, rate float64, logf func(string, ...any)) (floorResult, error) {
-	res := floorResult{Streams: n}
+// runFloor starts the child, opens n streams (or, with mcp, keeps n
+// wait_for_event calls waiting), posts `posts` frames at `rate` per second
+// and measures each delivery from send to receipt.
+func runFloor(ctx context.Context, n, posts int, rate float64, mcp bool, logf func(string, ...any)) (floorResult, error) {
+	res := floorResult{Kind: "sse", Streams: n}
+	if mcp {
+		res.Kind = "mcp"
+	}
 	if _, _, err := raiseFDLimit(); err != nil {
 		return res, err
 	}
@@ -138,6 +202,12 @@ func runFloor(ctx context.Context, n, posts int, rate float64, logf func(string,
 	for i := range all {
 		w := &waiter{kind: "http", stream: true, posts: map[int]time.Time{}, whispers: map[int]bool{}}
 		all[i] = w
+		if mcp {
+			w.kind, w.stream = "mcp", false
+			mc := &mcpClient{url: base + "/mcp", token: "floor", client: client}
+			wg.Go(func() { w.runMCP(sctx, pollConfig{base: base, timeoutS: 25}, mc, posted) })
+			continue
+		}
 		wg.Go(func() { _ = w.follow(sctx, client, base+"/stream", "", posted) })
 		if i%200 == 199 {
 			time.Sleep(20 * time.Millisecond) // never overflow the listen backlog
@@ -152,7 +222,7 @@ func runFloor(ctx context.Context, n, posts int, rate float64, logf func(string,
 	if idle, err := procRSS(cmd.Process.Pid); err == nil && n > 0 {
 		res.RSSPerStreamKiB = float64(idle-before) / float64(n)
 	}
-	logf("floor: %d streams open, %.1f KiB each", n, res.RSSPerStreamKiB)
+	logf("floor: %d %s waiters out, %.1f KiB each", n, res.Kind, res.RSSPerStreamKiB)
 	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
 	for range posts {

@@ -19,14 +19,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestFloor: the floor's child serves streams in its own process and every
-// stream receives every post, each with a latency.
+// TestFloor: the floor's child serves streams and MCP waits in its own
+// process, and every waiter receives every post, each with a latency.
 func TestFloor(t *testing.T) {
-	res, err := runFloor(context.Background(), 20, 3, 50, t.Logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Missed != 0 || res.Wake.N != 20*3 || res.Wake.Max <= 0 {
-		t.Fatalf("floor %+v", res)
+	for _, mcp := range []bool{false, true} {
+		res, err := runFloor(context.Background(), 20, 3, 50, mcp, t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Missed != 0 || res.Wake.N != 20*3 || res.Wake.Max <= 0 {
+			t.Fatalf("floor (mcp %v) %+v", mcp, res)
+		}
 	}
 }

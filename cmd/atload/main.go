@@ -62,9 +62,10 @@ type config struct {
 	workers                      int
 	tput                         time.Duration
 	smoke, jsonOut, keep         bool
-	// floor: measure the bare SSE fan-out floor with this many streams
+	// floor (floorMCP): measure the bare SSE fan-out floor with this many
+	// streams (the bare go-sdk floor with this many wait_for_event calls)
 	// instead of the server.
-	floor int
+	floor, floorMCP int
 }
 
 func main() {
@@ -84,16 +85,20 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if cfg.floor > 0 {
-		res, err := runFloor(ctx, cfg.floor, cfg.posts, cfg.rate, func(format string, args ...any) {
+	if cfg.floor > 0 || cfg.floorMCP > 0 {
+		n, what := cfg.floor, "bare SSE streams (no database, one frame encoded once per post)"
+		if cfg.floorMCP > 0 {
+			n, what = cfg.floorMCP, "bare go-sdk wait_for_event calls (no database, stateless, as ours)"
+		}
+		res, err := runFloor(ctx, n, cfg.posts, cfg.rate, cfg.floorMCP > 0, func(format string, args ...any) {
 			fmt.Fprintf(os.Stderr, "atload %s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "atload floor:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("floor: %d bare SSE streams (no database, one frame encoded once per post): wake p50 %.2fms p90 %.2fms p99 %.2fms max %.2fms over %d deliveries, %d missed; %.1f KiB RSS per stream\n",
-			res.Streams, res.Wake.P50, res.Wake.P90, res.Wake.P99, res.Wake.Max, res.Wake.N, res.Missed, res.RSSPerStreamKiB)
+		fmt.Printf("floor: %d %s: wake p50 %.2fms p90 %.2fms p99 %.2fms max %.2fms over %d deliveries, %d missed; %.1f KiB RSS per waiter\n",
+			res.Streams, what, res.Wake.P50, res.Wake.P90, res.Wake.P99, res.Wake.Max, res.Wake.N, res.Missed, res.RSSPerStreamKiB)
 		if res.Missed > 0 {
 			os.Exit(1)
 		}
@@ -145,6 +150,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.smoke, "smoke", false, "small bounded run (1 session, 200 HTTP + 50 MCP waiters, 20 posts) that fails on any missed or forbidden event or error")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
 	fs.IntVar(&c.floor, "floor", 0, "instead of the server, measure the floor: this many bare SSE streams on a minimal fan-out server (no database, one frame encoded once per post), with the same client, -posts and -rate")
+	fs.IntVar(&c.floorMCP, "floor-mcp", 0, "instead of the server, measure the MCP floor: this many wait_for_event calls on a bare go-sdk server (stateless, no database; the tool answers each post), with the MCP waiters' client, -posts and -rate")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data dir (server log) afterwards")
 	if err := fs.Parse(args); err != nil {
 		return c, err

@@ -22,7 +22,7 @@ func (s *Server) importRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/imports/preview", Tag: "solo", Summary: "What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB",
 		RawRequest: importTypes, Response: typeOf[imports.Preview](), Errors: errs},
 		func(c *gin.Context) {
-			data, ok := readUpload(c, imports.MaxFileBytes, "")
+			data, ok := readUpload(c, imports.MaxFileBytes, apperr.InvalidRequest)
 			if !ok {
 				return
 			}
@@ -32,7 +32,7 @@ func (s *Server) importRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/imports", Tag: "solo", Summary: "Import a file as a new scenario of the caller (a lorebook becomes a scenario holding its cards); the raw file as the body, at most 8 MiB",
 		Status: http.StatusCreated, RawRequest: importTypes, Response: typeOf[imports.Imported](), Errors: append(errs, apperr.ScenarioInvalid)},
 		func(c *gin.Context) {
-			data, ok := readUpload(c, imports.MaxFileBytes, "")
+			data, ok := readUpload(c, imports.MaxFileBytes, apperr.InvalidRequest)
 			if !ok {
 				return
 			}

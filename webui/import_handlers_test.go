@@ -82,7 +82,7 @@ func TestImportRoutes(t *testing.T) {
 		{"ErrNotJSON", "application/octet-stream", []byte("plain words"), 400, "import_format_unsupported"},
 		{"ErrBrokenJSON", "application/json", []byte(`{"entries":{"0":`), 400, "invalid_request"},
 		{"ErrPNGWithoutCard", "image/png", pngCard("", ""), 400, "import_png_without_card"},
-		{"ErrTooLarge", "application/json", append([]byte(`{"entries":{}}`), bytes.Repeat([]byte(" "), imports.MaxFileBytes)...), 400, "invalid_request"},
+		{"ErrTooLarge", "application/json", append([]byte(`{"entries":{}}`), bytes.Repeat([]byte(" "), imports.MaxFileBytes)...), 413, "invalid_request"},
 	}
 	for _, tt := range bad {
 		for _, path := range []string{"/api/imports/preview", "/api/imports"} {

@@ -197,8 +197,9 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 				byStatus[st] = append(byStatus[st], string(code))
 			}
 		}
-		if r.Request != nil {
-			// A JSON body over its limit (statusOfError).
+		// A body over its limit is 413 invalid_request (statusOfError),
+		// unless the route has a 413 code of its own (a stage image).
+		if r.Request != nil || r.RawRequest != nil && len(byStatus[http.StatusRequestEntityTooLarge]) == 0 {
 			byStatus[http.StatusRequestEntityTooLarge] = append(byStatus[http.StatusRequestEntityTooLarge], string(apperr.InvalidRequest))
 		}
 		for st, codes := range byStatus {

@@ -81,8 +81,8 @@ func bindJSONLimit(c *gin.Context, v any, limit int64) bool {
 // limit bytes; false means the request is answered. An interrupted body is
 // invalid_request. A longer body is refused here with the tooLarge code and
 // 413; with no code, one byte past limit is kept, so that gameplay's own
-// size rule refuses it with the route's code (imports: invalid_request, 400;
-// stage images: stage_image_too_large, 413).
+// size rule refuses it with its own code (stage images:
+// stage_image_too_large, 413).
 func readUpload(c *gin.Context, limit int64, tooLarge apperr.Code) ([]byte, bool) {
 	data, err := io.ReadAll(io.LimitReader(c.Request.Body, limit+1))
 	if err != nil {

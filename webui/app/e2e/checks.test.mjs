@@ -266,6 +266,14 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await dana.getByTestId('roll-card').filter({ hasText: 'Longsword: to hit' }).filter({ hasText: 'd20 + 3' }).waitFor();
     await sword.getByRole('button', { name: 'Roll Longsword damage' }).click();
     await ann.getByTestId('roll-card').filter({ hasText: 'Longsword: damage (slashing)' }).filter({ hasText: 'd8 + 1' }).waitFor();
+    // the DM rolls Brom's attack from his card, for his seat: the server takes Brom's sheet
+    await card(dana, 'Brom').locator('summary').filter({ hasText: 'Attacks' }).click();
+    const dmSword = card(dana, 'Brom').getByTestId('card-attack').filter({ hasText: 'Longsword' });
+    await dmSword.getByRole('button', { name: 'Roll Longsword to hit' }).click();
+    await card(dana, 'Brom').getByTestId('card-attack-result').filter({ hasText: 'd20 + 3 =' }).waitFor();
+    await bob.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="roll-card"]')].filter((c) => c.textContent.includes('Longsword: to hit')).length === 2,
+    );
     // the DM takes the poison away
     await card(dana, 'Brom').getByRole('button', { name: 'Remove Poisoned' }).click();
     await card(ann, 'Brom').getByTestId('card-conditions').filter({ hasText: 'none' }).waitFor();

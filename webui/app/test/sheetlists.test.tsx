@@ -108,7 +108,7 @@ const result = (over: Partial<RollResultView>) => rollResult(80, 11, 6, over);
 
 const card = (name: string) => screen.getAllByTestId('participant').find((c) => within(c).getByRole('heading').textContent?.includes(name))!;
 
-describe('table: attacks on the own card', () => {
+describe('table: attacks on a player card', () => {
   it('rolls an attack and its damage by name from the resume’s sheet; the server adds the sheet numbers; the feed names the attack', async () => {
     stubServer({
       'GET /api/sessions/12': () =>
@@ -136,7 +136,7 @@ describe('table: attacks on the own card', () => {
     const feedCard = await within(screen.getByTestId('chat')).findByTestId('roll-card');
     expect(feedCard.textContent).toContain('Longsword: damage (slashing)');
 
-    const details = card('Mira').querySelector('details.own-attacks') as HTMLDetailsElement;
+    const details = card('Mira').querySelector('details.card-attacks') as HTMLDetailsElement;
     await act(async () => {
       details.open = true;
       fireEvent(details, new Event('toggle'));
@@ -156,13 +156,30 @@ describe('table: attacks on the own card', () => {
     expect(callsTo('GET', '/api/characters/3')).toEqual([]);
   });
 
-  it('the DM has no attack list on a player card', async () => {
+  it('the DM rolls a player’s attack from their card, for their seat', async () => {
     stubServer({
-      'GET /api/sessions/12': () => json(200, resume('dm')),
+      'GET /api/sessions/12': () =>
+        json(
+          200,
+          resume('dm', {
+            participants: [withSheet(participant(1, 9, 'Bob', 3, 'Mira'), MIRA.derived), participant(2, 10, 'Cid', 4, 'Nox')],
+          }),
+        ),
       'GET /api/sessions/12/rolls': () => json(200, { requests: [], results: [], pending_actions: [], windows: [] }),
+      'POST /api/sessions/12/quick-roll': () => json(201, result({ acting_seat_id: 8, subject_seat_id: 9 })),
     });
     renderApp();
     await screen.findByTestId('session-status');
-    expect(card('Mira').querySelector('details.own-attacks')).toBeNull();
+    const details = card('Mira').querySelector('details.card-attacks') as HTMLDetailsElement;
+    await act(async () => {
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+    });
+    const row = await within(card('Mira')).findByTestId('card-attack');
+    await click(within(row).getByRole('button', { name: 'Roll Longsword to hit' }));
+    expect(callsTo('POST', '/api/sessions/12/quick-roll')[0]!.body).toMatchObject({ attack: 'Longsword', damage: false, subject_seat_id: 9 });
+    await vi.waitFor(() => expect(within(card('Mira')).getByTestId('card-attack-result').textContent).toContain('= 17'));
+    await click(within(row).getByRole('button', { name: 'Roll Longsword damage' }));
+    expect(callsTo('POST', '/api/sessions/12/quick-roll')[1]!.body).toMatchObject({ attack: 'Longsword', damage: true, subject_seat_id: 9 });
   });
 });

@@ -79,16 +79,29 @@ export function SheetRolls({
   );
 }
 
-// OwnAttacks: a seated player's attacks from their sheet (the derived
-// sheet the resume carries), each with a to-hit and a damage button. The
-// roll names only the attack; the server adds the numbers of the stored
-// sheet, so the card shows what the sheet says and the roll adds the same.
-export function OwnAttacks({ sessionId, attacks }: { sessionId: number; attacks: AttackDerived[] }) {
+// CardAttacks: the attacks of a card's character from its sheet (the
+// derived sheet the resume carries), each with a to-hit and a damage
+// button. The roll names only the attack; the server adds the numbers of
+// the stored sheet, so the card shows what the sheet says and the roll adds
+// the same. The card's owner rolls for themself; the DM rolls for the seat
+// (subject_seat_id), as with the card's checks.
+export function CardAttacks({
+  sessionId,
+  seatId,
+  attacks,
+  asDm,
+}: {
+  sessionId: number;
+  seatId: number;
+  attacks: AttackDerived[];
+  asDm: boolean;
+}) {
   const { t } = useI18n();
   const { action, roll, last } = useCardRoll(sessionId);
+  const forSeat = asDm ? { subject_seat_id: seatId } : {};
 
   return (
-    <details className="own-resources own-attacks">
+    <details className="own-resources card-attacks">
       <summary>{t('card.attacks')}</summary>
       {attacks.length === 0 && <p className="hint">{t('card.attacks.empty')}</p>}
       {attacks.length > 0 && (
@@ -104,7 +117,7 @@ export function OwnAttacks({ sessionId, attacks }: { sessionId: number; attacks:
                   aria-label={hit}
                   title={hit}
                   disabled={action.busy}
-                  onClick={() => roll({ formula: '', attack: a.name, damage: false }, hit)}
+                  onClick={() => roll({ formula: '', attack: a.name, damage: false, ...forSeat }, hit)}
                 >
                   {format(t('card.attackRoll'), { toHit: signed(a.to_hit) })}
                 </button>{' '}
@@ -113,7 +126,7 @@ export function OwnAttacks({ sessionId, attacks }: { sessionId: number; attacks:
                   aria-label={dmg}
                   title={dmg}
                   disabled={action.busy}
-                  onClick={() => roll({ formula: '', attack: a.name, damage: true }, dmg)}
+                  onClick={() => roll({ formula: '', attack: a.name, damage: true, ...forSeat }, dmg)}
                 >
                   {format(t('card.damageRoll'), { damage: `${a.damage} ${damageName(a.damage_type, t)}` })}
                 </button>

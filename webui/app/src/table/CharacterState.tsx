@@ -13,7 +13,7 @@ import {
   type HP,
   type Resource,
 } from './api';
-import { OwnAttacks } from './CardSheet';
+import { CardAttacks } from './CardSheet';
 import { conditionName } from './labels';
 
 
@@ -101,7 +101,8 @@ export function ConditionChips({
 }
 
 // CardControls: the DM's damage / heal / temp HP / add condition on any
-// participant card; a player's heal / temp HP / resources / attacks on their own.
+// participant card, and its attacks (rolled for the seat); a player's heal /
+// temp HP / resources / attacks on their own.
 export function CardControls({
   sessionId,
   seatId,
@@ -226,7 +227,7 @@ export function CardControls({
           onChanged={onChanged}
         />
       )}
-      {!asDm && <OwnAttacks sessionId={sessionId} attacks={attacks} />}
+      <CardAttacks sessionId={sessionId} seatId={seatId} attacks={attacks} asDm={asDm} />
     </div>
   );
 }

@@ -19,10 +19,11 @@ func FuzzParseInput(f *testing.F) {
 		"/whisper psst", "/ooc", "/dance", "/", "  /action  x  ", "/check \x00", "/search\tthe door",
 		"/r 1d20+5", "/roll", "/gmroll 4d6dl1", "/r perception", "/R Sleight of Hand", "/roll dexterity", "/r [[1d4]]", "/gmroll  WIS ",
 		"/r attack longsword", "/r DAMAGE 2", "/r attack", "/r damage  ", "/check dex save 15", "/check Dexterity saving throw x",
-		"/check sleight of hand 12", "/check save", "/check con_save"} {
+		"/check sleight of hand 12", "/check save", "/check con_save", "/npc Guard captain: Halt!", "/npc", "/npc :", "/npc Guard:",
+		"/npc a:b:c", "/NPC  x :  y "} {
 		f.Add(seed)
 	}
-	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true, KindRoll: true}
+	known := map[string]bool{KindSay: true, "action": true, "ooc": true, "whisper_dm": true, KindRoll: true, "narration": true}
 	f.Fuzz(func(t *testing.T, line string) {
 		cmd, err := ParseInput(line)
 		if err != nil {
@@ -45,6 +46,12 @@ func FuzzParseInput(f *testing.F) {
 		}
 		if cmd.Kind != KindRoll && (cmd.Formula != "" || cmd.Private || cmd.Attack != "") {
 			t.Fatalf("%q: a %s carries roll fields", line, cmd.Kind)
+		}
+		// only /npc names a speaker, and it always does, trimmed, with
+		// something said
+		if (cmd.Speaker != "") != (cmd.Kind == "narration") || cmd.Speaker != strings.TrimSpace(cmd.Speaker) ||
+			cmd.Speaker != "" && strings.TrimSpace(cmd.Text) == "" {
+			t.Fatalf("%q: speaker %q of a %s saying %q", line, cmd.Speaker, cmd.Kind, cmd.Text)
 		}
 		if cmd.Intent == IntentCheck && !isCheckable(cmd.Check) {
 			t.Fatalf("%q: check of %q accepted", line, cmd.Check)

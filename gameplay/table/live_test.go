@@ -472,7 +472,7 @@ func TestSlashInput(t *testing.T) {
 	_, err := lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/dance wildly"})
 	wantCode(t, err, apperr.UnknownCommand)
 	e, _ := apperr.As(err)
-	if fmt.Sprint(e.Details["known"]) != "[/action /check /gmroll /ooc /r /roll /search /whisper]" {
+	if fmt.Sprint(e.Details["known"]) != "[/action /check /gmroll /npc /ooc /r /roll /search /whisper]" {
 		t.Fatalf("known commands %v", e.Details["known"])
 	}
 	_, err = lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/check luck"})
@@ -482,6 +482,29 @@ func TestSlashInput(t *testing.T) {
 	tabletest.Must(t, err)
 	if !strings.Contains(string(p.Event.Payload), `"kind":"narration"`) {
 		t.Fatalf("DM plain text posted %s", p.Event.Payload)
+	}
+	// The DM voices an NPC: narration with the NPC as its speaker.
+	p, err = lt.svc.PostInput(ctx, lt.Owner, lt.LobbyID, table.InputLine{Text: "/NPC  Guard captain :  Halt! Who goes there?"})
+	tabletest.Must(t, err)
+	if payload := string(p.Event.Payload); !strings.Contains(payload, `"kind":"narration"`) || !strings.Contains(payload, `"speaker":"Guard captain"`) ||
+		!strings.Contains(payload, `"text":"Halt! Who goes there?"`) {
+		t.Fatalf("/npc posted %s", payload)
+	}
+	// Only the DM speaks as an NPC, and not while acting for a seat; a
+	// line without the NPC's name, or with nothing said, is refused.
+	seq := p.Event.Seq
+	_, err = lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/npc Guard: Halt!"})
+	wantCode(t, err, apperr.MessageKindNotAllowed)
+	_, err = lt.svc.PostInput(ctx, lt.Owner, lt.LobbyID, table.InputLine{Text: "/npc Guard: Halt!", SubjectSeatID: &lt.PlayerSeatID})
+	wantCode(t, err, apperr.InvalidRequest)
+	for _, line := range []string{"/npc", "/npc Halt!", "/npc : Halt!", "/npc Guard:", "/npc " + strings.Repeat("g", table.MaxSpeakerLength+1) + ": Halt!"} {
+		_, err = lt.svc.PostInput(ctx, lt.Owner, lt.LobbyID, table.InputLine{Text: line})
+		if code := apperr.CodeOf(err); code != apperr.MessageTextInvalid && code != apperr.InvalidRequest {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
+	if page, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, seq, 10); err != nil || len(page.Events) != 0 {
+		t.Fatalf("refused /npc lines posted %d events (%v)", len(page.Events), err)
 	}
 }
 

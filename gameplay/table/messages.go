@@ -87,7 +87,7 @@ func (s *Service) PostInput(ctx context.Context, c Caller, sessionID int64, in I
 			return s.dmSlashCheck(ctx, c, sessionID, cmd, in.IdempotencyKey)
 		}
 	}
-	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: cmd.Kind, Text: cmd.Text, Intent: cmd.Intent, Check: cmd.Check,
+	return s.PostMessage(ctx, c, sessionID, MessageInput{Kind: cmd.Kind, Text: cmd.Text, Intent: cmd.Intent, Check: cmd.Check, Speaker: cmd.Speaker,
 		SubjectSeatID: in.SubjectSeatID, ToSeatID: in.ToSeatID, IdempotencyKey: in.IdempotencyKey})
 }
 

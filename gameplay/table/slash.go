@@ -36,6 +36,8 @@ type Command struct {
 	// Damage its damage instead ("/r damage longsword").
 	Attack string
 	Damage bool
+	// Speaker is the NPC a /npc line voices (the DM's narration).
+	Speaker string
 }
 
 // slashCommands maps each command to what it posts.
@@ -48,6 +50,7 @@ var slashCommands = map[string]Command{
 	"/r":       {Kind: KindRoll},
 	"/roll":    {Kind: KindRoll},
 	"/gmroll":  {Kind: KindRoll, Private: true},
+	"/npc":     {Kind: models.MessageNarration},
 }
 
 // KnownCommands lists the slash commands, sorted.
@@ -88,6 +91,15 @@ func ParseInput(line string) (Command, error) {
 			cmd.Check = check
 		} else {
 			cmd.Formula = cmd.Text
+		}
+		return cmd, nil
+	}
+	if name == "/npc" {
+		// "/npc Guard captain: Halt!": the name runs to the first colon.
+		speaker, said, _ := strings.Cut(cmd.Text, ":")
+		cmd.Speaker, cmd.Text = strings.TrimSpace(speaker), strings.TrimSpace(said)
+		if cmd.Speaker == "" || cmd.Text == "" {
+			return Command{}, apperr.E(apperr.MessageTextInvalid, "Name the NPC, then what they say, e.g. /npc Guard captain: Halt!").WithField("text", "an NPC's name, a colon, then what they say")
 		}
 		return cmd, nil
 	}

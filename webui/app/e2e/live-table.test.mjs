@@ -279,6 +279,10 @@ for (const viewport of SIZES) {
 
       await say(dana, 'A cold wind rises.', 'Narrate');
       await waitText(chatLine(bob, 'A cold wind rises.').getByTestId('speaker'), 'DM');
+      // the DM voices an NPC
+      await message(dana).fill('/npc Old hermit: Who disturbs my rest?');
+      await message(dana).press('Enter');
+      await waitText(chatLine(bob, 'Who disturbs my rest?').getByTestId('speaker'), 'Old hermit (NPC)');
       await dana.getByLabel('Whisper to').selectOption({ label: 'Brom' });
       await say(dana, 'You spot a hidden lever.', 'Whisper');
       await chatLine(bob, 'You spot a hidden lever.').filter({ hasText: 'Whisper to Brom' }).waitFor();

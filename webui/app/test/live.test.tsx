@@ -406,6 +406,14 @@ describe('DM', () => {
     expect(callsTo('POST', '/api/sessions/12/input')[0]!.body).toEqual({ text: 'Night falls.', idempotency_key: expect.any(String) });
     expect(within(line('Night falls.')).getByTestId('speaker').textContent).toBe('DM');
 
+    // the DM's commands include voicing an NPC
+    type('/');
+    expect(within(screen.getByTestId('slash-hints')).getAllByRole('button').map((b) => b.textContent)).toEqual(['/whisper', '/ooc', '/check', '/npc']);
+    type('/n');
+    fireEvent.click(within(screen.getByTestId('slash-hints')).getByRole('button', { name: '/npc' }));
+    expect((screen.getByLabelText(en['table.input.message']) as HTMLInputElement).value).toBe('/npc ');
+    expect(screen.getByTestId('slash-hints').textContent).toContain(en['table.slash.npc']);
+
     // whisper needs a target
     type('You hear a voice.');
     const whisper = screen.getByRole('button', { name: en['table.input.whisper'] }) as HTMLButtonElement;

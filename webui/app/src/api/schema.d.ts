@@ -1423,7 +1423,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Post a typed line; slash commands /action /search /whisper /ooc /check, and rolls /r /roll /gmroll (dice notation, a skill or ability, or attack / damage and a sheet attack); [[dice]] rolls inline */
+        /** Post a typed line; slash commands /action /search /whisper /ooc /check, /npc Name: text (the DM voices an NPC), and rolls /r /roll /gmroll (dice notation, a skill or ability, or attack / damage and a sheet attack); [[dice]] rolls inline */
         post: operations["postSessionsIdInput"];
         delete?: never;
         options?: never;

@@ -257,6 +257,7 @@ export const en = {
   'table.tab.dice': 'Dice',
   'table.tab.actions': 'Actions',
   'table.input.declare': 'Declare action',
+  'table.slash.npc': 'speak as an NPC, e.g. /npc Guard captain: Halt!',
   'table.slash.checkDm': 'ask everyone for a check or a save, e.g. /check perception 15 or /check dex save 12 (the DC stays hidden)',
 
   'dice.quickRoll': 'Quick roll',

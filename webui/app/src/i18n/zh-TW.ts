@@ -257,6 +257,7 @@ export const zhTW: Record<MessageKey, string> = {
   'table.tab.dice': '骰子',
   'table.tab.actions': '行動',
   'table.input.declare': '宣告行動',
+  'table.slash.npc': '以 NPC 身分發言，例如 /npc 守衛隊長: 站住！',
   'table.slash.checkDm': '要求所有人檢定或豁免，例如 /check perception 15 或 /check dex save 12（DC 保持隱藏）',
 
   'dice.quickRoll': '快速擲骰',

@@ -50,6 +50,7 @@ const SLASH: { cmd: string; hint: MessageKey; modes: InputMode[] }[] = [
   { cmd: '/ooc', hint: 'table.slash.ooc', modes: ['player', 'dm', 'proxy'] },
   { cmd: '/check', hint: 'table.slash.check', modes: ['player', 'proxy'] },
   { cmd: '/check', hint: 'table.slash.checkDm', modes: ['dm'] },
+  { cmd: '/npc', hint: 'table.slash.npc', modes: ['dm'] },
 ];
 
 // newKey makes an idempotency key; randomUUID needs a secure context, so

@@ -63,8 +63,26 @@ func (s *Store) SweepLoginFailures(ctx context.Context, since time.Time) (int64,
 	return res.RowsAffected, translate(res.Error, "login failures")
 }
 
-// AddDemoTokens adds tokens to a user's count for day and returns the new
-// total, in one atomic upsert.
+// ReserveDemoTokens adds tokens to a user's count for day if the count is
+// still under budget, checking and adding in one atomic upsert (several
+// calls at once cannot all pass one check); false when it was not.
+func (s *Store) ReserveDemoTokens(ctx context.Context, userID int64, day string, tokens, budget int64) (bool, error) {
+	if budget <= 0 {
+		return false, nil
+	}
+	res := s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "user_id"}, {Name: "day"}},
+		DoUpdates: clause.Assignments(map[string]any{"tokens": gorm.Expr("demo_usage.tokens + ?", tokens)}),
+		Where:     clause.Where{Exprs: []clause.Expression{gorm.Expr("demo_usage.tokens < ?", budget)}},
+	}).Create(&DemoUsage{UserID: userID, Day: day, Tokens: tokens})
+	if res.Error != nil {
+		return false, translate(res.Error, "demo usage")
+	}
+	return res.RowsAffected > 0, nil
+}
+
+// AddDemoTokens adds tokens (a negative number takes some back) to a
+// user's count for day and returns the new total, in one atomic upsert.
 func (s *Store) AddDemoTokens(ctx context.Context, userID int64, day string, tokens int64) (int64, error) {
 	row := DemoUsage{UserID: userID, Day: day, Tokens: tokens}
 	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{

@@ -101,3 +101,49 @@ func TestOpenRejectsUnknownURL(t *testing.T) {
 		t.Fatalf("got %v, want a clear refusal", err)
 	}
 }
+
+// TestReserveDemoTokens: a reservation is added only while the day's count
+// is under the budget, checked and added in one statement, so of many
+// reservations at once only those that found the count under the budget
+// pass; a settlement (a negative amount) takes back what was not spent.
+func TestReserveDemoTokens(t *testing.T) {
+	store := modelstest.MustOpen(t)
+	ctx := context.Background()
+	u := &models.User{DisplayName: "player", CreatedAt: time.Now()}
+	if err := store.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	const day, budget = "2030-01-02", 1000
+	results := make(chan bool, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			ok, err := store.ReserveDemoTokens(ctx, u.ID, day, 300, budget)
+			if err != nil {
+				t.Error(err)
+			}
+			results <- ok
+		})
+	}
+	wg.Wait()
+	close(results)
+	passed := 0
+	for ok := range results {
+		if ok {
+			passed++
+		}
+	}
+	// 0, 300, 600 and 900 are under 1000: four pass, whatever the order.
+	if used, err := store.DemoTokens(ctx, u.ID, day); err != nil || passed != 4 || used != 1200 {
+		t.Fatalf("%d reservations passed, %d tokens counted (%v); want 4 and 1200", passed, used, err)
+	}
+	if used, err := store.AddDemoTokens(ctx, u.ID, day, -500); err != nil || used != 700 {
+		t.Fatalf("after settling: %d (%v), want 700", used, err)
+	}
+	if ok, err := store.ReserveDemoTokens(ctx, u.ID, day, 300, budget); err != nil || !ok {
+		t.Fatalf("under the budget again: %v %v", ok, err)
+	}
+	if ok, err := store.ReserveDemoTokens(ctx, u.ID, "2030-01-03", 300, 0); err != nil || ok {
+		t.Fatalf("a zero budget: %v %v", ok, err)
+	}
+}

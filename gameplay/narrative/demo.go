@@ -151,8 +151,8 @@ func (s *Service) demoDay() (string, time.Duration) {
 //     details.retry_after_seconds is the wait until UTC midnight.
 //   - Otherwise (no demo): the user's own settings, as always.
 //
-// demo reports which path was taken; the caller records the tokens a demo
-// call spent (recordDemoTokens).
+// demo reports which path was taken; the caller reserves what a demo call
+// may spend right before it (reserveDemoTokens) and settles it after.
 func (s *Service) turnEndpoint(ctx context.Context, userID int64, p models.ProviderSetting) (ls llm.Settings, demo bool, err error) {
 	if !s.demoServes(p) {
 		ls, err = s.llmSettings(p)
@@ -165,10 +165,7 @@ func (s *Service) turnEndpoint(ctx context.Context, userID int64, p models.Provi
 		return llm.Settings{}, true, err
 	}
 	if used >= d.DailyTokens {
-		secs := int(math.Ceil(wait.Seconds()))
-		return llm.Settings{}, true, apperr.E(apperr.DemoBudgetExhausted,
-			"You have used today's %d demo narrator tokens; they renew at midnight UTC. To keep playing now, enter an API key of your own in the narrator settings.", d.DailyTokens).
-			WithDetail("retry_after_seconds", secs).WithDetail("daily_tokens", d.DailyTokens).WithDetail("used_today", used)
+		return llm.Settings{}, true, s.demoExhausted(used, wait)
 	}
 	ls = llm.Settings{BaseURL: d.BaseURL, APIKey: d.APIKey, Model: d.model(p.Model),
 		MaxOutputTokens: min(cmpPositive(p.MaxOutputTokens, DefaultMaxOutputTokens), d.MaxOutputTokens),
@@ -178,6 +175,48 @@ func (s *Service) turnEndpoint(ctx context.Context, userID int64, p models.Provi
 		return llm.Settings{}, true, apperr.E(apperr.Internal, "The demo narrator is misconfigured.")
 	}
 	return ls, true, nil
+}
+
+// demoExhausted is the refusal of a turn when the user's demo tokens today
+// (used) have reached the budget; the wait is until the next UTC day.
+func (s *Service) demoExhausted(used int64, wait time.Duration) error {
+	return apperr.E(apperr.DemoBudgetExhausted,
+		"You have used today's %d demo narrator tokens; they renew at midnight UTC. To keep playing now, enter an API key of your own in the narrator settings.", s.demo.DailyTokens).
+		WithDetail("retry_after_seconds", int(math.Ceil(wait.Seconds()))).WithDetail("daily_tokens", s.demo.DailyTokens).WithDetail("used_today", used)
+}
+
+// demoReservation is what a demo call set aside of the day's budget before
+// it ran (reserveDemoTokens), to be settled to what it spent.
+type demoReservation struct {
+	day    string
+	tokens int64
+}
+
+// reserveDemoTokens sets aside what a demo call may cost (its prompt's
+// estimate and its output cap) if the user's count today is still under
+// the budget, in one statement: turns running at once each find the
+// others' reservations, so together they pass the budget by at most one
+// call, as turns one after another do. Over budget it is
+// demo_budget_exhausted and nothing is set aside. A server that dies
+// before settling leaves the reservation counted for that day.
+func (s *Service) reserveDemoTokens(ctx context.Context, userID int64, messages []llm.Message, maxOutput int) (demoReservation, error) {
+	day, wait := s.demoDay()
+	r := demoReservation{day: day, tokens: int64(maxOutput)}
+	for _, m := range messages {
+		r.tokens += int64(countTokens(m.Content))
+	}
+	ok, err := s.store.ReserveDemoTokens(ctx, userID, day, r.tokens, s.demo.DailyTokens)
+	if err != nil {
+		return demoReservation{}, err
+	}
+	if !ok {
+		used, err := s.store.DemoTokens(ctx, userID, day)
+		if err != nil {
+			return demoReservation{}, err
+		}
+		return demoReservation{}, s.demoExhausted(used, wait)
+	}
+	return r, nil
 }
 
 // demoTokensSpent is what a demo call cost: the endpoint's reported usage,
@@ -202,16 +241,17 @@ func demoTokensSpent(messages []llm.Message, res llm.Result, callErr error) int6
 	return int64(n)
 }
 
-// recordDemoTokens adds a demo call's tokens to the user's count today. It
-// runs whether the browser stayed or not: the tokens are spent. A failure
-// to count is logged (without the key, which never reaches it).
-func (s *Service) recordDemoTokens(ctx context.Context, userID int64, tokens int64) {
-	if tokens <= 0 {
+// settleDemoTokens replaces a demo call's reservation by the tokens it
+// spent, on the reservation's day. It runs whether the browser stayed or
+// not: the tokens are spent. A failure to count is logged (without the
+// key, which never reaches it); the reservation then stands.
+func (s *Service) settleDemoTokens(ctx context.Context, userID int64, r demoReservation, spent int64) {
+	delta := spent - r.tokens
+	if delta == 0 {
 		return
 	}
-	day, _ := s.demoDay()
-	if _, err := s.store.AddDemoTokens(context.WithoutCancel(ctx), userID, day, tokens); err != nil {
-		s.log.Warn("demo narrator usage not recorded", "user_id", userID, "tokens", tokens, "error", err)
+	if _, err := s.store.AddDemoTokens(context.WithoutCancel(ctx), userID, r.day, delta); err != nil {
+		s.log.Warn("demo narrator usage not recorded", "user_id", userID, "tokens", spent, "reserved", r.tokens, "error", err)
 	}
 }
 

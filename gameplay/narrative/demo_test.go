@@ -344,6 +344,60 @@ func TestDemoDailyBudget(t *testing.T) {
 	d.mustTurn(adv, "a new day")
 }
 
+// Turns running at once cannot spend the budget many times over: each
+// reserves what its call may cost (the prompt and the output cap) before
+// the call, in one statement that also checks the budget, and settles to
+// what it spent afterwards. Six turns on six adventures are all accepted
+// (nothing is spent yet), then run together against a slow demo; only
+// those whose reservation found the budget unspent reach it, so the day
+// ends at most one turn past the budget.
+func TestDemoBudgetHoldsForParallelTurns(t *testing.T) {
+	const daily = 1000
+	d := newDemoSolo(t, daily)
+	ctx := context.Background()
+	var turns []*narrative.Turn
+	for i := range 6 {
+		adv := d.adventure().Adventure.ID
+		turn, err := d.svc.StartTurn(ctx, d.user, adv, narrative.TurnInput{Mode: narrative.ModeDo, Text: fmt.Sprintf("wait %d", i)})
+		if err != nil {
+			t.Fatalf("turn %d refused before anything was spent: %v", i, err)
+		}
+		turns = append(turns, turn)
+	}
+	for range turns {
+		d.demo.Push(llmtest.Reply{Chunks: []string{"Rain."}, Delay: 300 * time.Millisecond, FinishReason: "stop", Usage: &llmtest.Usage{Prompt: 600, Completion: 100}})
+	}
+	last := make([]narrative.Event, len(turns))
+	var wg sync.WaitGroup
+	for i, turn := range turns {
+		wg.Go(func() {
+			turn.Run(ctx, func(ev narrative.Event) { last[i] = ev })
+		})
+	}
+	wg.Wait()
+	done, refused := 0, 0
+	for i, ev := range last {
+		switch {
+		case ev.Type == narrative.EventDone:
+			done++
+		case ev.Type == narrative.EventError && ev.Code == string(apperr.DemoBudgetExhausted):
+			refused++
+		default:
+			t.Fatalf("turn %d ended with %+v", i, ev)
+		}
+	}
+	narrations := 0
+	for _, r := range d.demo.Requests() {
+		if len(r.Messages) > 0 && !isBackground(r.Messages[0].Content) {
+			narrations++
+		}
+	}
+	used := d.view().Demo.UsedToday
+	if done == 0 || refused == 0 || narrations != done || used != int64(700*done) || used > daily+700 {
+		t.Fatalf("%d turns narrated, %d refused, %d calls reached the demo, %d tokens used (budget %d)", done, refused, narrations, used, daily)
+	}
+}
+
 // Background work never spends the demo key: a demo user's memory jobs
 // make no model calls at all (no summaries, no vectors), the recall
 // query is not embedded on the demo, and an operator's rewrite of their

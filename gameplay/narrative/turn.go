@@ -538,6 +538,13 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 		fail(err)
 		return
 	}
+	var reserved demoReservation
+	if b.demo {
+		if reserved, err = t.s.reserveDemoTokens(genCtx, t.userID, b.messages, b.llm.MaxOutputTokens); err != nil {
+			fail(err)
+			return
+		}
+	}
 	// streamed is what the player has seen, kept for a stop.
 	var streamed strings.Builder
 	res, err := t.s.provider.Stream(genCtx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
@@ -551,7 +558,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	})
 	if b.demo {
 		// Counted whatever happens next: the server pays for what was spent.
-		t.s.recordDemoTokens(ctx, t.userID, demoTokensSpent(b.messages, res, err))
+		t.s.settleDemoTokens(ctx, t.userID, reserved, demoTokensSpent(b.messages, res, err))
 	}
 	if err != nil && byPlayer() {
 		t.saveStopped(ctx, emit, b, res, streamed.String())

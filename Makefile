@@ -108,17 +108,13 @@ lint: ui-deps ## gofmt, go vet and the TypeScript checker
 	cd $(APP) && npm run lint:api
 
 FUZZTIME ?= 30s
-fuzz: ## Run every fuzz target for FUZZTIME (new corpus entries: copy from $(go env GOCACHE)/fuzz into testdata/fuzz)
-	go test -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME) ./cmd/adventure-table
-	go test -run '^$$' -fuzz FuzzBearerToken -fuzztime $(FUZZTIME) ./mcp
-	go test -run '^$$' -fuzz FuzzVerifySession -fuzztime $(FUZZTIME) ./auth
-	go test -run '^$$' -fuzz FuzzParseInput -fuzztime $(FUZZTIME) ./gameplay/table
-	go test -run '^$$' -fuzz FuzzInspectImage -fuzztime $(FUZZTIME) ./gameplay/table
-	go test -run '^$$' -fuzz FuzzBuild -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./gameplay/narrative/prompt
-	go test -run '^$$' -fuzz FuzzParseRoll -fuzztime $(FUZZTIME) ./gameplay/dice
-	go test -run '^$$' -fuzz FuzzExtractDelta -fuzztime $(FUZZTIME) ./gameplay/narrative
-	go test -run '^$$' -fuzz FuzzParseGrantToken -fuzztime $(FUZZTIME) ./auth
-	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./gameplay/limits
+fuzz: ## Run every fuzz target (each Fuzz… function, found with go test -list) for FUZZTIME; new corpus entries: copy from $(go env GOCACHE)/fuzz into testdata/fuzz
+	@for pkg in $$(go list ./...); do \
+	  for target in $$(go test -list '^Fuzz' "$$pkg" | grep '^Fuzz'); do \
+	    echo "== $$pkg $$target"; \
+	    go test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x "$$pkg" || exit 1; \
+	  done; \
+	done
 
 api-types: ui-deps ## Regenerate the OpenAPI document (webui/app/src/api/openapi.json) and the web app's API types from it
 	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui -update

@@ -10,8 +10,8 @@ import (
 )
 
 // importTypes are the bodies the import routes take: the file's bytes as
-// sent (a JSON export or a PNG character card).
-var importTypes = []string{"application/json", "image/png", "application/octet-stream"}
+// sent (a JSON export, a PNG character card or a CHARX zip).
+var importTypes = []string{"application/json", "image/png", "application/zip", "application/octet-stream"}
 
 // importRoutes mounts the imports of files from other tools (SillyTavern,
 // character cards, AI Dungeon, NovelAI). The body is the file itself; the
@@ -19,7 +19,7 @@ var importTypes = []string{"application/json", "image/png", "application/octet-s
 func (s *Server) importRoutes() {
 	n := s.opts.Services.Narrative
 	errs := []apperr.Code{apperr.ImportFormatUnsupported, apperr.ImportPNGWithoutCard, apperr.InvalidRequest}
-	s.route(apiRoute{Method: "POST", Path: "/api/imports/preview", Tag: "solo", Summary: "What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB",
+	s.route(apiRoute{Method: "POST", Path: "/api/imports/preview", Tag: "solo", Summary: "What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON, PNG or CHARX), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB",
 		RawRequest: importTypes, Response: typeOf[imports.Preview](), Errors: errs},
 		func(c *gin.Context) {
 			data, ok := readUpload(c, imports.MaxFileBytes, apperr.InvalidRequest)

@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
@@ -63,6 +64,19 @@ func TestImportRoutes(t *testing.T) {
 	tabletest.Must(t, json.Unmarshal(rec.Body.Bytes(), &p))
 	if p.Format != "character_card_v2" || p.Title != "Captain Vell" || p.Scenario.Opening != "Vell looks up." || len(p.Scenario.Cards) != 1 {
 		t.Errorf("preview %+v", p)
+	}
+	// The same card as a CHARX file (a zip holding card.json), as a
+	// browser sends it.
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, err := zw.Create("card.json")
+	tabletest.Must(t, err)
+	_, err = w.Write([]byte(importCardV2))
+	tabletest.Must(t, err)
+	tabletest.Must(t, zw.Close())
+	if rec := postImport(t, f, u, "/api/imports/preview", "application/zip", zipped.Bytes()); rec.Code != 200 ||
+		!strings.Contains(rec.Body.String(), `"format":"character_card_v2"`) || !strings.Contains(rec.Body.String(), `"title":"Captain Vell"`) {
+		t.Errorf("CHARX preview: %d %s", rec.Code, rec.Body)
 	}
 	if !strings.Contains(rec.Body.String(), `{"code":"field_not_mapped","params":{"field":"system_prompt","reason":"narrator_instructions"}}`) ||
 		!strings.Contains(rec.Body.String(), `{"code":"field_not_mapped","params":{"count":"1","field":"alternate_greetings","reason":"no_equivalent"}}`) {

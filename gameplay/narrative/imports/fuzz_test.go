@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add(pngWithText(f, [2]string{"chara", b64(cardV2)}))
+	f.Add(charx(f, [2]string{"assets/icon.png", "x"}, [2]string{"card.json", cardV3}))
 	svc, user := newService(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := imports.Parse(data)

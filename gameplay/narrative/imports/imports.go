@@ -1,6 +1,7 @@
 // Package imports turns files that players bring from other tools into a
-// scenario: SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG),
-// AI Dungeon scenario and story-card exports, and NovelAI lorebooks.
+// scenario: SillyTavern World Info, Character Card V1/V2/V3 (JSON, PNG or
+// CHARX), AI Dungeon scenario and story-card exports, and NovelAI
+// lorebooks.
 //
 // Parse is pure: bytes in, a Preview out (the scenario it would create and
 // what maps and what does not). Import creates that scenario through
@@ -120,8 +121,11 @@ func Parse(data []byte) (Preview, error) {
 		e.Details = map[string]any{"limit": MaxFileBytes}
 		return Preview{}, e
 	}
-	if bytes.HasPrefix(data, pngSignature) {
+	switch {
+	case bytes.HasPrefix(data, pngSignature):
 		return parsePNG(data)
+	case bytes.HasPrefix(data, zipSignature):
+		return parseCHARX(data)
 	}
 	return parseJSON(data)
 }

@@ -1,7 +1,9 @@
 package imports_test
 
 import (
+	"bytes"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -188,6 +190,20 @@ func TestCharacterCardPNG(t *testing.T) {
 	}
 }
 
+// A CHARX file is a zip holding the V3 card as card.json beside its
+// assets; the card is read as the JSON card it is, the assets are not.
+func TestCharacterCardCHARX(t *testing.T) {
+	p, err := imports.Parse(charx(t, [2]string{"assets/icon/main.png", "not read"}, [2]string{"card.json", cardV3},
+		[2]string{"module.risum", "not read"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := parse(t, cardV3)
+	if p.Format != imports.FormatCharacterCardV3 || p.Title != "Ash" || !reflect.DeepEqual(p, want) {
+		t.Errorf("CHARX preview %+v\nwant the JSON card's %+v", p, want)
+	}
+}
+
 func TestAIDungeonScenario(t *testing.T) {
 	p := parse(t, aidScenario)
 	sc := p.Scenario
@@ -331,6 +347,12 @@ func TestMalformedInput(t *testing.T) {
 		{"PNGChunkNotJSON", pngWithText(t, [2]string{"chara", b64("not json")}), apperr.ImportFormatUnsupported},
 		{"TruncatedPNG", pngWithText(t, [2]string{"chara", b64(cardV1)})[:40], apperr.ImportPNGWithoutCard},
 		{"TooLarge", append([]byte(`{"entries":{}}`), make([]byte, imports.MaxFileBytes)...), apperr.InvalidRequest},
+		{"ZipWithoutCard", charx(t, [2]string{"assets/icon.png", "x"}), apperr.ImportFormatUnsupported},
+		{"CHARXCardNotJSON", charx(t, [2]string{"card.json", "not json"}), apperr.ImportFormatUnsupported},
+		// 9 MiB of spaces deflate to a few KiB: refused once 8 MiB are inflated
+		{"CHARXBomb", charx(t, [2]string{"card.json", `{"entries":{}}` + strings.Repeat(" ", 9<<20)}), apperr.InvalidRequest},
+		{"TruncatedZip", charx(t, [2]string{"card.json", cardV3})[:60], apperr.InvalidRequest},
+		{"DamagedCHARX", damaged(charx(t, [2]string{"card.json", cardV3})), apperr.InvalidRequest},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := imports.Parse(tt.data)
@@ -339,6 +361,16 @@ func TestMalformedInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// damaged flips bytes in the middle of a zip's first deflated file, so its
+// checksum (or its deflate stream) no longer holds.
+func damaged(zipped []byte) []byte {
+	out := bytes.Clone(zipped)
+	for i := 40; i < 60 && i < len(out); i++ {
+		out[i] ^= 0x5a
+	}
+	return out
 }
 
 // Two entries with the same title at the limit stay two cards with

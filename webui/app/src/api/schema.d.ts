@@ -667,7 +667,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON or PNG), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB */
+        /** What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON, PNG or CHARX), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB */
         post: operations["postImportsPreview"];
         delete?: never;
         options?: never;
@@ -7065,6 +7065,7 @@ export interface operations {
             content: {
                 "application/json": unknown;
                 "application/octet-stream": unknown;
+                "application/zip": unknown;
                 "image/png": unknown;
             };
         };
@@ -7145,6 +7146,7 @@ export interface operations {
             content: {
                 "application/json": unknown;
                 "application/octet-stream": unknown;
+                "application/zip": unknown;
                 "image/png": unknown;
             };
         };

@@ -664,7 +664,7 @@ export const en = {
   'solo.bundle.open': 'Open it',
   'solo.import.button': 'Import from SillyTavern, character card, AI Dungeon…',
   'solo.import.title': 'Import a scenario',
-  'solo.import.hint': 'Choose a SillyTavern World Info or lorebook (.json), a character card (V1/V2/V3 .json or .png), an AI Dungeon scenario or story-card export (.json) or a NovelAI lorebook (.lorebook). You will see what it becomes before anything is created; a lorebook becomes a new scenario holding its cards.',
+  'solo.import.hint': 'Choose a SillyTavern World Info or lorebook (.json), a character card (V1/V2/V3 .json, .png or .charx), an AI Dungeon scenario or story-card export (.json) or a NovelAI lorebook (.lorebook). You will see what it becomes before anything is created; a lorebook becomes a new scenario holding its cards.',
   'solo.import.file': 'File to import',
   'solo.import.reading': 'Reading the file…',
   'solo.import.previewFailed': 'Could not read this file.',

@@ -663,7 +663,7 @@ export const zhTW: Record<MessageKey, string> = {
   'solo.bundle.open': '開啟',
   'solo.import.button': '從 SillyTavern、角色卡、AI Dungeon 匯入…',
   'solo.import.title': '匯入劇本',
-  'solo.import.hint': '選擇 SillyTavern 世界資訊或知識書（.json）、角色卡（V1/V2/V3 的 .json 或 .png）、AI Dungeon 劇本或故事卡匯出檔（.json），或 NovelAI 知識書（.lorebook）。建立之前會先顯示它會變成什麼；知識書會成為一個包含其卡片的新劇本。',
+  'solo.import.hint': '選擇 SillyTavern 世界資訊或知識書（.json）、角色卡（V1/V2/V3 的 .json、.png 或 .charx）、AI Dungeon 劇本或故事卡匯出檔（.json），或 NovelAI 知識書（.lorebook）。建立之前會先顯示它會變成什麼；知識書會成為一個包含其卡片的新劇本。',
   'solo.import.file': '要匯入的檔案',
   'solo.import.reading': '正在讀取檔案…',
   'solo.import.previewFailed': '無法讀取這個檔案。',

@@ -47,7 +47,7 @@ export function noteText(t: T, n: ImportNote): string {
   return Object.hasOwn(en, key) ? format(t(key as MessageKey), vars) : [n.code, n.entry, ...Object.values(p)].filter(Boolean).join(' ');
 }
 
-const ACCEPT = '.json,.png,.lorebook,application/json,image/png';
+const ACCEPT = '.json,.png,.charx,.lorebook,application/json,image/png,application/zip';
 
 // ImportDialog: choose a file, read the server's preview, and import it as
 // a new scenario, then open that scenario in the editor.

@@ -137,10 +137,8 @@ func (f *floorServer) post(w http.ResponseWriter, r *http.Request) {
 	seq := int64(len(f.texts))
 	close(f.next)
 	f.next = make(chan struct{})
-	f.mu.Unlock()
 	page, _ := json.Marshal(map[string]any{"events": []any{map[string]any{"payload": map[string]string{"text": text}}}, "cursor": seq})
 	frame := []byte(fmt.Sprintf("id: %d\ndata: %s\n\n", seq, page))
-	f.mu.Lock()
 	for out := range f.streams {
 		select {
 		case out <- frame:

@@ -3,7 +3,6 @@ package imports
 import (
 	"archive/zip"
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -54,12 +53,10 @@ func readZipped(f *zip.File, limit int64) ([]byte, error) {
 	defer rc.Close()
 	raw, err := io.ReadAll(io.LimitReader(rc, limit+1))
 	switch {
-	case err != nil && !errors.Is(err, io.EOF):
+	case err != nil:
 		return nil, apperr.Wrap(err, apperr.InvalidRequest, "The archive's %s is damaged.", f.Name)
 	case int64(len(raw)) > limit:
-		e := apperr.E(apperr.InvalidRequest, "The archive's %s is larger than %d MiB once unpacked.", f.Name, limit>>20)
-		e.Details = map[string]any{"limit": limit}
-		return nil, e
+		return nil, tooLarge("The archive's "+f.Name+" unpacked", limit)
 	}
 	return raw, nil
 }

@@ -117,9 +117,7 @@ func Import(ctx context.Context, n *narrative.Service, userID int64, data []byte
 // Parse detects the format of data from its content and maps it.
 func Parse(data []byte) (Preview, error) {
 	if len(data) > MaxFileBytes {
-		e := apperr.E(apperr.InvalidRequest, "The file is larger than %d MiB.", MaxFileBytes>>20)
-		e.Details = map[string]any{"limit": MaxFileBytes}
-		return Preview{}, e
+		return Preview{}, tooLarge("The file", MaxFileBytes)
 	}
 	switch {
 	case bytes.HasPrefix(data, pngSignature):
@@ -194,6 +192,14 @@ func unsupported(claimed string) error {
 	if claimed != "" {
 		e.Details = map[string]any{"format": claimed}
 	}
+	return e
+}
+
+// tooLarge refuses what (the file, or a part of it) for being larger than
+// limit bytes.
+func tooLarge(what string, limit int64) error {
+	e := apperr.E(apperr.InvalidRequest, "%s is larger than %d MiB.", what, limit>>20)
+	e.Details = map[string]any{"limit": limit}
 	return e
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
 // Services is the aggregate the edges are built on.
@@ -67,11 +68,12 @@ func New(store *models.Store, opts Options) *Services {
 	if opts.Mode == "" {
 		opts.Mode = "local"
 	}
+	tables := table.New(store, opts.Now)
 	return &Services{
-		Table: table.New(store, opts.Now),
+		Table: tables,
 		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
 			PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
-		Accounts: accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger}),
+		Accounts: accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables}),
 		store:    store, mode: opts.Mode, now: opts.Now,
 	}
 }
@@ -84,8 +86,37 @@ func (s *Services) Shutdown() {
 	s.Narrative.Shutdown()
 }
 
-// SweepIdleGuests deletes the guests idle for longer than retention, with
-// everything they own (one cascading DELETE), and returns how many.
+// sweepBatch is how many idle guests one read of the sweep lists.
+const sweepBatch = 200
+
+// SweepIdleGuests deletes the guests idle for longer than retention and
+// returns how many. Each goes through the one deletion rule
+// (table.Service.DeleteUser, a transaction per guest): what they own goes, what
+// they held in other people's rooms is released. A guest who fails to go
+// is skipped and the sweep goes on; the first such error is returned with
+// the count.
 func (s *Services) SweepIdleGuests(ctx context.Context, retention time.Duration) (int64, error) {
-	return s.store.SweepIdleGuests(ctx, s.now().Add(-retention))
+	before := s.now().Add(-retention)
+	stillIdle := func(u *models.User) bool { return models.IdleGuest(u, before) }
+	var swept int64
+	var firstErr error
+	for after := int64(0); ; {
+		ids, err := s.store.FindIdleGuestIDs(ctx, before, after, sweepBatch)
+		if err != nil {
+			return swept, err
+		}
+		for _, id := range ids {
+			deleted, err := s.Table.DeleteUser(ctx, id, stillIdle)
+			if err != nil && apperr.CodeOf(err) != apperr.NotFound && firstErr == nil {
+				firstErr = err
+			}
+			if deleted {
+				swept++
+			}
+		}
+		if len(ids) < sweepBatch {
+			return swept, firstErr
+		}
+		after = ids[len(ids)-1]
+	}
 }

@@ -52,7 +52,7 @@ type CampaignSeat struct {
 	AIControllerGrantID       *int64             `gorm:"column:ai_controller_grant_id"`
 	ControllerEpoch           int64              `gorm:"not null;default:0;check:ck_campaign_seats_controller_epoch,controller_epoch >= 0"`
 	CharacterID               *int64             `gorm:"index"`
-	Character                 *Character         `gorm:"foreignKey:CharacterID;constraint:OnDelete:CASCADE"`
+	Character                 *Character         `gorm:"foreignKey:CharacterID;constraint:OnDelete:SET NULL"`
 	CreatedAt                 time.Time          `gorm:"not null"`
 }
 

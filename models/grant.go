@@ -37,7 +37,7 @@ type AIControllerGrant struct {
 	Status                       string   `gorm:"size:16;not null;check:ck_ai_controller_grants_status,status IN ('active','revoked')"`
 	PreSessionExpiresAt          *time.Time
 	HandoffReturnAccessSessionID *int64             `gorm:"index"`
-	HandoffReturnAccessSession   *RoomAccessSession `gorm:"foreignKey:HandoffReturnAccessSessionID;constraint:OnDelete:CASCADE"`
+	HandoffReturnAccessSession   *RoomAccessSession `gorm:"foreignKey:HandoffReturnAccessSessionID;constraint:OnDelete:SET NULL"`
 	TemporaryInstruction         string             `gorm:"type:text;not null;default:''"`
 	CreatedAt                    time.Time          `gorm:"not null"`
 	BoundAt                      *time.Time

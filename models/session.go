@@ -50,7 +50,7 @@ type SessionParticipant struct {
 	SeatID                          int64         `gorm:"not null;uniqueIndex:uq_session_participants_session_seat,priority:2;index"`
 	Seat                            *CampaignSeat `gorm:"foreignKey:SeatID;constraint:OnDelete:CASCADE"`
 	CharacterID                     *int64        `gorm:"index"`
-	Character                       *Character    `gorm:"foreignKey:CharacterID;constraint:OnDelete:CASCADE"`
+	Character                       *Character    `gorm:"foreignKey:CharacterID;constraint:OnDelete:SET NULL"`
 	ControllerKindAtJoin            string        `gorm:"size:16;not null;check:ck_session_participants_controller_binding,(controller_kind_at_join = 'none' AND controller_access_session_id_at_join IS NULL AND controller_ai_grant_id_at_join IS NULL AND controller_generation_at_join IS NULL) OR (controller_kind_at_join = 'human' AND controller_access_session_id_at_join IS NOT NULL AND controller_ai_grant_id_at_join IS NULL AND controller_generation_at_join IS NULL) OR (controller_kind_at_join = 'ai' AND controller_access_session_id_at_join IS NULL AND controller_ai_grant_id_at_join IS NOT NULL AND controller_generation_at_join IS NOT NULL)"`
 	ControllerAccessSessionIDAtJoin *int64        `gorm:"column:controller_access_session_id_at_join"`
 	ControllerAIGrantIDAtJoin       *int64        `gorm:"column:controller_ai_grant_id_at_join"`

@@ -20,7 +20,7 @@ type RoomStageAsset struct {
 	SHA256                 string             `gorm:"column:sha256;size:64;not null"`
 	Content                []byte             `gorm:"not null"`
 	CreatedByAccessSession *int64             `gorm:"column:created_by_access_session_id"`
-	CreatedBy              *RoomAccessSession `gorm:"foreignKey:CreatedByAccessSession;constraint:OnDelete:CASCADE"`
+	CreatedBy              *RoomAccessSession `gorm:"foreignKey:CreatedByAccessSession;constraint:OnDelete:SET NULL"`
 	CreatedAt              time.Time          `gorm:"not null"`
 }
 

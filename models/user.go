@@ -54,6 +54,16 @@ func (s *Store) FindUserByID(ctx context.Context, id int64) (*User, error) {
 	return &u, nil
 }
 
+// LockUser returns a user with its row locked until the transaction ends
+// (PostgreSQL; SQLite's write transaction holds the whole database).
+func (s *Store) LockUser(ctx context.Context, id int64) (*User, error) {
+	var u User
+	if err := lockIf(s.db.WithContext(ctx), true).First(&u, id).Error; err != nil {
+		return nil, translate(err, "user")
+	}
+	return &u, nil
+}
+
 // CountUsers returns the number of users.
 func (s *Store) CountUsers(ctx context.Context) (int64, error) {
 	var n int64

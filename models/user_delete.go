@@ -2,24 +2,34 @@ package models
 
 import (
 	"context"
-	"errors"
-
-	"gorm.io/gorm"
 
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-// DeleteUser deletes the user row; the database removes what hangs off it
-// through its foreign keys (ON DELETE CASCADE). Returns not_found when no
-// such user exists, and conflict when a foreign key still refuses the
-// delete (a schema whose table-side keys do not cascade yet: the user owns
-// rooms, memberships or characters).
+// DeleteUser deletes the user row; the database removes what the user owns
+// through its foreign keys (ON DELETE CASCADE: rooms, characters, solo
+// play). It does not release what they hold in other people's rooms:
+// gameplay's table.Service.DeleteUser does that first, in the same
+// transaction. A user who still holds a seat there (controls it, or handed
+// it to an AI that still has it) is refused with conflict rather than take
+// the seat, and with it the room owner's sessions. Returns not_found when
+// no such user exists.
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
-	res := s.db.WithContext(ctx).Exec("DELETE FROM users WHERE id = ?", id)
-	if errors.Is(res.Error, gorm.ErrForeignKeyViolated) {
-		return apperr.Wrap(res.Error, apperr.Conflict,
-			"This account still owns rooms, memberships or characters that the database will not delete with it; leave or delete them first.")
+	var held int64
+	members := s.db.Table("room_access_sessions a").Select("a.id").
+		Joins("JOIN rooms r ON r.id = a.room_id").Where("a.user_id = ? AND r.owner_user_id <> ?", id, id)
+	err := s.db.WithContext(ctx).Model(&CampaignSeat{}).
+		Where("controller_access_session_id IN (?)", members).
+		Or("ai_controller_grant_id IN (?)", s.db.Model(&AIControllerGrant{}).Select("id").
+			Where("status = ? AND handoff_return_access_session_id IN (?)", GrantActive, members)).
+		Count(&held).Error
+	if err != nil {
+		return translate(err, "seats")
 	}
+	if held > 0 {
+		return apperr.E(apperr.Conflict, "This person still holds a seat in another person's room; it must be released first.")
+	}
+	res := s.db.WithContext(ctx).Exec("DELETE FROM users WHERE id = ?", id)
 	if res.Error != nil {
 		return translate(res.Error, "user")
 	}

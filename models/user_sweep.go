@@ -5,20 +5,28 @@ import (
 	"time"
 )
 
-// SweepIdleGuests deletes the guests (users without an account) not seen
-// since before, in one DELETE: the foreign keys cascade all the way down
-// (rooms and their sessions, characters, grants, adventures and their
-// memories), so nothing is loaded to delete it. Accounts are never swept.
-func (s *Store) SweepIdleGuests(ctx context.Context, before time.Time) (int64, error) {
-	res := s.db.WithContext(ctx).Where("email IS NULL AND COALESCE(last_seen_at, created_at) < ?", before).Delete(&User{})
-	if res.Error == nil && res.RowsAffected > 0 {
-		s.authorityChanged(ctx)
+// IdleGuest reports whether u is a guest (a user without an account) not
+// seen since before. Accounts are never idle guests.
+func IdleGuest(u *User, before time.Time) bool {
+	seen := u.CreatedAt
+	if u.LastSeenAt != nil {
+		seen = *u.LastSeenAt
 	}
-	return res.RowsAffected, translate(res.Error, "idle guests")
+	return u.Email == nil && seen.Before(before)
+}
+
+// FindIdleGuestIDs returns up to limit guests with an id above afterID not
+// seen since before, in id order. The sweep deletes each through the one
+// deletion rule, which checks IdleGuest again under the row's lock.
+func (s *Store) FindIdleGuestIDs(ctx context.Context, before time.Time, afterID int64, limit int) ([]int64, error) {
+	var ids []int64
+	err := s.db.WithContext(ctx).Model(&User{}).Where("id > ? AND email IS NULL AND COALESCE(last_seen_at, created_at) < ?", afterID, before).
+		Order("id").Limit(limit).Pluck("id", &ids).Error
+	return ids, translate(err, "idle guests")
 }
 
 // TableCounts counts the rows of every table of the current schema, for
-// tests that prove a cascade took exactly what it should.
+// tests that prove a deletion took exactly what it should.
 func (s *Store) TableCounts(ctx context.Context) (map[string]int64, error) {
 	out := map[string]int64{}
 	for _, m := range currentModels {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/oneread"
+	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -64,6 +65,9 @@ type Options struct {
 	// Logger receives failed and throttled logins (never a password or an
 	// email); slog.Default when nil.
 	Logger *slog.Logger
+	// Table holds the one deletion rule (table.Service.DeleteUser); one on
+	// the same store is made when nil.
+	Table *table.Service
 }
 
 // Service holds the account rules.
@@ -71,6 +75,7 @@ type Service struct {
 	store  *models.Store
 	now    func() time.Time
 	logger *slog.Logger
+	table  *table.Service
 	// resumed caches Resume's answers (see resumeCache).
 	resumed resumeCache
 	// resuming shares one read of a user among the Resumes that miss it
@@ -137,7 +142,10 @@ func New(store *models.Store, opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Service{store: store, now: opts.Now, logger: opts.Logger}
+	if opts.Table == nil {
+		opts.Table = table.New(store, opts.Now)
+	}
+	return &Service{store: store, now: opts.Now, logger: opts.Logger, table: opts.Table}
 }
 
 func sessionOf(u *models.User) Session {
@@ -334,8 +342,9 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, current, new
 	return sessionOf(u), nil
 }
 
-// DeleteAccount deletes the caller's account after checking its password:
-// the user row goes, and the database's cascades take what the user owns.
+// DeleteAccount deletes the caller's account after checking its password,
+// through the one deletion rule (table.Service.DeleteUser): what the user owns
+// goes, what they held in other people's rooms is released.
 // A wrong password counts as a failed login and is account_invalid on
 // password; conflict when the database still refuses (see
 // models.Store.DeleteUser).
@@ -347,7 +356,7 @@ func (s *Service) DeleteAccount(ctx context.Context, userID int64, password stri
 	if err := s.reauthenticate(ctx, u, password, "password"); err != nil {
 		return err
 	}
-	if err := s.store.DeleteUser(ctx, userID); err != nil {
+	if _, err := s.table.DeleteUser(ctx, userID, nil); err != nil {
 		return err
 	}
 	s.logger.Info("account deleted", slog.Int64("user_id", userID))

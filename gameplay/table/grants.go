@@ -133,8 +133,11 @@ const (
 	RevokedRotated    = "rotated"
 	RevokedReassigned = "reassigned"
 	RevokedMember     = "member_revoked"
-	RevokedEnded      = "session_ended"
-	revokedAbandoned  = "session_abandoned"
+	// RevokedMemberDeleted: the member who handed the seat over deleted
+	// their account (or was swept as an idle guest).
+	RevokedMemberDeleted = "member_deleted"
+	RevokedEnded         = "session_ended"
+	revokedAbandoned     = "session_abandoned"
 )
 
 // sessionOver reports whether a grant was revoked because its session

@@ -264,24 +264,78 @@ func (s *Service) RevokeMember(ctx context.Context, c Caller, roomID, accessID i
 			if err := tx.UpdateAccessSession(ctx, m.ID, models.AccessUpdate{Status: &revoked, RevokedAt: &now}); err != nil {
 				return Actor{}, err
 			}
-			// Every seat the member holds is released: those they control, and
-			// those they handed to an AI (whose grant dies with the member).
-			own, err := tx.FindSeatsControlledBy(ctx, m.ID)
-			if err != nil {
+			if err := releaseSeatsOf(ctx, tx, m.ID, RevokedMember); err != nil {
 				return Actor{}, err
-			}
-			handedOff, err := tx.FindSeatsHeldFor(ctx, m.ID)
-			if err != nil {
-				return Actor{}, err
-			}
-			for _, seat := range append(own, handedOff...) {
-				if err := changeControllerFor(ctx, tx, &seat, models.SeatController{Kind: models.ControllerNone}, RevokedMember); err != nil {
-					return Actor{}, err
-				}
 			}
 		}
 		return a, nil
 	})
+}
+
+// releaseSeatsOf releases every seat a member holds: those they control,
+// and those they handed to an AI (whose grant dies with the member, for
+// reason). Each is a controller change: the epoch moves on and the seat's
+// character leaves with its controller.
+func releaseSeatsOf(ctx context.Context, tx *models.Store, accessID int64, reason string) error {
+	own, err := tx.FindSeatsControlledBy(ctx, accessID)
+	if err != nil {
+		return err
+	}
+	handedOff, err := tx.FindSeatsHeldFor(ctx, accessID)
+	if err != nil {
+		return err
+	}
+	for _, seat := range append(own, handedOff...) {
+		if err := changeControllerFor(ctx, tx, &seat, models.SeatController{Kind: models.ControllerNone}, reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteUser deletes a person and takes only what they own: their rooms
+// (with everything played in them), characters, scenarios and adventures.
+// What they hold in other people's rooms is released first, in the same
+// transaction, as a revoked member's is (reason member_deleted): the
+// seats stay, vacant, with their sessions, events, messages and rolls;
+// their lines name a former member. The foreign keys into those rooms no
+// longer cascade (schema v22), and a seat still controlled by the person
+// makes the delete fail rather than take it. keep, when not nil, is asked
+// inside the transaction, after the person's row is locked, whether to go
+// on (the idle-guest sweep checks the guest is still idle); false deletes
+// nothing and reports false. Returns not_found for no such user.
+func (s *Service) DeleteUser(ctx context.Context, userID int64, keep func(*models.User) bool) (bool, error) {
+	deleted := false
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		u, err := tx.LockUser(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if keep != nil && !keep(u) {
+			return nil
+		}
+		_, access, err := tx.FindRoomsOfUser(ctx, userID)
+		if err != nil {
+			return err
+		}
+		for _, m := range access {
+			if m.Authority == models.AuthorityOwner {
+				continue // their own room goes with them
+			}
+			if err := releaseSeatsOf(ctx, tx, m.ID, RevokedMemberDeleted); err != nil {
+				return err
+			}
+		}
+		if err := s.failpoint("delete_user.released"); err != nil {
+			return err
+		}
+		if err := tx.DeleteUser(ctx, userID); err != nil {
+			return err
+		}
+		deleted = true
+		return nil
+	})
+	return deleted, err
 }
 
 // SetMemberAuthority grants or removes the DM key (authority dm or member).

@@ -57,7 +57,7 @@ type ParticipantView struct {
 	ControllerKind        string    `json:"controller_kind"`
 	ControllerDisplayName *string   `json:"controller_display_name"`
 	// ControllerNameCode is the controller's name code (see UserView).
-	ControllerNameCode   string                `json:"controller_name_code,omitempty" jsonschema:"user.guest (controller_name_params.number) while controller_display_name is the server-made guest name"`
+	ControllerNameCode   string                `json:"controller_name_code,omitempty" jsonschema:"user.guest (controller_name_params.number) while controller_display_name is the server-made guest name; user.former once the member deleted their account"`
 	ControllerNameParams map[string]string     `json:"controller_name_params,omitempty" jsonschema:"the parameters of controller_name_code: number, the guest's four digits"`
 	Character            *ParticipantCharacter `json:"character"`
 }
@@ -331,6 +331,10 @@ func resumeFrom(ctx context.Context, tx *models.Store, sc sessionScope, rows ses
 			if n, ok := names[*p.ControllerAccessSessionIDAtJoin]; ok {
 				pv.ControllerDisplayName = &n
 				pv.ControllerNameCode, pv.ControllerNameParams = GuestNameCode(n)
+			} else {
+				// The member deleted their account: their lines stay, unnamed.
+				n := FormerMemberName
+				pv.ControllerDisplayName, pv.ControllerNameCode = &n, codeFormerMember
 			}
 		}
 		if p.CharacterID != nil {

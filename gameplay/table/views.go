@@ -22,6 +22,7 @@ type UserView struct {
 const (
 	codeGuestName     = "user.guest"
 	codeSeatDM        = "seat.dm"
+	codeFormerMember  = "user.former"
 	codeCheckEveryone = "check.everyone"
 )
 
@@ -36,6 +37,10 @@ func GuestNameCode(name string) (string, map[string]string) {
 	}
 	return "", nil
 }
+
+// FormerMemberName names, in the server's English, a member whose account
+// is gone (code user.former).
+const FormerMemberName = "Former member"
 
 func userView(id int64, name string) UserView {
 	code, params := GuestNameCode(name)

@@ -2863,7 +2863,7 @@ export interface components {
             late: boolean;
             controller_kind: string;
             controller_display_name: null | string;
-            /** @description user.guest (controller_name_params.number) while controller_display_name is the server-made guest name */
+            /** @description user.guest (controller_name_params.number) while controller_display_name is the server-made guest name; user.former once the member deleted their account */
             controller_name_code?: string;
             /** @description the parameters of controller_name_code: number, the guest's four digits */
             controller_name_params?: {

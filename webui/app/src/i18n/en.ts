@@ -1086,6 +1086,7 @@ export const en = {
   'server.script.kind.canceled': 'it was cancelled',
   'server.script.kind.internal': 'the script engine failed',
   'server.user.guest': 'Guest {number}',
+  'server.user.former': 'Former member',
   'server.seat.dm': 'DM',
   'server.check.everyone': 'Everyone: roll {check}.',
 

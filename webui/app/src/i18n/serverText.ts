@@ -17,6 +17,7 @@ export const SERVER_TEXT_KEYS = {
   'script.message': 'server.script.message',
   'script.error': 'server.script.error',
   'user.guest': 'server.user.guest',
+  'user.former': 'server.user.former',
   'seat.dm': 'server.seat.dm',
   'check.everyone': 'server.check.everyone',
 } as const satisfies Record<string, MessageKey>;

@@ -1078,6 +1078,7 @@ export const zhTW: Record<MessageKey, string> = {
   'server.script.kind.canceled': '已取消',
   'server.script.kind.internal': '腳本引擎發生故障',
   'server.user.guest': '訪客 {number}',
+  'server.user.former': '已離開的成員',
   'server.seat.dm': 'DM 座位',
   'server.check.everyone': '所有人：擲{check}檢定。',
 

@@ -232,6 +232,10 @@ func TestDeletingAPersonTakesOnlyWhatTheyOwn(t *testing.T) {
 			} else if e, _ := apperr.As(err); e.Details["reason"] != table.RevokedMemberDeleted {
 				t.Errorf("revoke reason %v, want %s", e.Details["reason"], table.RevokedMemberDeleted)
 			}
+			// The fight goes on without the deleted player's character.
+			if _, err := svc.GetEncounter(ctx, ft.Owner, ft.LobbyID); err != nil {
+				t.Errorf("the fight after the deletion: %v", err)
+			}
 			// The campaign goes on: the owner closes the session the friend
 			// ran (the owner's escape hatch; its history stays), takes the DM
 			// seat and starts the next.

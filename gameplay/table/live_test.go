@@ -458,6 +458,7 @@ func TestSlashInput(t *testing.T) {
 		{"/search the chest", "action", "search", ""},
 		{"/ooc pizza's here", "ooc", "", ""},
 		{"/whisper I keep the ring", "whisper_dm", "", ""},
+		{"/w I keep the ring", "whisper_dm", "", ""},
 		{"/check perception is anyone there?", "action", "check", "perception"},
 		{"/CHECK dex", "action", "check", "dex"},
 	}
@@ -472,7 +473,7 @@ func TestSlashInput(t *testing.T) {
 	_, err := lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/dance wildly"})
 	wantCode(t, err, apperr.UnknownCommand)
 	e, _ := apperr.As(err)
-	if fmt.Sprint(e.Details["known"]) != "[/action /check /gmroll /npc /ooc /r /roll /search /whisper]" {
+	if fmt.Sprint(e.Details["known"]) != "[/action /check /gmroll /npc /ooc /r /roll /search /w /whisper]" {
 		t.Fatalf("known commands %v", e.Details["known"])
 	}
 	_, err = lt.svc.PostInput(ctx, lt.Seated, lt.LobbyID, table.InputLine{Text: "/check luck"})

@@ -45,6 +45,7 @@ var slashCommands = map[string]Command{
 	"/action":  {Kind: models.MessageAction},
 	"/search":  {Kind: models.MessageAction, Intent: IntentSearch},
 	"/whisper": {Kind: models.MessageWhisperDM},
+	"/w":       {Kind: models.MessageWhisperDM}, // Roll20's and Foundry's short form
 	"/ooc":     {Kind: models.MessageOOC},
 	"/check":   {Kind: models.MessageAction, Intent: IntentCheck},
 	"/r":       {Kind: KindRoll},

@@ -283,8 +283,9 @@ for (const viewport of SIZES) {
       await message(dana).fill('/npc Old hermit: Who disturbs my rest?');
       await message(dana).press('Enter');
       await waitText(chatLine(bob, 'Who disturbs my rest?').getByTestId('speaker'), 'Old hermit (NPC)');
-      await dana.getByLabel('Whisper to').selectOption({ label: 'Brom' });
-      await say(dana, 'You spot a hidden lever.', 'Whisper');
+      // a whisper typed Roll20's way: /w and the player's name
+      await message(dana).fill('/w Brom You spot a hidden lever.');
+      await message(dana).press('Enter');
       await chatLine(bob, 'You spot a hidden lever.').filter({ hasText: 'Whisper to Brom' }).waitFor();
       await say(dana, 'The lever creaks.', 'Narrate');
       await chatLine(ann, 'The lever creaks.').waitFor();

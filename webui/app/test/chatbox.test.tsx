@@ -7,6 +7,7 @@ import { en } from '../src/i18n/en';
 import { zhTW } from '../src/i18n/zh-TW';
 import { resetIdentity } from '../src/identity';
 import type { EventView, SessionResume } from '../src/table/api';
+import { namedWhisper } from '../src/table/InputBar';
 import { json, callsTo, nextWait, renderApp, resume, msg, stubServer } from './fixtures';
 
 const posted = (e: EventView) => json(201, { message_id: (e.payload as unknown as { message_id: number }).message_id, event: e });
@@ -80,6 +81,25 @@ describe('chat box', () => {
     expect(screen.getByTestId('slash-hints')).toBeTruthy();
     await act(async () => fireEvent.keyDown(box(), { key: 'Enter' }));
     expect(callsTo('POST', '/api/sessions/12/input').map((c) => (c.body as { text: string }).text)).toEqual(['/search the chest']);
+  });
+});
+
+describe('whispers typed as /w Name', () => {
+  const targets = [
+    { seatId: 9, name: 'Mira' },
+    { seatId: 10, name: 'Mira Vale' },
+    { seatId: 11, name: 'Nox' },
+  ];
+  it('finds the longest name the line starts with, without case', () => {
+    expect(namedWhisper('/w nox The door is trapped.', targets)).toEqual({ seatId: 11, text: 'The door is trapped.' });
+    expect(namedWhisper('/whisper Mira Vale: you hear it too', targets)).toEqual({ seatId: 10, text: 'you hear it too' });
+    expect(namedWhisper('/w Mira Valerian is here', targets)).toEqual({ seatId: 9, text: 'Valerian is here' });
+  });
+  it('is nothing without a known name or without text', () => {
+    expect(namedWhisper('/w Bob hello', targets)).toBeNull();
+    expect(namedWhisper('/w Nox', targets)).toBeNull();
+    expect(namedWhisper('/w Noxious fumes', targets)).toBeNull();
+    expect(namedWhisper('Nox hello', targets)).toBeNull();
   });
 });
 

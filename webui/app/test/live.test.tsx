@@ -290,8 +290,8 @@ describe('input bar', () => {
     const keys = callsTo('POST', '/api/sessions/12/messages').map((c) => (c.body as { idempotency_key: string }).idempotency_key);
     expect(new Set(keys).size).toBe(5);
     expect(chatTexts()).toEqual(['Hello there', 'line 0', 'line 1', 'line 2', 'line 3', 'line 4']);
-    // a player has no whisper target select and no narration
-    expect(screen.queryByLabelText(en['table.input.whisperTo'])).toBeNull();
+    // a player has no whisper targets and no narration
+    expect(screen.queryByRole('group', { name: en['table.input.whisperTo'] })).toBeNull();
     expect(screen.queryByRole('button', { name: en['table.input.narrate'] })).toBeNull();
   });
 
@@ -418,9 +418,10 @@ describe('DM', () => {
     type('You hear a voice.');
     const whisper = screen.getByRole('button', { name: en['table.input.whisper'] }) as HTMLButtonElement;
     expect(whisper.disabled).toBe(true);
-    const select = screen.getByLabelText(en['table.input.whisperTo']) as HTMLSelectElement;
-    expect(Array.from(select.options).map((o) => o.textContent)).toEqual([en['table.input.chooseTarget'], 'Mira', 'Nox']);
-    fireEvent.change(select, { target: { value: '10' } });
+    const chips = screen.getByRole('group', { name: en['table.input.whisperTo'] });
+    expect(within(chips).getAllByRole('button').map((o) => o.textContent)).toEqual(['Mira', 'Nox']);
+    fireEvent.click(within(chips).getByRole('button', { name: 'Nox' }));
+    expect(within(chips).getByRole('button', { name: 'Nox' }).getAttribute('aria-pressed')).toBe('true');
     await click(en['table.input.whisper']);
     expect(callsTo('POST', '/api/sessions/12/messages')[0]!.body).toEqual({
       kind: 'whisper_dm',

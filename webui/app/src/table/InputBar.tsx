@@ -139,7 +139,16 @@ export function InputBar({
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (closed || trimmed === '' || action.busy) return;
-    const whisper = mode === 'dm' && /^\/whisper(\s|$)/i.test(trimmed) && targetSeat !== null ? { to_seat_id: targetSeat } : {};
+    if (mode === 'dm') {
+      // "/w Mira text" whispers Mira (Roll20's way); "/w text" the chosen target
+      const named = namedWhisper(trimmed, targets);
+      if (named) {
+        setTarget(String(named.seatId));
+        void send('messages', { kind: 'whisper_dm', text: named.text, to_seat_id: named.seatId });
+        return;
+      }
+    }
+    const whisper = mode === 'dm' && /^\/(w|whisper)(\s|$)/i.test(trimmed) && targetSeat !== null ? { to_seat_id: targetSeat } : {};
     void send('input', { text: trimmed, ...subject, ...whisper });
   };
 
@@ -186,20 +195,31 @@ export function InputBar({
           </ul>
         </div>
       )}
+      {mode === 'dm' && targets.length > 0 && (
+        // A row of small chips, not a select beside the text: the text
+        // keeps the width (a select squeezed it to 41 px on a phone).
+        <div className="whisper-targets" role="group" aria-labelledby={targetId}>
+          <span id={targetId} className="hint">
+            {t('table.input.whisperTo')}
+          </span>
+          {targets.map((x) => {
+            const on = String(x.seatId) === target;
+            return (
+              <button
+                key={x.seatId}
+                type="button"
+                className="chip"
+                aria-pressed={on}
+                disabled={closed}
+                onClick={() => setTarget(on ? '' : String(x.seatId))}
+              >
+                {x.name}
+              </button>
+            );
+          })}
+        </div>
+      )}
       <form className="input-row" onSubmit={submit}>
-        {mode === 'dm' && (
-          <label className="whisper-target">
-            <span>{t('table.input.whisperTo')}</span>
-            <select id={targetId} value={target} disabled={closed} onChange={(e) => setTarget(e.target.value)}>
-              <option value="">{t('table.input.chooseTarget')}</option>
-              {targets.map((x) => (
-                <option key={x.seatId} value={String(x.seatId)}>
-                  {x.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
         <label htmlFor={inputId} className="visually-hidden">
           {t('table.input.message')}
         </label>
@@ -220,7 +240,7 @@ export function InputBar({
         <span id={`${inputId}-keys`} className="visually-hidden">
           {t('table.input.keys')}
         </span>
-        <button type="submit" disabled={closed || trimmed === '' || action.busy}>
+        <button type="submit" className="primary send" disabled={closed || trimmed === '' || action.busy}>
           {t('table.input.send')}
         </button>
       </form>
@@ -243,11 +263,31 @@ export function InputBar({
   );
 }
 
+// namedWhisper reads the DM's "/w Name text" (or "/whisper Name text"):
+// the longest target name the line starts with, matched without case.
+export function namedWhisper(line: string, targets: WhisperTarget[]): { seatId: number; text: string } | null {
+  const m = /^\/(?:w|whisper)\s+([\s\S]*)$/i.exec(line);
+  if (!m) return null;
+  const rest = m[1]!;
+  const lower = rest.toLowerCase();
+  let best: { seatId: number; text: string; len: number } | null = null;
+  for (const x of targets) {
+    const name = x.name.trim().toLowerCase();
+    if (name === '' || !lower.startsWith(name)) continue;
+    const after = rest.slice(name.length);
+    if (after !== '' && !/^[\s:,]/.test(after)) continue;
+    const text = after.replace(/^[\s:,]+/, '').trim();
+    if (text !== '' && (best === null || name.length > best.len)) best = { seatId: x.seatId, text, len: name.length };
+  }
+  return best && { seatId: best.seatId, text: best.text };
+}
+
 // slashHints lists the commands matching what is typed after "/"; when
 // nothing matches it lists them all (matched=false).
 function slashHints(text: string, mode: InputMode) {
   if (!text.startsWith('/')) return null;
-  const word = text.split(/\s/, 1)[0]!.toLowerCase();
+  const typed = text.split(/\s/, 1)[0]!.toLowerCase();
+  const word = typed === '/w' ? '/whisper' : typed;
   const mine = SLASH.filter((s) => s.modes.includes(mode));
   const typedWhole = /\s/.test(text);
   const matching = mine.filter((s) => (typedWhole ? s.cmd === word : s.cmd.startsWith(word)));

@@ -19,6 +19,20 @@ var (
 	secretAC = regexp.MustCompile(`[:\[, "/]93[,}\]/" ]`)
 )
 
+// fightTable is a session in play with an AI DM, Mira's AI player and
+// Tomas (seated by a human), and the two seats' combatant ids.
+func fightTable(t *testing.T) (dm, player *agent, mira, tomas string) {
+	t.Helper()
+	svc, srv := liveServer(t)
+	f := tabletest.New(t, svc)
+	dm = aiDM(t, srv.URL, f)
+	dm.must("session", map[string]any{"action": "start"}, nil)
+	seatTomas(t, svc, f)
+	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
+	player = aiPlayer(t, srv.URL, f)
+	return dm, player, fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+}
+
 // TestEncounterOverMCP runs a two-round fight through the real HTTP
 // handler: an AI DM starts it with the seats and a hidden NPC, the AI
 // player and the DM roll initiative, the turns go round twice with a hit
@@ -26,14 +40,7 @@ var (
 // result is validated against the listed schema; the player's results,
 // context and events never hold the NPC's AC or HP, while the DM's do.
 func TestEncounterOverMCP(t *testing.T) {
-	svc, srv := liveServer(t)
-	f := tabletest.New(t, svc)
-	dm := aiDM(t, srv.URL, f)
-	dm.must("session", map[string]any{"action": "start"}, nil)
-	seatTomas(t, svc, f)
-	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
-	player := aiPlayer(t, srv.URL, f)
-	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+	dm, player, mira, tomas := fightTable(t)
 
 	// Everything the player reads, to search for the secret at the end.
 	var seen []byte
@@ -288,14 +295,7 @@ func nulls(v any, path string) []string {
 // and each encounter.secret the DM reads holds something of its own
 // beyond the fight's name and round and the public event it completes.
 func TestFightEventsHaveNoNulls(t *testing.T) {
-	svc, srv := liveServer(t)
-	f := tabletest.New(t, svc)
-	dm := aiDM(t, srv.URL, f)
-	dm.must("session", map[string]any{"action": "start"}, nil)
-	seatTomas(t, svc, f)
-	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
-	player := aiPlayer(t, srv.URL, f)
-	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+	dm, player, mira, tomas := fightTable(t)
 
 	var recent []Event
 	look := func() {

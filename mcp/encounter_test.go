@@ -19,6 +19,20 @@ var (
 	secretAC = regexp.MustCompile(`[:\[, "/]93[,}\]/" ]`)
 )
 
+// fightTable is a session in play with an AI DM, Mira's AI player and
+// Tomas (seated by a human), and the two seats' combatant ids.
+func fightTable(t *testing.T) (dm, player *agent, mira, tomas string) {
+	t.Helper()
+	svc, srv := liveServer(t)
+	f := tabletest.New(t, svc)
+	dm = aiDM(t, srv.URL, f)
+	dm.must("session", map[string]any{"action": "start"}, nil)
+	seatTomas(t, svc, f)
+	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
+	player = aiPlayer(t, srv.URL, f)
+	return dm, player, fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+}
+
 // TestEncounterOverMCP runs a two-round fight through the real HTTP
 // handler: an AI DM starts it with the seats and a hidden NPC, the AI
 // player and the DM roll initiative, the turns go round twice with a hit
@@ -26,14 +40,7 @@ var (
 // result is validated against the listed schema; the player's results,
 // context and events never hold the NPC's AC or HP, while the DM's do.
 func TestEncounterOverMCP(t *testing.T) {
-	svc, srv := liveServer(t)
-	f := tabletest.New(t, svc)
-	dm := aiDM(t, srv.URL, f)
-	dm.must("session", map[string]any{"action": "start"}, nil)
-	seatTomas(t, svc, f)
-	dm.must("session", map[string]any{"action": "admit", "seat_id": f.FreeSeatID}, nil)
-	player := aiPlayer(t, srv.URL, f)
-	mira, tomas := fmt.Sprintf("seat:%d", f.PlayerSeatID), fmt.Sprintf("seat:%d", f.FreeSeatID)
+	dm, player, mira, tomas := fightTable(t)
 
 	// Everything the player reads, to search for the secret at the end.
 	var seen []byte
@@ -257,4 +264,120 @@ func TestEncounterEventsAreCompact(t *testing.T) {
 			t.Errorf("compact attack keeps %s: %s", gone, raw)
 		}
 	}
+}
+
+// nulls lists where a JSON value holds null, as paths.
+func nulls(v any, path string) []string {
+	switch x := v.(type) {
+	case nil:
+		return []string{path}
+	case map[string]any:
+		var out []string
+		for k, val := range x {
+			out = append(out, nulls(val, path+"."+k)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for i, val := range x {
+			out = append(out, nulls(val, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return out
+	}
+	return nil
+}
+
+// TestFightEventsHaveNoNulls runs a fight with a hidden NPC over MCP (an AI
+// DM and an AI player: initiative, turns, attacks on the NPC and by it,
+// the DM's damage and healing, a hidden NPC joining, the end) and reads
+// every event as each audience does, through wait_for_event and the
+// recent window of get_session_context: no compact event holds a null,
+// and each encounter.secret the DM reads holds something of its own
+// beyond the fight's name and round and the public event it completes.
+func TestFightEventsHaveNoNulls(t *testing.T) {
+	dm, player, mira, tomas := fightTable(t)
+
+	var recent []Event
+	look := func() {
+		t.Helper()
+		for _, a := range []*agent{dm, player} {
+			var cx Context
+			a.must("get_session_context", nil, &cx)
+			recent = append(recent, cx.Recent...)
+		}
+	}
+	var fg Fought
+	dm.must("fight", map[string]any{"action": "start", "name": "Bridge", "npcs": []any{map[string]any{"name": "Ogre", "ac": 14, "hp": 60}}}, &fg)
+	player.must("fight", map[string]any{"action": "initiative", "combatant_id": mira, "faces": []int{12}}, nil)
+	dm.must("fight", map[string]any{"action": "initiative", "combatant_id": tomas, "faces": []int{5}}, nil)
+	dm.must("fight", map[string]any{"action": "end_turn"}, &fg)
+	look()
+	for round := fg.Encounter.Round; fg.Encounter.Round == round; {
+		switch fg.Encounter.Turn {
+		case mira:
+			player.must("fight", map[string]any{"action": "attack", "combatant_id": mira, "target_id": "npc:1", "bonus": 5, "damage": "1d8+3", "faces": []int{20}, "damage_faces": []int{4, 4}}, nil)
+			player.must("fight", map[string]any{"action": "attack", "combatant_id": mira, "target_id": "npc:1", "bonus": 5, "damage": "1d8+3", "faces": []int{1}}, nil)
+			look()
+			player.must("fight", map[string]any{"action": "end_turn"}, &fg)
+		case "npc:1":
+			dm.must("fight", map[string]any{"action": "attack", "combatant_id": "npc:1", "target_id": tomas, "bonus": 4, "damage": "1d6", "faces": []int{18}, "damage_faces": []int{3}}, nil)
+			dm.must("fight", map[string]any{"action": "change", "combatant_id": "npc:1", "change": "damage", "amount": 7}, nil)
+			dm.must("fight", map[string]any{"action": "change", "combatant_id": "npc:1", "change": "heal", "amount": 2}, nil)
+			look()
+			dm.must("fight", map[string]any{"action": "end_turn"}, &fg)
+		default:
+			dm.must("fight", map[string]any{"action": "end_turn"}, &fg)
+		}
+	}
+	dm.must("fight", map[string]any{"action": "change", "combatant_id": "npc:1", "change": "add_condition", "condition": "prone"}, nil)
+	dm.must("fight", map[string]any{"action": "add", "npcs": []any{map[string]any{"name": "Wolf", "ac": 13, "hp": 11}}}, nil)
+	dm.must("fight", map[string]any{"action": "end"}, nil)
+	look()
+
+	check := func(who string, events []Event) {
+		t.Helper()
+		raw, _ := json.Marshal(events)
+		var all []any
+		tabletest.Must(t, json.Unmarshal(raw, &all))
+		if where := nulls(all, who); len(where) > 0 {
+			t.Errorf("%s reads nulls at %v in %s", who, where, raw)
+		}
+	}
+	for _, a := range []struct {
+		name string
+		*agent
+	}{{"dm", dm}, {"player", player}} {
+		var events []Event
+		for after := int64(0); ; {
+			var pg EventPage
+			a.must("wait_for_event", map[string]any{"after": after, "timeout_seconds": 0}, &pg)
+			events = append(events, pg.Events...)
+			if after = pg.Cursor; !pg.HasMore {
+				break
+			}
+		}
+		check(a.name, events)
+		secrets := 0
+		for _, e := range events {
+			if e.Kind != table.EventEncounterSecret {
+				continue
+			}
+			secrets++
+			own := []string{}
+			for k := range e.Data {
+				if k != "name" && k != "round" && k != "of" && k != "of_seq" {
+					own = append(own, k)
+				}
+			}
+			if len(own) == 0 {
+				t.Errorf("%s's secret %d holds nothing of its own: %+v", a.name, e.Seq, e.Data)
+			}
+		}
+		// start, the two attacks on the ogre, the DM's damage and healing
+		// of it, the wolf joining and the end.
+		if want := map[string]int{"dm": 7, "player": 0}[a.name]; secrets != want {
+			t.Errorf("%s reads %d encounter.secret events, want %d", a.name, secrets, want)
+		}
+	}
+	check("recent", recent)
 }

@@ -96,7 +96,6 @@ func NewHandler(opts Options) http.Handler {
 		Logger: sdkLogger,
 	})
 	addPrompts(server)
-	server.AddReceivingMiddleware(followRenames)
 	if opts.Table != nil {
 		deps := toolDeps{table: opts.Table, logger: opts.Logger, limits: opts.Limits}
 		for _, t := range tools {

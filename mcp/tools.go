@@ -539,7 +539,7 @@ func fight(ctx context.Context, d toolDeps, c table.Caller, id int64, in fightIn
 }
 
 // attackOutcome is an attack's outcome, read from the public event that
-// recorded it (the target's AC is never in it).
+// recorded it (a hidden target's AC is never in it).
 func attackOutcome(e table.EventView) *AttackOutcome {
 	var p struct {
 		Attack struct {

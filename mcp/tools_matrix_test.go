@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -180,67 +181,22 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 	}
 }
 
-// TestRenamedToolsStillWork: every tool name of the earlier surface is
-// accepted (unlisted) and does what it did, answering with the result of
-// the tool it became, valid against that tool's listed schema.
-func TestRenamedToolsStillWork(t *testing.T) {
+// TestOldToolNamesAreUnknown: a tool name of the earlier 24-tool surface
+// (get_events) is refused exactly like a name that never existed.
+func TestOldToolNamesAreUnknown(t *testing.T) {
 	svc, srv := liveServer(t)
 	f := tabletest.New(t, svc)
 	dm := aiDM(t, srv.URL, f)
-	for _, tl := range listedTools(t) {
-		if _, old := renamed[tl.Name]; old {
-			t.Errorf("%s is listed and renamed", tl.Name)
-		}
-	}
-	old := func(a *agent, name string, args map[string]any, out any) string {
+	refusal := func(name string) string {
 		t.Helper()
-		if args == nil {
-			args = map[string]any{}
+		res, err := dm.cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: map[string]any{"after": 0}})
+		if err == nil {
+			raw, _ := json.Marshal(res)
+			t.Fatalf("%s was served: %s", name, raw)
 		}
-		res, err := a.cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		code, _ := a.check(renamed[name].tool, res, out)
-		return code
+		return strings.ReplaceAll(err.Error(), name, "NAME")
 	}
-	var done Done
-	if code := old(dm, "start_session", nil, &done); code != "" || done.Status != "active" {
-		t.Fatalf("start_session: %q %+v", code, done)
-	}
-	seatTomas(t, svc, f)
-	if code := old(dm, "admit_seat", map[string]any{"seat_id": f.FreeSeatID}, nil); code != "" {
-		t.Fatalf("admit_seat: %q", code)
-	}
-	player := aiPlayer(t, srv.URL, f)
-	var cx Context
-	player.must("get_session_context", nil, &cx)
-	for name, text := range map[string]string{"post_dialogue": "Hello.", "post_action": "I duck.", "post_ooc": "brb", "whisper": "psst"} {
-		if code := old(player, name, map[string]any{"text": text}, nil); code != "" {
-			t.Fatalf("%s: %q", name, code)
-		}
-	}
-	var pg EventPage
-	if code := old(player, "get_events", map[string]any{"after": cx.Cursor, "limit": 10}, &pg); code != "" {
-		t.Fatalf("get_events: %q", code)
-	}
-	kinds := map[string]bool{}
-	for _, e := range pg.Events {
-		kinds[e.Msg] = true
-	}
-	if !kinds["say"] || !kinds["action"] || !kinds["ooc"] || !kinds["whisper"] {
-		t.Fatalf("the old chat tools posted %v", kinds)
-	}
-	var w Window
-	old(dm, "open_action_window", map[string]any{"prompt": "Now?"}, &w)
-	if code := old(dm, "close_action_window", map[string]any{"window_id": w.WindowID}, &w); code != "" || w.Status != "closed" {
-		t.Fatalf("close_action_window: %q %+v", code, w)
-	}
-	var fg Fought
-	if code := old(dm, "run_encounter", map[string]any{"action": "start"}, &fg); code != "" || fg.Encounter.Phase != table.PhaseInitiative {
-		t.Fatalf("run_encounter: %q %+v", code, fg)
-	}
-	if code := old(dm, "end_session", nil, &done); code != "" || done.Status != "ended" {
-		t.Fatalf("end_session: %q %+v", code, done)
+	if old, unknown := refusal("get_events"), refusal("no_such_tool"); old != unknown || !strings.Contains(unknown, "NAME") {
+		t.Fatalf("get_events is refused with %q, an unknown tool with %q", old, unknown)
 	}
 }

@@ -277,8 +277,8 @@ func (r roster) compactEvent(e table.EventView) Event {
 }
 
 // prune drops what an agent cannot use from event data: nulls, empty
-// strings and lists, timestamps, audit trails and visibility bookkeeping.
-// A false stays: "success": false is news.
+// strings and lists, timestamps, audit trails and visibility bookkeeping,
+// in the objects of lists too. A false stays: "success": false is news.
 func prune(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -298,6 +298,15 @@ func prune(v any) any {
 	case []any:
 		if len(x) == 0 {
 			return nil
+		}
+		for i, el := range x {
+			if m, ok := el.(map[string]any); ok {
+				p, _ := prune(m).(map[string]any)
+				if p == nil {
+					p = map[string]any{}
+				}
+				x[i] = p
+			}
 		}
 		return x
 	case string:
@@ -443,36 +452,53 @@ type Fought struct {
 func compactFight(v table.EncounterView, mine string, dm bool) Fight {
 	out := Fight{Name: v.Name, Phase: v.Phase, Round: v.Round, Turn: v.CurrentID}
 	for _, c := range v.Combatants {
-		f := Fighter{ID: c.ID, Name: c.Name, Init: c.Initiative, Status: c.Status, AC: c.AC, Hidden: c.Hidden}
-		if c.HP != nil {
-			f.HP = hpText(table.HP{Current: c.HP.Current, Max: c.HP.Max, Temp: c.HP.Temp})
-		}
-		for _, cond := range c.Conditions {
-			name := cond.Name
-			if cond.Rounds > 0 {
-				name += fmt.Sprintf(" (%d rounds)", cond.Rounds)
-			}
-			f.Conditions = append(f.Conditions, name)
-		}
 		if c.ID == v.CurrentID {
 			out.TurnName = c.Name
 			out.YourTurn = c.ID == mine || dm && c.SeatID == nil
 		}
-		out.Order = append(out.Order, f)
+		out.Order = append(out.Order, compactFighter(c))
 	}
 	return out
+}
+
+// compactFighter is the agent's form of a combatant view.
+func compactFighter(c table.CombatantView) Fighter {
+	f := Fighter{ID: c.ID, Name: c.Name, Init: c.Initiative, Status: c.Status, AC: c.AC, Hidden: c.Hidden}
+	if c.HP != nil {
+		f.HP = hpText(table.HP{Current: c.HP.Current, Max: c.HP.Max, Temp: c.HP.Temp})
+	}
+	for _, cond := range c.Conditions {
+		name := cond.Name
+		if cond.Rounds > 0 {
+			name += fmt.Sprintf(" (%d rounds)", cond.Rounds)
+		}
+		f.Conditions = append(f.Conditions, name)
+	}
+	return f
 }
 
 // compactEncounterData shortens an encounter event's payload to what
 // changed: the whole encounter every event carries is left out (the
 // fight as it stands is in get_session_context; only its name and round
-// stay), and dice results read as formula, dice and total.
+// stay), the DM's hidden NPCs read as the fight's combatants do, and dice
+// results read as formula, dice and total.
 func compactEncounterData(payload map[string]any) {
 	if enc, ok := payload["encounter"].(map[string]any); ok {
 		payload["name"], payload["round"] = enc["name"], enc["round"]
 	}
 	delete(payload, "encounter")
 	delete(payload, "encounter_id")
+	if hidden, ok := payload["hidden"].([]any); ok {
+		raw, _ := json.Marshal(hidden)
+		var views []table.CombatantView
+		if json.Unmarshal(raw, &views) == nil {
+			out := make([]any, len(views))
+			for i, c := range views {
+				out[i] = compactFighter(c)
+			}
+			payload["hidden"] = out
+		}
+	}
 	var walkRolls func(any) any
 	walkRolls = func(x any) any {
 		switch m := x.(type) {

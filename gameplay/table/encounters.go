@@ -18,9 +18,11 @@ import (
 
 // Encounter event kinds. They are wire contract: never renamed. Every
 // change of an encounter is one public event that carries the encounter as
-// players may see it; when the change or the encounter holds anything
-// hidden (an NPC's armor class and hit points until revealed), an
-// encounter.secret event beside it carries the whole of it to the DM only.
+// players may see it; when the change holds something players may not read
+// (a hidden NPC's armor class and hit points set or changed, an attack's
+// hidden AC and outcome, the summary's damage a hidden NPC took), an
+// encounter.secret event beside it carries that to the DM only, with the
+// whole encounter as the DM sees it.
 const (
 	EventEncounterStarted = "encounter.started"
 	EventEncounterChanged = "encounter.changed"
@@ -191,7 +193,7 @@ type CombatantSummary struct {
 	Hits        int    `json:"hits"`
 	Misses      int    `json:"misses"`
 	DamageDealt int    `json:"damage_dealt" jsonschema:"the damage its hits rolled"`
-	DamageTaken *int   `json:"damage_taken" jsonschema:"the damage it lost after its defenses; null for players while an NPC is hidden"`
+	DamageTaken *int   `json:"damage_taken,omitempty" jsonschema:"the damage it lost after its defenses; absent for players while an NPC is hidden"`
 }
 
 // EncounterResult is what an encounter operation returns: the encounter as
@@ -213,12 +215,15 @@ type encounterOp struct {
 	changedChars map[int64]bool
 	// what the change records: the public event's kind and payload, the
 	// DM-only details beside it, and the seat it is about.
-	kind    string
-	public  map[string]any
-	secret  map[string]any
-	subject *int64
-	proxy   bool // the DM acts for a seat's combatant
-	ended   bool
+	kind   string
+	public map[string]any
+	secret map[string]any
+	// hiddenBefore are the hidden NPCs' numbers before the change
+	// (hiddenNumbers), to tell which ones it set or changed.
+	hiddenBefore map[string]string
+	subject      *int64
+	proxy        bool // the DM acts for a seat's combatant
+	ended        bool
 }
 
 func combatantID(seatID int64) string { return "seat:" + strconv.FormatInt(seatID, 10) }
@@ -245,6 +250,20 @@ func (st encounterState) hides(c combat.Combatant) bool { return c.SeatID == 0 &
 
 func (st encounterState) anyHidden() bool {
 	return slices.ContainsFunc(st.Fight.Combatants, st.hides)
+}
+
+// hiddenNumbers are what players do not see of each hidden NPC (its armor
+// class, hit points, defenses and initiative bonus), by combatant id, as
+// text to compare: the numbers an encounter.secret exists to carry.
+func (st encounterState) hiddenNumbers() map[string]string {
+	out := map[string]string{}
+	for _, c := range st.Fight.Combatants {
+		if st.hides(c) {
+			raw, _ := json.Marshal([]any{c.AC, c.HP, c.Defenses, c.InitiativeBonus})
+			out[c.ID] = string(raw)
+		}
+	}
+	return out
 }
 
 func (st encounterState) phase(status string) string {
@@ -479,7 +498,7 @@ func (s *Service) StartEncounter(ctx context.Context, c Caller, sessionID int64,
 		if err := tx.CreateEncounter(ctx, row); err != nil {
 			return err
 		}
-		op := &encounterOp{tx: tx, sc: sc, row: row, st: st, kind: EventEncounterStarted, public: map[string]any{}}
+		op := &encounterOp{tx: tx, sc: sc, row: row, st: st, kind: EventEncounterStarted, public: map[string]any{}, secret: map[string]any{}}
 		out, err = s.recordEncounter(ctx, op)
 		return err
 	})
@@ -628,7 +647,8 @@ func (s *Service) changeEncounter(ctx context.Context, c Caller, sessionID int64
 			return err
 		}
 		op := &encounterOp{tx: tx, sc: sc, participants: participantsBySeat(participants), row: row, st: st,
-			chars: map[int64]*models.Character{}, changedChars: map[int64]bool{}, public: map[string]any{}, secret: map[string]any{}}
+			chars: map[int64]*models.Character{}, changedChars: map[int64]bool{}, public: map[string]any{}, secret: map[string]any{},
+			hiddenBefore: st.hiddenNumbers()}
 		if err := op.loadSeats(ctx); err != nil {
 			return err
 		}
@@ -723,9 +743,12 @@ func (op *encounterOp) actAs(cb combat.Combatant) error {
 }
 
 // recordEncounter saves the encounter and appends its events: the public
-// one (with the encounter as players see it) and, when anything is
-// hidden, the DM's encounter.secret (the whole encounter and the change's
-// hidden numbers). It returns the encounter as the caller sees it.
+// one (with the encounter as players see it) and, when the change holds
+// something players may not read, the DM's encounter.secret: the change's
+// hidden parts, "hidden" (the hidden NPCs whose numbers the change set or
+// changed, as the DM sees them) and the whole encounter. A change with
+// nothing hidden in it has no secret event. It returns the encounter as
+// the caller sees it.
 func (s *Service) recordEncounter(ctx context.Context, op *encounterOp) (EncounterResult, error) {
 	raw, err := op.st.encode()
 	if err != nil {
@@ -756,8 +779,20 @@ func (s *Service) recordEncounter(ctx context.Context, op *encounterOp) (Encount
 	if err != nil {
 		return EncounterResult{}, err
 	}
-	if op.st.anyHidden() || len(op.secret) > 0 {
-		secret := map[string]any{"encounter_id": op.row.ID, "of": op.kind, "of_seq": e.Seq, "encounter": op.st.view(op.row.ID, op.row.Status, true)}
+	full := op.st.view(op.row.ID, op.row.Status, true)
+	var hidden []CombatantView
+	for id, numbers := range op.st.hiddenNumbers() {
+		if op.hiddenBefore[id] != numbers {
+			i := slices.IndexFunc(full.Combatants, func(c CombatantView) bool { return c.ID == id })
+			hidden = append(hidden, full.Combatants[i])
+		}
+	}
+	if len(hidden) > 0 {
+		slices.SortFunc(hidden, func(a, b CombatantView) int { return strings.Compare(a.ID, b.ID) })
+		op.secret["hidden"] = hidden
+	}
+	if len(op.secret) > 0 {
+		secret := map[string]any{"encounter_id": op.row.ID, "of": op.kind, "of_seq": e.Seq, "encounter": full}
 		for k, v := range op.secret {
 			secret[k] = v
 		}
@@ -908,7 +943,13 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 		}
 		attack := map[string]any{"attacker_id": attacker.ID, "target_id": target.ID, "weapon": strings.TrimSpace(in.Weapon),
 			"roll": roll.Roll, "natural": roll.Natural, "total": roll.Total, "hit": roll.Hit, "critical": roll.Critical}
+		// A hidden target's AC and what the hit did to it are the DM's;
+		// anyone else's are public, as the encounter shows them anyway.
+		hiddenTarget := op.st.hides(target)
 		secret := map[string]any{"ac": roll.AC}
+		if !hiddenTarget {
+			attack["ac"] = roll.AC
+		}
 		at := op.st.tally(attacker.ID)
 		if !roll.Hit {
 			at.Misses++
@@ -927,7 +968,7 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 			op.st.tally(target.ID).DamageTaken += res.Taken
 			attack["damage"] = dmg
 			attack["target_status"] = after.Status()
-			if op.st.hides(after) {
+			if hiddenTarget {
 				secret["result"] = res
 			} else {
 				attack["result"] = res
@@ -937,7 +978,10 @@ func (s *Service) Attack(ctx context.Context, c Caller, sessionID int64, in Atta
 		if op.subject == nil {
 			op.subject = seatPtr(target)
 		}
-		op.public["attack"], op.secret["attack"] = attack, secret
+		op.public["attack"] = attack
+		if hiddenTarget {
+			op.secret["attack"] = secret
+		}
 		return nil
 	})
 }
@@ -1053,7 +1097,9 @@ func (s *Service) ChangeCombatant(ctx context.Context, c Caller, sessionID int64
 			}
 			op.public["turn"] = tc
 		}
-		if op.st.hides(cb) || in.Op == OpHide {
+		// Only damage's outcome (hit points before and after) can be
+		// hidden; the rest of a change the encounter shows players anyway.
+		if _, outcome := change["result"]; outcome && op.st.hides(cb) {
 			op.secret["change"] = change
 		} else {
 			op.public["change_detail"] = change
@@ -1112,7 +1158,10 @@ func (s *Service) EndEncounter(ctx context.Context, c Caller, sessionID int64) (
 			}
 			return map[string]any{"rounds": op.st.Fight.Round, "combatants": out}
 		}
-		op.public["summary"], op.secret["summary"] = summary(false), summary(true)
+		op.public["summary"] = summary(false)
+		if op.st.anyHidden() {
+			op.secret["summary"] = summary(true)
+		}
 		return nil
 	})
 }

@@ -424,6 +424,39 @@ describe('feed cards', () => {
     expect(screen.getAllByTestId('log-line')).toHaveLength(1);
   });
 
+  it('an attack on a target players see: its AC and HP on everyone’s card, no DM detail', () => {
+    const onNox = encounterEvent(13, 'encounter.attack', {
+      attack: {
+        attacker_id: 'npc:1',
+        target_id: 'seat:10',
+        roll: audit(20, [15], 19, '1d20 + 4'),
+        natural: 15,
+        total: 19,
+        hit: true,
+        ac: 12,
+        damage: { type: 'slashing', roll: audit(6, [4], 6, '1d6+2'), amount: 6 },
+        result: { before: { max: 20, current: 20, temp: 0 }, after: { max: 20, current: 14, temp: 0 }, taken: 6, temp_absorbed: 0 },
+      },
+    });
+    for (const isDM of [false, true]) {
+      const view = render(wrap(<TableFeed events={[onNox]} names={names} isDM={isDM} />));
+      const card = screen.getByTestId('attack-card');
+      expect(within(card).getByTestId('attack-ac').textContent).toBe('AC 12');
+      expect(within(card).getByTestId('attack-hp').textContent).toBe('HP 20 → 14/20');
+      expect(within(card).queryByTestId('dm-detail')).toBeNull();
+      view.unmount();
+    }
+  });
+
+  it('the public summary leaves a hidden NPC’s damage taken out: a dash', () => {
+    const publicEnd = encounterEvent(14, 'encounter.ended', {
+      summary: { rounds: 1, combatants: [{ id: 'npc:1', name: 'Goblin', status: 'active', hits: 0, misses: 0, damage_dealt: 0 }] },
+    });
+    render(wrap(<TableFeed events={[publicEnd]} names={names} />));
+    const row = screen.getAllByTestId('summary-row')[0]!;
+    expect(Array.from(row.querySelectorAll('td')).map((td) => td.textContent)).toEqual(['0', '0', '0', '—']);
+  });
+
   it('a turn: round and whose turn, the conditions that ended; the end: the summary per combatant', () => {
     render(wrap(<TableFeed events={[turn, ended]} names={names} />));
     const turnCard = screen.getAllByTestId('encounter-card').find((c) => c.getAttribute('data-kind') === 'turn')!;

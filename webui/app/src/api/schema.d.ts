@@ -2434,7 +2434,7 @@ export interface components {
             action?: Record<string, unknown>;
             /** @description character.changed: the state after */
             after?: Record<string, unknown>;
-            /** @description encounter.attack: attacker, target, the d20 roll, hit, critical and the damage; encounter.secret: the target's AC and hidden outcome */
+            /** @description encounter.attack: attacker, target, the d20 roll, hit, critical, the damage and, unless the target is hidden, its AC and outcome; encounter.secret: a hidden target's AC and outcome */
             attack?: Record<string, unknown>;
             /** @description roll.quick of an attack: the name of the sheet's attack rolled */
             attack_name?: string;
@@ -2477,6 +2477,8 @@ export interface components {
             flat_adjustment?: number;
             /** @description roll.requested */
             group_id?: number;
+            /** @description encounter.secret: the hidden NPCs whose numbers the change set or changed, as the DM sees them (CombatantView) */
+            hidden?: Record<string, unknown>[];
             image_id?: null | number;
             image_url?: null | string;
             /** @description encounter.changed (initiative): the roll */
@@ -2525,7 +2527,7 @@ export interface components {
             /** @description message.posted: the NPC speaking, for NPC speech */
             speaker?: string;
             success?: boolean;
-            /** @description encounter.ended: rounds and each combatant's status, hits, misses, damage dealt and taken */
+            /** @description encounter.ended: rounds and each combatant's status, hits, misses, damage dealt and taken (taken absent for a hidden NPC: the DM's encounter.secret has it) */
             summary?: Record<string, unknown>;
             /** @description message.posted, message.edited and stage.updated: the text */
             text?: string;

@@ -154,6 +154,11 @@ export function encounterCard(
             <span className="speaker">{who(a.attacker_id)}</span> <span aria-hidden="true">→</span>{' '}
             <span className="speaker">{who(a.target_id)}</span>
             {a.weapon && <span className="roll-what">{a.weapon}</span>}
+            {a.ac != null && (
+              <span className="tag" data-testid="attack-ac">
+                {format(t('combat.ac'), { ac: a.ac })}
+              </span>
+            )}
             {secret?.attack && <DmDetail t={t}>{format(t('combat.ac'), { ac: secret.attack.ac })}</DmDetail>}
           </div>
           <div className="roll-body">

@@ -82,7 +82,8 @@ export interface AttackPart {
   critical?: boolean;
   damage?: DamageRoll;
   target_status?: string;
-  // the damage's effect, when players may see the target's numbers
+  // the target's AC and the damage's effect, when players may see the target's numbers
+  ac?: number;
   result?: DamageResult;
 }
 export interface Expired {
@@ -123,7 +124,7 @@ export interface SummaryEntry {
   hits: number;
   misses: number;
   damage_dealt: number;
-  damage_taken: number | null; // null for players while an NPC is hidden
+  damage_taken?: number; // absent for players while an NPC is hidden
 }
 
 // EncounterPayload: what the public encounter.* events carry (each field

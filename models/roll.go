@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
@@ -62,6 +63,15 @@ type RollRequest struct {
 	CreatedAt         time.Time `gorm:"not null"`
 	ResolvedAt        *time.Time
 	Version           int64 `gorm:"not null;default:0"`
+	// GroupLabel is the label the DM gave the request's group ("Spot the
+	// ambush"), read with the request by the list reads (no column here).
+	GroupLabel string `gorm:"->;-:migration;column:group_label"`
+}
+
+// withGroupLabel reads requests with their group's label, in one statement.
+func withGroupLabel(db *gorm.DB) *gorm.DB {
+	return db.Select("roll_requests.*, roll_groups.label AS group_label").
+		Joins("LEFT JOIN roll_groups ON roll_groups.id = roll_requests.roll_group_id")
 }
 
 // RollResult is one roll: a formal request's single result, or quick dice.
@@ -123,7 +133,7 @@ func (s *Store) ResolveRollRequest(ctx context.Context, id, version int64, statu
 // FindRollRequests returns a session's requests, newest first, at most limit.
 func (s *Store) FindRollRequests(ctx context.Context, sessionID int64, limit int) ([]RollRequest, error) {
 	var out []RollRequest
-	return out, translate(s.db.WithContext(ctx).Where("session_id = ?", sessionID).Order("id DESC").Limit(limit).Find(&out).Error, "roll requests")
+	return out, translate(withGroupLabel(s.db.WithContext(ctx)).Where("roll_requests.session_id = ?", sessionID).Order("roll_requests.id DESC").Limit(limit).Find(&out).Error, "roll requests")
 }
 
 // CreateRollResult inserts a result; a second result for a request is a conflict.
@@ -182,5 +192,5 @@ func (s *Store) FindRollRequestsByIDs(ctx context.Context, ids []int64) ([]RollR
 		return nil, nil
 	}
 	var out []RollRequest
-	return out, translate(s.db.WithContext(ctx).Where("id IN ?", ids).Find(&out).Error, "roll requests")
+	return out, translate(withGroupLabel(s.db.WithContext(ctx)).Where("roll_requests.id IN ?", ids).Find(&out).Error, "roll requests")
 }

@@ -271,7 +271,12 @@ func nonNilInts(s []int) []int {
 	return s
 }
 
+// requestLabel is the label the DM gave the request's group, or else what
+// it checks.
 func requestLabel(r models.RollRequest) string {
+	if r.GroupLabel != "" {
+		return r.GroupLabel
+	}
 	return checkKey(r.RequestType, r.AbilityRef, r.SkillRef)
 }
 

@@ -368,3 +368,24 @@ func TestCheckTargetsDeduplicated(t *testing.T) {
 	_, err = lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{SeatIDs: many, Skill: "perception"})
 	wantCode(t, err, apperr.CheckInvalid)
 }
+
+// The label the DM gives a check ("Spot the ambush") is what its card
+// reads on everyone's board; without one, the card names the check.
+func TestCheckLabelReachesTheBoard(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	_, err := lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{SeatIDs: []int64{lt.PlayerSeatID}, Skill: "perception", Label: "Spot the ambush"})
+	tabletest.Must(t, err)
+	_, err = lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{SeatIDs: []int64{lt.PlayerSeatID}, Skill: "stealth"})
+	tabletest.Must(t, err)
+	for _, who := range []table.Caller{lt.Owner, lt.Seated} {
+		b, err := lt.svc.Board(ctx, who, lt.LobbyID)
+		tabletest.Must(t, err)
+		labels := map[string]string{}
+		for _, r := range b.Requests {
+			labels[r.Skill] = r.Label
+		}
+		if labels["perception"] != "Spot the ambush" || labels["stealth"] != "stealth" {
+			t.Errorf("board labels %v, want the DM's label for perception and the check's name for stealth", labels)
+		}
+	}
+}

@@ -33,6 +33,18 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
   const widths = (page) =>
     page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth, path: location.pathname }));
 
+  // sendInView: the chat box's text field and its Send button are wholly on
+  // screen and side by side, and the field keeps a usable width (a select
+  // beside it once squeezed it to 41 px and pushed Send off the screen).
+  async function sendInView(page, what) {
+    const vw = page.viewportSize();
+    const send = await page.getByRole('button', { name: 'Send', exact: true }).boundingBox();
+    const field = await page.getByLabel('Message', { exact: true }).boundingBox();
+    assert.ok(send && field, `${what}: the chat box shows`);
+    assert.ok(send.x >= 0 && send.y >= 0 && send.x + send.width <= vw.width && send.y + send.height <= vw.height, `${what}: Send is in view: ${JSON.stringify(send)} in ${vw.width}×${vw.height}`);
+    assert.ok(field.width >= Math.min(240, vw.width * 0.5), `${what}: the text field is ${Math.round(field.width)} px wide`);
+  }
+
   async function fitsPhone(page, what) {
     // let late layout (fonts, two frames) settle
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
@@ -74,6 +86,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await ann.getByTestId('feed-check').filter({ hasText: 'Perception' }).getByTestId('check-answer').waitFor();
     assert.equal(await ann.getByTestId('prompt-bar').count(), 0, 'the check shows once: its feed card, no prompt bar');
     await ann.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+    await sendInView(dana, 'the DM at 1366×768');
     const lines = await visibleChatLines(ann);
     const feedBox = await ann.getByTestId('chat').boundingBox();
     console.log(`# 1366×768: ${lines} chat lines visible in a ${Math.round(feedBox.height)} px feed`);
@@ -218,6 +231,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
         await page.getByRole('tab', { name: tab, exact: true }).click();
         await fitsPhone(page, `session as ${who}, ${tab} tab`);
       }
+      await sendInView(page, `the ${who} at 390×844`);
     }
     // the sheet at the table on a phone: the card's saves and skills open, the dice panel's attack picker
     await ann.getByRole('tab', { name: 'At the table', exact: true }).click();

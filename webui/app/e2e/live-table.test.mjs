@@ -226,9 +226,11 @@ for (const viewport of SIZES) {
       // --- the DM sets the stage text and shows an image: both players see them
       await tablePart(dana);
       await button(dana, 'Edit stage text').click();
-      await dana.getByLabel('Stage text').fill('The cavern glitters with crystals.');
+      // a heading the DM writes shows as written (the style that hides the
+      // section's own title once hid it too)
+      await dana.getByLabel('Stage text').fill('## Crystal cavern\nThe cavern glitters with crystals.');
       await button(dana, 'Save stage text').click();
-      await waitText(dana.getByTestId('stage-text'), 'The cavern glitters with crystals.');
+      await dana.getByTestId('stage-text').filter({ hasText: 'The cavern glitters with crystals.' }).waitFor();
       await button(dana, 'Edit stage text').waitFor();
       await dana.getByLabel('Show an image on the stage').setInputFiles({
         name: 'cavern.png',
@@ -237,7 +239,9 @@ for (const viewport of SIZES) {
       });
       for (const page of [ann, bob, dana]) {
         await tablePart(page);
-        await waitText(page.getByTestId('stage-text'), 'The cavern glitters with crystals.');
+        await page.getByTestId('stage-text').filter({ hasText: 'The cavern glitters with crystals.' }).waitFor();
+        const heading = await page.getByTestId('stage-text').getByRole('heading', { name: 'Crystal cavern' }).boundingBox();
+        assert.ok(heading && heading.width > 50 && heading.height > 10, `the stage heading shows: ${JSON.stringify(heading)}`);
         await page.getByTestId('stage-image').waitFor();
         await stageImageLoaded(page);
         assert.equal(await page.getByTestId('stage-image').evaluate((img) => img.naturalWidth), 8);

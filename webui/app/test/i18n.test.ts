@@ -202,6 +202,7 @@ const SERVER_TEXT_CODES = [
   'script.error',
   'user.guest', // gameplay/table/views.go codeGuestName (also gameplay/accounts)
   'seat.dm', // codeSeatDM
+  'user.former', // codeFormerMember (a member whose account is gone)
   'check.everyone', // codeCheckEveryone (the DM's /check line)
 ];
 const GO_SCRIPT_ERROR_KINDS = ['throw', 'timeout', 'memory', 'compile', 'empty', 'canceled', 'internal'];

@@ -262,6 +262,20 @@ describe('player pending check', () => {
 
 // ---- results --------------------------------------------------------------
 
+describe('a check the DM labelled', () => {
+  it('shows the DM\'s label ("Spot the ambush") on the player\'s card, and nothing extra for a plain check', async () => {
+    stubServer({
+      'GET /api/sessions/12': () => json(200, resume('player')),
+      'GET /api/sessions/12/rolls': () =>
+        json(200, board({ requests: [request({ label: 'Spot the ambush' }), request({ id: 32, skill: 'stealth', label: 'stealth' })] })),
+    });
+    renderApp();
+    const bar = await screen.findByTestId('prompt-bar');
+    const notes = within(bar).getAllByTestId('request-note').map((n) => n.textContent);
+    expect(notes).toEqual(['Spot the ambush']);
+  });
+});
+
 describe('roll results', () => {
   it('mark kept, dropped, exploded and rerolled dice; show formula, total and "DM for X"', async () => {
     const quick: RollResultView = result({

@@ -1152,6 +1152,11 @@ export const en = {
   'solo.memory.add.failed': 'Could not add the memory.',
   'solo.memory.add.done': 'Added.',
 
+  'settings.theme': 'Colours',
+  'theme.label': 'Theme',
+  'theme.system': 'As the system',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
   'settings.title': 'Settings',
   'settings.language': 'Interface language',
   'settings.profile': 'Your name at the table',

@@ -1142,6 +1142,11 @@ export const zhTW: Record<MessageKey, string> = {
   'solo.memory.add.failed': '無法加入記憶。',
   'solo.memory.add.done': '已加入。',
 
+  'settings.theme': '色彩',
+  'theme.label': '主題',
+  'theme.system': '跟隨系統',
+  'theme.light': '淺色',
+  'theme.dark': '深色',
   'settings.title': '設定',
   'settings.language': '介面語言',
   'settings.profile': '你在遊戲桌上的名稱',

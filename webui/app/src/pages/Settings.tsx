@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { getCapabilities } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LanguageSelect } from '../components/LanguageSelect';
+import { ThemeSelect } from '../components/ThemeSelect';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { getMe, updateMe } from '../table/api';
@@ -72,6 +73,11 @@ export function SettingsPage() {
       <section className="panel" aria-labelledby="settings-lang">
         <h2 id="settings-lang">{t('settings.language')}</h2>
         <LanguageSelect />
+      </section>
+
+      <section className="panel" aria-labelledby="settings-theme">
+        <h2 id="settings-theme">{t('settings.theme')}</h2>
+        <ThemeSelect />
       </section>
 
       <section className="panel" aria-labelledby="settings-mcp">

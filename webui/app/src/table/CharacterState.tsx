@@ -187,12 +187,12 @@ export function CardControls({
                 </option>
               ))}
             </select>
-            <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('damage')}>
+            <button type="button" className="damage" disabled={!amountOk || action.busy} onClick={() => apply('damage')}>
               {t('card.damage')}
             </button>
           </>
         )}
-        <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('heal')}>
+        <button type="button" className="heal" disabled={!amountOk || action.busy} onClick={() => apply('heal')}>
           {t('card.heal')}
         </button>
         <button type="button" disabled={!amountOk || action.busy} onClick={() => apply('set_temp_hp')}>

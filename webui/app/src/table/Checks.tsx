@@ -19,7 +19,7 @@ import {
 } from './api';
 import { DiceView, Outcome } from './Dice';
 import { newKey } from './InputBar';
-import { checkName, isAbility, isSkill, requestName, SAVE_SUFFIX, signed } from './labels';
+import { checkName, isAbility, isSkill, requestName, requestNote, SAVE_SUFFIX, signed } from './labels';
 
 export interface SeatChoice {
   seatId: number;
@@ -255,6 +255,11 @@ export function RequestCard({
           format(t('check.card.title'), { check: what })
         )}
       </h4>
+      {requestNote(request) && (
+        <p className="request-note" data-testid="request-note">
+          {requestNote(request)}
+        </p>
+      )}
       <p className="request-facts">
         {request.mode !== 'normal' && <span className="tag">{t(modeKey(request.mode as RollMode))}</span>}
         {request.flat_adjustment !== 0 && (

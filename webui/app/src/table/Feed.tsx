@@ -28,7 +28,7 @@ import {
 import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
 import { encounterCard, isEncounterCard, secretsByEvent } from './EncounterFeed';
-import { checkName, conditionName, quickRollName, requestName } from './labels';
+import { checkName, conditionName, quickRollName, requestName, requestNote } from './labels';
 import type { TableNames } from './names';
 
 type T = (key: MessageKey) => string;
@@ -700,6 +700,7 @@ function CheckCard({
       <div className="roll-head">
         <span className="speaker">{name}</span>
         <span className="roll-what">{requestName(request ?? p, t)}</span>
+        {requestNote(request ?? p) && <span className="request-note">{requestNote(request ?? p)}</span>}
         {mode && mode !== 'normal' && <span className="tag">{t(`check.mode.${mode}`)}</span>}
         {dc !== undefined && dc !== null && <span className="tag dc">{format(t('check.dc'), { dc })}</span>}
         {/* (a pending card with its answer's buttons needs no "Waiting for the roll") */}

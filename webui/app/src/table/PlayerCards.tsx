@@ -182,8 +182,97 @@ export function PlayerCards({
     onControllerChanged?.();
   };
 
+  // one participant's card
+  const participantCard = ({ p, seat }: (typeof participantSeats)[number]) => {
+    const c = p.character;
+    const name = seatDisplayName(p, seat, t);
+    return (
+      <article
+        key={p.id}
+        className={`player-card${proxySeatId === p.seat_id ? ' is-proxied' : ''}`}
+        data-testid="participant"
+        data-seat={seat?.label ?? ''}
+      >
+        <h3>
+          {name}
+          {p.late && <span className="badge">{t('session.late')}</span>}
+          {online(p.seat_id)}
+        </h3>
+        <p className="hint">
+          {seat && seatLabel(t, seat)}
+          {c && ` · ${format(t('common.levelN'), { n: c.level })}`}
+        </p>
+        {c ? (
+          <>
+            <HpBar hp={c.hp} />
+            {c.derived && <SheetTotals derived={c.derived} />}
+            <ConditionChips
+              sessionId={data.session.id}
+              seatId={p.seat_id}
+              conditions={c.conditions}
+              canRemove={isDM && active}
+              onChanged={onCharacterChanged}
+            />
+            {active && (isDM || p.seat_id === data.me.seat_id) && (
+              <CardControls
+                sessionId={data.session.id}
+                seatId={p.seat_id}
+                characterId={c.id}
+                attacks={c.derived?.attacks ?? []}
+                name={name}
+                asDm={isDM}
+                conditions={c.conditions}
+                resourcesVersion={resourcesVersion}
+                onChanged={onCharacterChanged}
+              />
+            )}
+            {c.derived && active && (isDM || p.seat_id === data.me.seat_id) && (
+              <SheetRolls sessionId={data.session.id} seatId={p.seat_id} derived={c.derived} asDm={isDM} />
+            )}
+          </>
+        ) : (
+          <p className="hint">{t('session.noCharacter')}</p>
+        )}
+        {seat ? (
+          <Controller
+            kind={seat.controller_kind}
+            name={controllerShown(t, seat)}
+            lastSeen={lastSeen(seat)}
+            you={you(p.seat_id)}
+          />
+        ) : (
+          <Controller kind={p.controller_kind} name={controllerShown(t, p)} lastSeen={null} you={you(p.seat_id)} />
+        )}
+        {active && data.me.role === 'player' && p.seat_id === data.me.seat_id && seat?.controller_kind === 'human' && (
+          <HandoffForm
+            seatId={p.seat_id}
+            onMinted={(m) => {
+              rememberHandoff(p.seat_id);
+              setMinted(m);
+              controllerChanged();
+            }}
+          />
+        )}
+        {!isDM && seat?.controller_kind === 'ai' && (handedOff(p.seat_id) || (data.me.take_back_seat_ids ?? []).includes(p.seat_id)) && (
+          <TakeBack seatId={p.seat_id} onDone={controllerChanged} />
+        )}
+        {canProxy && (
+          <button type="button" aria-pressed={proxySeatId === p.seat_id} onClick={() => onActAs(p.seat_id)}>
+            {format(t('table.actAs'), { name })}
+          </button>
+        )}
+      </article>
+    );
+  };
+  // Your own card comes first (then the DM's, then the others): it is the
+  // one you act from.
+  const ownFirst = [...participantSeats].sort((a, b) => Number(b.p.seat_id === data.me.seat_id) - Number(a.p.seat_id === data.me.seat_id));
+  const ownCards = ownFirst.filter((x) => x.p.seat_id === data.me.seat_id);
+  const restCards = ownFirst.filter((x) => x.p.seat_id !== data.me.seat_id);
+
   return (
     <section className="player-cards" aria-label={t('table.cards')} data-testid="player-cards">
+      {ownCards.map(participantCard)}
       {dmSeat && (
         <article className="player-card dm-card" data-testid="dm-card" data-seat={dmSeat.label}>
           <h3>
@@ -199,87 +288,7 @@ export function PlayerCards({
           />
         </article>
       )}
-      {participantSeats.map(({ p, seat }) => {
-        const c = p.character;
-        const name = seatDisplayName(p, seat, t);
-        return (
-          <article
-            key={p.id}
-            className={`player-card${proxySeatId === p.seat_id ? ' is-proxied' : ''}`}
-            data-testid="participant"
-            data-seat={seat?.label ?? ''}
-          >
-            <h3>
-              {name}
-              {p.late && <span className="badge">{t('session.late')}</span>}
-              {online(p.seat_id)}
-            </h3>
-            <p className="hint">
-              {seat && seatLabel(t, seat)}
-              {c && ` · ${format(t('common.levelN'), { n: c.level })}`}
-            </p>
-            {c ? (
-              <>
-                <HpBar hp={c.hp} />
-                {c.derived && <SheetTotals derived={c.derived} />}
-                <ConditionChips
-                  sessionId={data.session.id}
-                  seatId={p.seat_id}
-                  conditions={c.conditions}
-                  canRemove={isDM && active}
-                  onChanged={onCharacterChanged}
-                />
-                {active && (isDM || p.seat_id === data.me.seat_id) && (
-                  <CardControls
-                    sessionId={data.session.id}
-                    seatId={p.seat_id}
-                    characterId={c.id}
-                    attacks={c.derived?.attacks ?? []}
-                    name={name}
-                    asDm={isDM}
-                    conditions={c.conditions}
-                    resourcesVersion={resourcesVersion}
-                    onChanged={onCharacterChanged}
-                  />
-                )}
-                {c.derived && active && (isDM || p.seat_id === data.me.seat_id) && (
-                  <SheetRolls sessionId={data.session.id} seatId={p.seat_id} derived={c.derived} asDm={isDM} />
-                )}
-              </>
-            ) : (
-              <p className="hint">{t('session.noCharacter')}</p>
-            )}
-            {seat ? (
-              <Controller
-                kind={seat.controller_kind}
-                name={controllerShown(t, seat)}
-                lastSeen={lastSeen(seat)}
-                you={you(p.seat_id)}
-              />
-            ) : (
-              <Controller kind={p.controller_kind} name={controllerShown(t, p)} lastSeen={null} you={you(p.seat_id)} />
-            )}
-            {active && data.me.role === 'player' && p.seat_id === data.me.seat_id && seat?.controller_kind === 'human' && (
-              <HandoffForm
-                seatId={p.seat_id}
-                onMinted={(m) => {
-                  rememberHandoff(p.seat_id);
-                  setMinted(m);
-                  controllerChanged();
-                }}
-              />
-            )}
-            {!isDM && seat?.controller_kind === 'ai' && (handedOff(p.seat_id) || (data.me.take_back_seat_ids ?? []).includes(p.seat_id)) && (
-              <TakeBack seatId={p.seat_id} onDone={controllerChanged} />
-            )}
-            {canProxy && (
-              <button type="button" aria-pressed={proxySeatId === p.seat_id} onClick={() => onActAs(p.seat_id)}>
-                {format(t('table.actAs'), { name })}
-              </button>
-            )}
-          </article>
-        );
-      })}
+      {restCards.map(participantCard)}
       {others.map((seat) => (
         <article key={seat.id} className="player-card is-away" data-testid="seat-card" data-seat={seat.label}>
           <h3>

@@ -66,7 +66,7 @@ export function StagePanel({
 
   return (
     <section className="stage" aria-labelledby={`${id}-title`} data-revision={stage.revision}>
-      <h2 id={`${id}-title`}>{t('table.stage')}</h2>
+      <h2 id={`${id}-title`} className="stage-title">{t('table.stage')}</h2>
       {stage.text ? (
         <Markdown className="stage-text" testId="stage-text" text={stage.text} />
       ) : (

@@ -29,6 +29,14 @@ export function requestName(r: Pick<RollRequestView, 'request_type' | 'skill' | 
   return r.label;
 }
 
+// requestNote is the DM's own label for a check ("Spot the ambush"), or
+// null when the label only names the check (the server's default).
+export function requestNote(r: Pick<RollRequestView, 'request_type' | 'skill' | 'ability' | 'label'>): string | null {
+  const key = r.request_type === 'save' ? r.ability + SAVE_SUFFIX : r.skill || r.ability;
+  const label = (r.label ?? '').trim();
+  return label !== '' && label !== key ? label : null;
+}
+
 // signed writes a modifier with its sign: +2, −1 (0 as +0).
 export const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
 

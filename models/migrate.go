@@ -41,6 +41,7 @@ var migrations = []Migration{
 	migrationV19InitiativeAdvantage,
 	migrationV20RollWhat,
 	migrationV21DamageDefenses,
+	migrationV22CardRules,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

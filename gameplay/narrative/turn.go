@@ -408,7 +408,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	}
 	cards := make([]prompt.Card, len(cardRows))
 	for i, c := range cardRows {
-		cards[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
+		cards[i] = promptCard(c)
 	}
 	in.Cards, in.History = cards, promptTurns(history)
 	res := prompt.Build(in)

@@ -173,3 +173,26 @@ func MatchRegexKey(key, text string) bool {
 	ms := compileKeys([]string{key}, &n)
 	return len(ms) == 1 && ms[0].matches(scanned{raw: text, folded: fold(text)})
 }
+
+// SplitKeys reads keys written as one comma-separated string (AI Dungeon's
+// cards, the scripts' storyCards): trimmed, empty ones dropped, and a
+// /pattern/flags key kept whole when its pattern holds commas ("/a{1,3}/").
+func SplitKeys(s string) []string {
+	parts := strings.Split(s, ",")
+	out := []string{}
+	for i := 0; i < len(parts); i++ {
+		k := strings.TrimSpace(parts[i])
+		if strings.HasPrefix(k, "/") && !IsRegexKey(k) {
+			for j := i + 1; j < len(parts); j++ {
+				if joined := strings.Join(parts[i:j+1], ","); IsRegexKey(joined) {
+					k, i = strings.TrimSpace(joined), j
+					break
+				}
+			}
+		}
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}

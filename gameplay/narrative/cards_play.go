@@ -34,7 +34,8 @@ type PlayCard struct {
 
 // CardUse is what one prompt did with a triggered card.
 type CardUse struct {
-	Trigger  string `json:"trigger" jsonschema:"the key that named it"`
+	Trigger  string `json:"trigger" jsonschema:"the key that named it; empty for a constant card"`
+	Constant bool   `json:"constant,omitempty" jsonschema:"in without a key"`
 	Tokens   int    `json:"tokens"`
 	Included bool   `json:"included" jsonschema:"false when it did not fit the card budget"`
 }
@@ -146,7 +147,7 @@ func (s *Service) lastBuild(ctx context.Context, h head, ratio float64) (*Contex
 		return nil, uses, err
 	}
 	for _, c := range snap.Cards {
-		uses[c.ID] = &CardUse{Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included}
+		uses[c.ID] = &CardUse{Trigger: c.Trigger, Constant: c.Constant, Tokens: c.Tokens, Included: c.Included}
 	}
 	fill := &ContextFill{ActionID: n.ID, Budget: snap.Budget, Used: n.PromptTokens}
 	if fill.Used == 0 {

@@ -207,7 +207,8 @@ type InsightSection struct {
 type InsightCard struct {
 	ID       int64  `json:"id"`
 	Title    string `json:"title"`
-	Trigger  string `json:"trigger"`
+	Trigger  string `json:"trigger" jsonschema:"the key that named it; empty for a constant card"`
+	Constant bool   `json:"constant,omitempty" jsonschema:"in without a key"`
 	Tokens   int    `json:"tokens"`
 	Included bool   `json:"included"`
 }

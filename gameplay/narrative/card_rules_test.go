@@ -12,7 +12,6 @@ import (
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-
 // rulesOf is a card's rules, for comparison.
 func rulesOf(c narrative.CardInput) narrative.CardInput {
 	return narrative.CardInput{SecondaryKeys: c.SecondaryKeys, Logic: c.Logic, Constant: c.Constant, Priority: c.Priority}

@@ -4276,7 +4276,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdventurePage"];
                 };
             };
-            /** @description Error codes: bundle_invalid, import_format_unsupported, invalid_request, scenario_invalid */
+            /** @description Error codes: bundle_invalid, card_key_invalid, card_logic_invalid, import_format_unsupported, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4978,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayCard"];
                 };
             };
-            /** @description Error codes: card_invalid, invalid_request */
+            /** @description Error codes: card_invalid, card_key_invalid, card_logic_invalid, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,7 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayCard"];
                 };
             };
-            /** @description Error codes: card_invalid, invalid_request */
+            /** @description Error codes: card_invalid, card_key_invalid, card_logic_invalid, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8773,7 +8773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8851,7 +8851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: import_format_unsupported, invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, import_format_unsupported, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8998,7 +8998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -42,6 +42,7 @@ var migrations = []Migration{
 	migrationV20RollWhat,
 	migrationV21DamageDefenses,
 	migrationV22ReleaseMembers,
+	migrationV23CardRules,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -64,6 +64,19 @@ type ScenarioCard struct {
 	Keys       string    `gorm:"type:text;not null"`
 	Entry      string    `gorm:"type:text;not null"`
 	Type       string    `gorm:"size:40;not null"`
+	CardRules
+}
+
+// CardRules are how a story card fires, as lorebooks have them: secondary
+// keys (a JSON array of strings) and the logic they pass (and_any, and_all,
+// not_any, not_all), a constant card (in without a key) and a priority
+// (lore order, lower first; higher wins a short budget). The defaults fire
+// on any key, as every card did before they existed.
+type CardRules struct {
+	SecondaryKeys string `gorm:"type:text;not null;default:'[]'"`
+	Logic         string `gorm:"size:16;not null;default:''"`
+	Constant      bool   `gorm:"not null;default:false"`
+	Priority      int    `gorm:"not null;default:0"`
 }
 
 // Adventure is one playthrough. Creating it copies the scenario's plot fields,
@@ -122,6 +135,7 @@ type AdventureCard struct {
 	Entry          string `gorm:"type:text;not null"`
 	Type           string `gorm:"size:40;not null"`
 	Description    string `gorm:"type:text;not null;default:''"`
+	CardRules
 	// Disabled sets the card aside: it never enters a prompt, and the
 	// scripts do not see it.
 	Disabled bool `gorm:"not null;default:false"`

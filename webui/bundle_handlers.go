@@ -20,10 +20,10 @@ func (s *Server) bundleRoutes() {
 	s.route(apiRoute{Method: "GET", Path: "/api/scenarios/{id}/bundle", Tag: "solo", Summary: "One of the caller's scenarios as a bundle (adventure-table.scenario version 1), served as an attachment", Response: typeOf[narrative.ScenarioBundle](), Errors: []apperr.Code{apperr.NotFound}},
 		download(n.ExportScenario, func(b narrative.ScenarioBundle) string { return narrative.BundleFileName(b.Scenario.Title, b.Format) }), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/import", Tag: "solo", Summary: "Create an adventure of the caller from an adventure bundle (adventure-table.adventure version 1); references in the file are only links inside it, every row is new", Status: http.StatusCreated, Request: typeOf[narrative.AdventureBundle](), Response: typeOf[narrative.AdventurePage](),
-		Errors: []apperr.Code{apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.ScenarioInvalid, apperr.BundleInvalid}},
+		Errors: []apperr.Code{apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.ScenarioInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid, apperr.BundleInvalid}},
 		upload(narrative.MaxBundleBytes, n.ImportAdventure), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/scenarios/import", Tag: "solo", Summary: "Create a scenario of the caller from a scenario bundle (adventure-table.scenario version 1)", Status: http.StatusCreated, Request: typeOf[narrative.ScenarioBundle](), Response: typeOf[narrative.ScenarioView](),
-		Errors: []apperr.Code{apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.ScenarioInvalid}},
+		Errors: []apperr.Code{apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.ScenarioInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid}},
 		upload(narrative.MaxScenarioBundleBytes, n.ImportScenario), s.identify)
 }
 

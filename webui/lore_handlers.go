@@ -24,7 +24,7 @@ func (s *Server) loreRoutes() {
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/cards", Tag: "solo", Summary: "The story cards of the line being read (set-aside ones too), what the newest prompt did with each, and how full that prompt was", Response: typeOf[narrative.PlayCards](), Errors: []apperr.Code{apperr.NotFound}},
 		soloID("id", http.StatusOK, n.ListCards), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/cards", Tag: "solo", Summary: "Write a story card in play (the player's: on every line, never changed by update from scenario)", Status: http.StatusCreated, Request: typeOf[narrative.CardInput](), Response: typeOf[narrative.PlayCard](),
-		Errors: []apperr.Code{apperr.NotFound, apperr.CardInvalid, apperr.CardLimitReached, apperr.TurnInProgress}},
+		Errors: []apperr.Code{apperr.NotFound, apperr.CardInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid, apperr.CardLimitReached, apperr.TurnInProgress}},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
@@ -38,7 +38,7 @@ func (s *Server) loreRoutes() {
 			reply(c, http.StatusCreated, v, err)
 		}, s.identify)
 	s.route(apiRoute{Method: "PATCH", Path: "/api/adventures/{id}/cards/{card_id}", Tag: "solo", Summary: "Edit, set aside or bring back a story card of the line being read; an edit makes it the player's", Request: typeOf[narrative.CardEdit](), Response: typeOf[narrative.PlayCard](),
-		Errors: []apperr.Code{apperr.NotFound, apperr.CardInvalid, apperr.TurnInProgress}},
+		Errors: []apperr.Code{apperr.NotFound, apperr.CardInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid, apperr.TurnInProgress}},
 		func(c *gin.Context) {
 			id, cardID, ok := pathIDs(c, "id", "card_id")
 			if !ok {

@@ -86,7 +86,7 @@ func (s *Server) soloRoutes() {
 			v, err := n.ListScenarios(c.Request.Context(), userOf(c))
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
-	s.route(apiRoute{Method: "POST", Path: "/api/scenarios", Tag: "solo", Summary: "Create a scenario", Status: http.StatusCreated, Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: []apperr.Code{apperr.ScenarioInvalid}},
+	s.route(apiRoute{Method: "POST", Path: "/api/scenarios", Tag: "solo", Summary: "Create a scenario", Status: http.StatusCreated, Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: []apperr.Code{apperr.ScenarioInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid}},
 		func(c *gin.Context) {
 			var in narrative.ScenarioInput
 			if !bindJSONLimit(c, &in, maxScenarioBytes) {
@@ -97,7 +97,7 @@ func (s *Server) soloRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "A scenario with its cards", Response: typeOf[narrative.ScenarioView](), Errors: notFound},
 		soloID("id", http.StatusOK, n.GetScenario), s.identify)
-	s.route(apiRoute{Method: "PUT", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "Replace a scenario (adventures already played keep their copies)", Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: codes(apperr.ScenarioInvalid)},
+	s.route(apiRoute{Method: "PUT", Path: "/api/scenarios/{id}", Tag: "solo", Summary: "Replace a scenario (adventures already played keep their copies)", Request: typeOf[narrative.ScenarioInput](), Response: typeOf[narrative.ScenarioView](), Errors: codes(apperr.ScenarioInvalid, apperr.CardLogicInvalid, apperr.CardKeyInvalid)},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {

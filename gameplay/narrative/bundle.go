@@ -588,7 +588,7 @@ func (s *Service) writeBundle(ctx context.Context, tx *models.Store, userID int6
 	cards := make([]models.AdventureCard, len(a.Cards))
 	for i, c := range a.Cards {
 		cards[i] = models.AdventureCard{AdventureID: adv.ID, PlayerAuthored: c.PlayerAuthored, Disabled: c.Disabled, Position: i, Title: c.Title,
-			Keys: mustJSON(c.Keys), Entry: c.Entry, Type: c.Type, Description: c.Description, CreatedAt: now, UpdatedAt: now}
+			Keys: mustJSON(c.Keys), Entry: c.Entry, Type: c.Type, Description: c.Description, CardRules: c.rules(), CreatedAt: now, UpdatedAt: now}
 		if c.Origin != 0 {
 			id := nodeID[c.Origin]
 			cards[i].OriginActionID = &id

@@ -34,7 +34,8 @@ type PlayCard struct {
 
 // CardUse is what one prompt did with a triggered card.
 type CardUse struct {
-	Trigger  string `json:"trigger" jsonschema:"the key that named it"`
+	Trigger  string `json:"trigger" jsonschema:"the key that named it; empty for a constant card"`
+	Constant bool   `json:"constant,omitempty" jsonschema:"in without a key"`
 	Tokens   int    `json:"tokens"`
 	Included bool   `json:"included" jsonschema:"false when it did not fit the card budget"`
 }
@@ -69,6 +70,11 @@ type CardEdit struct {
 	Entry   *string  `json:"entry,omitempty" jsonschema:"up to 4000 characters"`
 	Type    *string  `json:"type,omitempty" jsonschema:"up to 40 characters"`
 	Enabled *bool    `json:"enabled,omitempty" jsonschema:"false sets the card aside"`
+	// SecondaryKeys absent (nil) keeps them; [] clears them.
+	SecondaryKeys []string `json:"secondary_keys,omitempty" jsonschema:"up to 20 words checked with logic once a key has named the card"`
+	Logic         *string  `json:"logic,omitempty" jsonschema:"and_any, and_all, not_any or not_all"`
+	Constant      *bool    `json:"constant,omitempty" jsonschema:"true: in every prompt without a key"`
+	Priority      *int     `json:"priority,omitempty" jsonschema:"-1000000 to 1000000; higher is nearer the end of the lore and wins a short budget"`
 }
 
 // TokenCountInput is text to count.
@@ -141,7 +147,7 @@ func (s *Service) lastBuild(ctx context.Context, h head, ratio float64) (*Contex
 		return nil, uses, err
 	}
 	for _, c := range snap.Cards {
-		uses[c.ID] = &CardUse{Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included}
+		uses[c.ID] = &CardUse{Trigger: c.Trigger, Constant: c.Constant, Tokens: c.Tokens, Included: c.Included}
 	}
 	fill := &ContextFill{ActionID: n.ID, Budget: snap.Budget, Used: n.PromptTokens}
 	if fill.Used == 0 {
@@ -185,7 +191,9 @@ func checkPlayCard(c *CardInput) error {
 	if c.Keys == nil {
 		c.Keys = []string{}
 	}
-	checkCard(bad, "", c)
+	if err := checkCard(bad, "", c); err != nil {
+		return err
+	}
 	if len(bad.Fields) > 0 {
 		return bad
 	}
@@ -219,7 +227,7 @@ func (s *Service) AddCard(ctx context.Context, userID, adventureID int64, in Car
 		}
 		now := s.now()
 		rows := []models.AdventureCard{{AdventureID: adventureID, PlayerAuthored: true, Position: pos, Title: in.Title, Keys: mustJSON(in.Keys),
-			Entry: in.Entry, Type: in.Type, CreatedAt: now, UpdatedAt: now}}
+			Entry: in.Entry, Type: in.Type, CardRules: in.rules(), CreatedAt: now, UpdatedAt: now}}
 		if err := tx.CreateAdventureCards(ctx, rows); err != nil {
 			return err
 		}
@@ -268,17 +276,31 @@ func (s *Service) ChangeCard(ctx context.Context, userID, adventureID, cardID in
 		if in.Type != nil {
 			next.Type = *in.Type
 		}
-		// Only an edit of the text is checked: setting aside a card a script
+		if in.SecondaryKeys != nil {
+			next.SecondaryKeys = in.SecondaryKeys
+		}
+		if in.Logic != nil {
+			next.Logic = *in.Logic
+		}
+		if in.Constant != nil {
+			next.Constant = *in.Constant
+		}
+		if in.Priority != nil {
+			next.Priority = *in.Priority
+		}
+		// Only an edit of the card is checked: setting aside a card a script
 		// wrote past the editor's limits (a long key) still works.
-		edited := in.Title != nil || in.Keys != nil || in.Entry != nil || in.Type != nil
+		edited := in.Title != nil || in.Keys != nil || in.Entry != nil || in.Type != nil ||
+			in.SecondaryKeys != nil || in.Logic != nil || in.Constant != nil || in.Priority != nil
 		if edited {
 			if err := checkPlayCard(&next); err != nil {
 				return err
 			}
 		}
 		changed := false
-		if edited && next.Title != cur.Title || !slices.Equal(next.Keys, cur.Keys) || next.Entry != cur.Entry || next.Type != cur.Type {
-			c.Title, c.Keys, c.Entry, c.Type, c.PlayerAuthored = next.Title, mustJSON(next.Keys), next.Entry, next.Type, true
+		if edited && (next.Title != cur.Title || !slices.Equal(next.Keys, cur.Keys) || next.Entry != cur.Entry || next.Type != cur.Type ||
+			next.rules() != cur.rules()) {
+			c.Title, c.Keys, c.Entry, c.Type, c.CardRules, c.PlayerAuthored = next.Title, mustJSON(next.Keys), next.Entry, next.Type, next.rules(), true
 			changed = true
 		}
 		if in.Enabled != nil && *in.Enabled == c.Disabled {

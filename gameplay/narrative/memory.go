@@ -229,7 +229,7 @@ func (b *bank) cards(ctx context.Context) ([]prompt.Card, error) {
 	rows, err := enabledCards(b.s.store.AdventureCards(ctx, b.adv.ID, b.h.line))
 	out := make([]prompt.Card, len(rows))
 	for i, c := range rows {
-		out[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
+		out[i] = promptCard(c)
 	}
 	return out, err
 }

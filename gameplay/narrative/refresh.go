@@ -96,9 +96,9 @@ func planRefresh(ctx context.Context, store *models.Store, adv *models.Adventure
 		case !ok:
 			p.add = append(p.add, sc)
 			p.diff.CardsAdded = append(p.diff.CardsAdded, scenarioCardView(sc))
-		case ac.Title != sc.Title || ac.Keys != sc.Keys || ac.Entry != sc.Entry || ac.Type != sc.Type:
+		case ac.Title != sc.Title || ac.Keys != sc.Keys || ac.Entry != sc.Entry || ac.Type != sc.Type || ac.CardRules != sc.CardRules:
 			p.diff.CardsUpdated = append(p.diff.CardsUpdated, CardChange{Old: adventureCardView(ac), New: scenarioCardView(sc)})
-			ac.Title, ac.Keys, ac.Entry, ac.Type, ac.UpdatedAt = sc.Title, sc.Keys, sc.Entry, sc.Type, now
+			ac.Title, ac.Keys, ac.Entry, ac.Type, ac.CardRules, ac.UpdatedAt = sc.Title, sc.Keys, sc.Entry, sc.Type, sc.CardRules, now
 			p.update = append(p.update, ac)
 		}
 	}
@@ -160,7 +160,7 @@ func (s *Service) ApplyRefresh(ctx context.Context, userID, adventureID int64) (
 		added := make([]models.AdventureCard, len(p.add))
 		for i, c := range p.add {
 			src := c.ID
-			added[i] = models.AdventureCard{AdventureID: h.adv.ID, SourceCardID: &src, Position: c.Position, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type,
+			added[i] = models.AdventureCard{AdventureID: h.adv.ID, SourceCardID: &src, Position: c.Position, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type, CardRules: c.CardRules,
 				CreatedAt: s.now(), UpdatedAt: s.now()}
 		}
 		if err := tx.CreateAdventureCards(ctx, added); err != nil {

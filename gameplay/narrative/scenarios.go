@@ -3,8 +3,10 @@ package narrative
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -19,6 +21,7 @@ const (
 	maxCardTitle    = 200
 	maxCardKeyRunes = 80
 	maxCardType     = 40
+	maxCardPriority = 1000000
 	// MaxScriptBytes bounds one script slot: real AI Dungeon libraries run
 	// to 0.3–0.8 MB.
 	MaxScriptBytes = 1 << 20
@@ -26,8 +29,8 @@ const (
 
 // ScenarioLimits are the limits validateScenario enforces, for code that fits
 // text from elsewhere (an imported file) into a scenario before creating it.
-var ScenarioLimits = struct{ Title, Text, CardTitle, CardEntry, CardType, CardKeys, CardKeyRunes int }{
-	maxTitleRunes, maxTextField, maxCardTitle, maxCardEntry, maxCardType, maxKeysPerCard, maxCardKeyRunes}
+var ScenarioLimits = struct{ Title, Text, CardTitle, CardEntry, CardType, CardKeys, CardKeyRunes, CardPriority int }{
+	maxTitleRunes, maxTextField, maxCardTitle, maxCardEntry, maxCardType, maxKeysPerCard, maxCardKeyRunes, maxCardPriority}
 
 func validateScenario(in *ScenarioInput) error {
 	bad := apperr.E(apperr.ScenarioInvalid, "The scenario has a problem.")
@@ -48,7 +51,9 @@ func validateScenario(in *ScenarioInput) error {
 		bad.WithField("cards", fmt.Sprintf("at most %d cards", MaxCards))
 	}
 	for i := range in.Cards {
-		checkCard(bad, fmt.Sprintf("cards[%d].", i), &in.Cards[i])
+		if err := checkCard(bad, fmt.Sprintf("cards[%d].", i), &in.Cards[i]); err != nil {
+			return err
+		}
 	}
 	if len(bad.Fields) > 0 {
 		return bad
@@ -58,23 +63,71 @@ func validateScenario(in *ScenarioInput) error {
 
 // checkCard bounds one story card as the scenario editor and play write it,
 // trimming its title and keys and dropping empty keys; problems go to e
-// under prefix + the field's name.
-func checkCard(e *apperr.Error, prefix string, c *CardInput) {
+// under prefix + the field's name. An unknown logic or a regular-expression
+// key the matcher refuses comes back as its own error (card_logic_invalid,
+// card_key_invalid), which the caller returns ahead of e.
+func checkCard(e *apperr.Error, prefix string, c *CardInput) *apperr.Error {
 	c.Title = strings.TrimSpace(c.Title)
 	checkText(e, prefix+"title", c.Title, maxCardTitle, true)
 	checkText(e, prefix+"entry", c.Entry, maxCardEntry, false)
 	checkText(e, prefix+"type", c.Type, maxCardType, false)
-	keys := c.Keys[:0:0]
-	for _, k := range c.Keys {
+	c.Keys = checkKeys(e, prefix+"keys", c.Keys)
+	if c.SecondaryKeys = checkKeys(e, prefix+"secondary_keys", c.SecondaryKeys); len(c.SecondaryKeys) == 0 {
+		c.SecondaryKeys = nil
+	}
+	if c.Priority < -maxCardPriority || c.Priority > maxCardPriority {
+		e.WithField(prefix+"priority", fmt.Sprintf("from %d to %d", -maxCardPriority, maxCardPriority))
+	}
+	if c.Logic == prompt.LogicAndAny {
+		c.Logic = ""
+	}
+	if !prompt.ValidLogic(c.Logic) {
+		return apperr.E(apperr.CardLogicInvalid, "A story card's logic is and_any, and_all, not_any or not_all, not %q.", c.Logic).
+			WithField(prefix+"logic", "unknown logic")
+	}
+	if key, err := prompt.CheckKeys(c.Keys, c.SecondaryKeys); err != nil {
+		field := prefix + "keys"
+		if !slices.Contains(c.Keys, key) {
+			field = prefix + "secondary_keys"
+		}
+		return apperr.E(apperr.CardKeyInvalid, "The story card key %q cannot be used: %v.", key, err).
+			WithField(field, err.Error()).WithDetail("key", key).WithDetail("reason", RegexRefusal(err))
+	}
+	return nil
+}
+
+// checkKeys trims keys, drops empty ones and bounds the rest: a plain key
+// to 80 characters (a regular expression is bounded by prompt.CheckKeys),
+// at most 20 of them.
+func checkKeys(e *apperr.Error, field string, in []string) []string {
+	keys := in[:0:0]
+	for _, k := range in {
 		if k = strings.TrimSpace(k); k != "" {
 			keys = append(keys, k)
-			checkText(e, prefix+"keys", k, maxCardKeyRunes, false)
+			if !prompt.IsRegexKey(k) {
+				checkText(e, field, k, maxCardKeyRunes, false)
+			}
 		}
 	}
 	if len(keys) > maxKeysPerCard {
-		e.WithField(prefix+"keys", fmt.Sprintf("at most %d keys", maxKeysPerCard))
+		e.WithField(field, fmt.Sprintf("at most %d keys", maxKeysPerCard))
 	}
-	c.Keys = keys
+	return keys
+}
+
+// RegexRefusal names why the matcher refuses a regular-expression key, as
+// card_key_invalid's reason and an import note's: too_long, unsupported,
+// too_complex or too_many.
+func RegexRefusal(err error) string {
+	switch err {
+	case prompt.ErrRegexTooLong:
+		return "too_long"
+	case prompt.ErrRegexTooComplex:
+		return "too_complex"
+	case prompt.ErrRegexTooMany:
+		return "too_many"
+	}
+	return "unsupported"
 }
 
 func scenarioRow(userID int64, in ScenarioInput) models.Scenario {
@@ -92,7 +145,7 @@ func scenarioCardRows(in []CardInput, existing []models.ScenarioCard) []models.S
 	}
 	rows := make([]models.ScenarioCard, len(in))
 	for i, c := range in {
-		rows[i] = models.ScenarioCard{ID: byTitle[c.Title], Title: c.Title, Keys: mustJSON(c.Keys), Entry: c.Entry, Type: c.Type}
+		rows[i] = models.ScenarioCard{ID: byTitle[c.Title], Title: c.Title, Keys: mustJSON(c.Keys), Entry: c.Entry, Type: c.Type, CardRules: c.rules()}
 		delete(byTitle, c.Title)
 	}
 	return rows
@@ -250,7 +303,7 @@ func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Pe
 		for i, c := range scCards {
 			src := c.ID
 			cards[i] = models.AdventureCard{AdventureID: adv.ID, SourceCardID: &src, Position: i, Title: c.Title, Keys: c.Keys, Entry: c.Entry, Type: c.Type,
-				CreatedAt: now, UpdatedAt: now}
+				CardRules: c.CardRules, CreatedAt: now, UpdatedAt: now}
 		}
 		if err := tx.CreateAdventureCards(ctx, cards); err != nil {
 			return err

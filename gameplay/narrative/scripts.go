@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -82,6 +83,7 @@ func (s *Service) newScriptRun(ctx context.Context, store *models.Store, adv *mo
 	for _, c := range cards {
 		r.scCards = append(r.scCards, scripting.Card{ID: strconv.FormatInt(c.ID, 10), Keys: strings.Join(cardKeys(c.Keys), ","),
 			Entry: c.Entry, Type: c.Type, Title: c.Title, Description: c.Description,
+			SecondaryKeys: strings.Join(cardKeys(c.SecondaryKeys), ","), Logic: c.Logic, Constant: c.Constant, Priority: c.Priority,
 			CreatedAt: c.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z"), UpdatedAt: c.UpdatedAt.UTC().Format("2006-01-02T15:04:05.000Z")})
 	}
 	r.startCards = append([]scripting.Card(nil), r.scCards...)
@@ -189,7 +191,8 @@ func (r *scriptRun) persist(ctx context.Context, tx *models.Store, actionID *int
 	var added []models.AdventureCard
 	now := r.s.now()
 	for i, c := range r.scCards {
-		keys := splitKeys(c.Keys)
+		keys := prompt.SplitKeys(c.Keys)
+		rules := scriptRules(c)
 		title := c.Title
 		if title == "" {
 			title = c.Keys
@@ -198,12 +201,13 @@ func (r *scriptRun) persist(ctx context.Context, tx *models.Store, actionID *int
 		if !ok {
 			// A card a turn invents belongs to the lines that turn is on.
 			added = append(added, models.AdventureCard{AdventureID: r.adv.ID, Position: i, Title: clip(title, maxCardTitle), Keys: mustJSON(keys),
-				Entry: c.Entry, Type: clip(c.Type, 40), Description: c.Description, OriginActionID: actionID, CreatedAt: now, UpdatedAt: now})
+				Entry: c.Entry, Type: clip(c.Type, 40), Description: c.Description, CardRules: rules, OriginActionID: actionID, CreatedAt: now, UpdatedAt: now})
 			continue
 		}
 		delete(byID, c.ID)
 		next := old
 		next.Position, next.Title, next.Keys, next.Entry, next.Type, next.Description = i, clip(title, maxCardTitle), mustJSON(keys), c.Entry, clip(c.Type, 40), c.Description
+		next.CardRules = rules
 		if next != old {
 			next.UpdatedAt = now
 			if err := tx.SaveAdventureCard(ctx, &next); err != nil {
@@ -248,14 +252,15 @@ func (r *scriptRun) keepConsole(ctx context.Context, store *models.Store) {
 	_ = store.Tx(ctx, func(tx *models.Store) error { return r.persistConsole(ctx, tx, nil) })
 }
 
-func splitKeys(keys string) []string {
-	out := []string{}
-	for _, k := range strings.Split(keys, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, k)
-		}
+// scriptRules stores the rules a script left on a card: an unknown logic
+// reads as and_any, a priority is already within bounds (the prelude
+// clamps it).
+func scriptRules(c scripting.Card) models.CardRules {
+	logic := c.Logic
+	if logic == prompt.LogicAndAny || !prompt.ValidLogic(logic) {
+		logic = ""
 	}
-	return out
+	return models.CardRules{SecondaryKeys: mustJSON(prompt.SplitKeys(c.SecondaryKeys)), Logic: logic, Constant: c.Constant, Priority: c.Priority}
 }
 
 // clip bounds a script-written string to a column's size.

@@ -408,7 +408,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	}
 	cards := make([]prompt.Card, len(cardRows))
 	for i, c := range cardRows {
-		cards[i] = prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}
+		cards[i] = promptCard(c)
 	}
 	in.Cards, in.History = cards, promptTurns(history)
 	res := prompt.Build(in)
@@ -425,7 +425,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		snap.Sections = append(snap.Sections, InsightSection{Name: sec.Name, Tokens: sec.Tokens, Fixed: sec.Fixed})
 	}
 	for _, c := range res.Cards {
-		snap.Cards = append(snap.Cards, InsightCard{ID: c.ID, Title: c.Title, Trigger: c.Trigger, Tokens: c.Tokens, Included: c.Included})
+		snap.Cards = append(snap.Cards, InsightCard{ID: c.ID, Title: c.Title, Trigger: c.Trigger, Constant: c.Constant, Tokens: c.Tokens, Included: c.Included})
 	}
 	raw, _ := json.Marshal(snap)
 	return &built{adv: adv, settings: settings, llm: ls, demo: demo, result: res, messages: messages, schema: schema, state: state,

@@ -4,15 +4,22 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
 )
 
 // CardInput is a story card as a person writes it.
 type CardInput struct {
 	Title string   `json:"title" jsonschema:"1 to 200 characters"`
-	Keys  []string `json:"keys" jsonschema:"trigger words, matched case-insensitively on word boundaries"`
+	Keys  []string `json:"keys" jsonschema:"trigger words, matched case-insensitively on word boundaries, or /pattern/flags regular expressions (RE2, at most 200 bytes and 5 per card)"`
 	Entry string   `json:"entry" jsonschema:"up to 4000 characters"`
 	Type  string   `json:"type" jsonschema:"free text such as character, location, item, lore"`
+	// The card's rules, as lorebooks have them. Absent: fires on any key,
+	// priority 0 (how every card fired before they existed).
+	SecondaryKeys []string `json:"secondary_keys,omitempty" jsonschema:"up to 20 words checked with logic once a key has named the card"`
+	Logic         string   `json:"logic,omitempty" jsonschema:"what the secondary keys must do: and_any (the default, also empty), and_all, not_any or not_all"`
+	Constant      bool     `json:"constant,omitempty" jsonschema:"in every prompt without a key (still within the card budget, ahead of named cards)"`
+	Priority      int      `json:"priority,omitempty" jsonschema:"-1000000 to 1000000: the lore lists lower first, higher nearer the end; a short budget keeps higher ones"`
 }
 
 // Card is a stored story card.
@@ -200,7 +207,8 @@ type InsightSection struct {
 type InsightCard struct {
 	ID       int64  `json:"id"`
 	Title    string `json:"title"`
-	Trigger  string `json:"trigger"`
+	Trigger  string `json:"trigger" jsonschema:"the key that named it; empty for a constant card"`
+	Constant bool   `json:"constant,omitempty" jsonschema:"in without a key"`
 	Tokens   int    `json:"tokens"`
 	Included bool   `json:"included"`
 }
@@ -372,11 +380,34 @@ func mustJSON(v any) string {
 }
 
 func scenarioCardView(c models.ScenarioCard) Card {
-	return Card{ID: c.ID, CardInput: CardInput{Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}}
+	return Card{ID: c.ID, CardInput: cardInput(c.Title, c.Keys, c.Entry, c.Type, c.CardRules)}
 }
 
 func adventureCardView(c models.AdventureCard) Card {
-	return Card{ID: c.ID, CardInput: CardInput{Title: c.Title, Keys: cardKeys(c.Keys), Entry: c.Entry, Type: c.Type}}
+	return Card{ID: c.ID, CardInput: cardInput(c.Title, c.Keys, c.Entry, c.Type, c.CardRules)}
+}
+
+func cardInput(title, keys, entry, typ string, r models.CardRules) CardInput {
+	in := CardInput{Title: title, Keys: cardKeys(keys), Entry: entry, Type: typ, Logic: r.Logic, Constant: r.Constant, Priority: r.Priority}
+	if sec := cardKeys(r.SecondaryKeys); len(sec) > 0 {
+		in.SecondaryKeys = sec
+	}
+	return in
+}
+
+// rules stores a card's rules: no secondary keys as [].
+func (c CardInput) rules() models.CardRules {
+	sec := c.SecondaryKeys
+	if sec == nil {
+		sec = []string{}
+	}
+	return models.CardRules{SecondaryKeys: mustJSON(sec), Logic: c.Logic, Constant: c.Constant, Priority: c.Priority}
+}
+
+// promptCard is an adventure card as the prompt builder matches it.
+func promptCard(c models.AdventureCard) prompt.Card {
+	return prompt.Card{ID: c.ID, Title: c.Title, Keys: cardKeys(c.Keys), SecondaryKeys: cardKeys(c.SecondaryKeys), Logic: c.Logic,
+		Constant: c.Constant, Priority: c.Priority, Entry: c.Entry, Type: c.Type}
 }
 
 func parseSchema(raw string) Schema {

@@ -548,3 +548,46 @@ func TestInvalidInputs(t *testing.T) {
 		t.Errorf("got state %s", out.State)
 	}
 }
+
+func TestCardRules(t *testing.T) {
+	s := mustNew(t, scripting.Options{})
+	in := []scripting.Card{
+		{ID: "1", Keys: "dragon", Entry: "A dragon.", Title: "Dragon", SecondaryKeys: "peace", Logic: "not_any", Constant: false, Priority: 300},
+		{ID: "2", Keys: "", Entry: "The world.", Title: "World", Constant: true, Priority: 10},
+		{ID: "3", Keys: "crow", Entry: "A crow.", Title: "Crow"},
+	}
+	out := mustRun(t, s, scripting.Input{
+		Hook: scripting.HookOutput,
+		// Read the rules; rebuild a card from AI Dungeon's fields only (its
+		// rules stay); change another's; add one (no rules).
+		Script: `log(storyCards[0].secondaryKeys, storyCards[0].logic, storyCards[0].constant, storyCards[0].priority, storyCards[1].constant);
+const d = storyCards[0];
+storyCards[0] = { id: d.id, keys: d.keys, entry: d.entry + " (rebuilt)", type: d.type, title: d.title, description: d.description };
+Object.assign(storyCards[2], { secondaryKeys: "night, moon", logic: "and_all", constant: true, priority: 1e12 });
+storyCards[1].priority = "not a number";
+addStoryCard("owl", "An owl.");
+log(storyCards[3].constant, storyCards[3].priority);
+text`,
+		Text:  "x",
+		Cards: in,
+	})
+	if diff := cmp.Diff([]string{"peace not_any false 300 true", "false 0"}, out.Logs); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+	type rules struct {
+		Secondary, Logic string
+		Constant         bool
+		Priority         int
+	}
+	var got []rules
+	for _, c := range out.Cards {
+		got = append(got, rules{c.SecondaryKeys, c.Logic, c.Constant, c.Priority})
+	}
+	want := []rules{{"peace", "not_any", false, 300}, {"", "", true, 0}, {"night, moon", "and_all", true, 1000000}, {"", "", false, 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("card rules (-want +got):\n%s", diff)
+	}
+	if out.Cards[0].Entry != "A dragon. (rebuilt)" {
+		t.Errorf("rebuilt card entry %q", out.Cards[0].Entry)
+	}
+}

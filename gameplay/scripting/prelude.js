@@ -96,6 +96,11 @@
     // Story cards. The functions act on whatever array the storyCards global
     // holds now, since scripts may replace it.
     const now = input.now;
+    // A priority as the host stores it: an integer within ±1,000,000.
+    const cardPriority = (p) => {
+      const n = Number(p);
+      return Number.isFinite(n) ? Math.max(-1000000, Math.min(1000000, Math.trunc(n))) : 0;
+    };
     const currentCards = () => (isArray(g.storyCards) ? g.storyCards : isArray(g.worldInfo) ? g.worldInfo : cards);
     const cardAt = (name, index) => {
       const list = currentCards();
@@ -131,6 +136,10 @@
         description: str(args[4]),
         createdAt: now,
         updatedAt: now,
+        secondaryKeys: "",
+        logic: "",
+        constant: false,
+        priority: 0,
       };
       // Upstream returns the new index: the first card gives 0, which is
       // falsy, and scripts written against AI Dungeon cope with that.
@@ -224,6 +233,11 @@
             description: str(c.description),
             createdAt: str(c.createdAt),
             updatedAt: str(c.updatedAt),
+            // Rules a script leaves out (undefined) keep what the card had.
+            secondaryKeys: c.secondaryKeys === undefined ? undefined : str(c.secondaryKeys),
+            logic: c.logic === undefined ? undefined : str(c.logic),
+            constant: c.constant === undefined ? undefined : c.constant === true,
+            priority: c.priority === undefined ? undefined : cardPriority(c.priority),
           });
         }
         return stringify({

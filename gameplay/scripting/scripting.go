@@ -66,7 +66,11 @@ const (
 )
 
 // Card is one story card. In JS it is {id, keys, entry, type, title,
-// description, createdAt, updatedAt}, all strings.
+// description, createdAt, updatedAt}, all strings, and the card's rules:
+// secondaryKeys (one comma-separated string, like keys), logic (and_any,
+// and_all, not_any or not_all; "" is and_any), constant (a boolean) and
+// priority (a number). A card a script writes back without one of the rules
+// (an object it rebuilt from AI Dungeon's fields) keeps what it had.
 type Card struct {
 	// ID is a numeric string; "" for a card a script just created (the host
 	// assigns ids). Output keeps an ID only on the first card carrying an ID
@@ -79,6 +83,20 @@ type Card struct {
 	Description string `json:"description"`
 	CreatedAt   string `json:"createdAt"` // ISO 8601
 	UpdatedAt   string `json:"updatedAt"` // ISO 8601
+
+	SecondaryKeys string `json:"secondaryKeys"` // one comma-separated string
+	Logic         string `json:"logic"`
+	Constant      bool   `json:"constant"`
+	Priority      int    `json:"priority"`
+}
+
+// jsCard is a card as a script leaves it: a rule it left out is nil.
+type jsCard struct {
+	Card
+	SecondaryKeys *string `json:"secondaryKeys"`
+	Logic         *string `json:"logic"`
+	Constant      *bool   `json:"constant"`
+	Priority      *int    `json:"priority"`
 }
 
 // HistoryEntry is one recent action, exposed as {text, type, rawText}.
@@ -574,7 +592,7 @@ type jsOutput struct {
 	Stop           bool            `json:"stop"`
 	CalledModifier bool            `json:"calledModifier"`
 	State          json.RawMessage `json:"state"`
-	Cards          []Card          `json:"storyCards"`
+	Cards          []jsCard        `json:"storyCards"`
 	Memory         Memory          `json:"memory"`
 	Message        string          `json:"message"`
 	Logs           []string        `json:"logs"`
@@ -658,7 +676,7 @@ func (s *Sandbox) run(ctx context.Context, in Input) Output {
 		Text:           res.Text,
 		Stop:           res.Stop,
 		State:          res.State,
-		Cards:          normaliseIDs(res.Cards, in.Cards),
+		Cards:          readCards(res.Cards, in.Cards),
 		Memory:         res.Memory,
 		Message:        res.Message,
 		Logs:           logs,
@@ -773,6 +791,39 @@ func memoryOf(state []byte) Memory {
 	}
 	get := func(k string) string { v, _ := raw[k].(string); return v }
 	return Memory{Context: get("context"), AuthorsNote: get("authorsNote"), FrontMemory: get("frontMemory")}
+}
+
+// readCards takes the cards a script left, IDs normalised, each rule it
+// left out taken from the card of that ID it was given (none for a new
+// card).
+func readCards(out []jsCard, in []Card) []Card {
+	cards := make([]Card, len(out))
+	for i, c := range out {
+		cards[i] = c.Card
+	}
+	cards = normaliseIDs(cards, in)
+	given := make(map[string]Card, len(in))
+	for _, c := range in {
+		if _, dup := given[c.ID]; !dup && c.ID != "" {
+			given[c.ID] = c
+		}
+	}
+	for i, c := range out {
+		base := given[cards[i].ID]
+		if cards[i].ID == "" {
+			base = Card{}
+		}
+		cards[i].SecondaryKeys, cards[i].Logic = deref(c.SecondaryKeys, base.SecondaryKeys), deref(c.Logic, base.Logic)
+		cards[i].Constant, cards[i].Priority = deref(c.Constant, base.Constant), deref(c.Priority, base.Priority)
+	}
+	return cards
+}
+
+func deref[T any](p *T, fallback T) T {
+	if p == nil {
+		return fallback
+	}
+	return *p
 }
 
 // normaliseIDs keeps a card's ID only if it came in with Input.Cards and no

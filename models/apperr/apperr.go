@@ -169,6 +169,14 @@ const (
 	// CardLimitReached: the adventure already holds the most story cards
 	// one may (the scenario editor's cap).
 	CardLimitReached Code = "card_limit_reached"
+	// CardLogicInvalid: a story card's logic is not and_any, and_all,
+	// not_any or not_all (fields name the card).
+	CardLogicInvalid Code = "card_logic_invalid"
+	// CardKeyInvalid: a story card's /regular expression/ key cannot be
+	// matched in linear time: longer than 200 bytes, a lookaround or
+	// backreference, not a pattern at all, or past five per card. Details:
+	// key, reason (too_long, unsupported, too_complex, too_many).
+	CardKeyInvalid Code = "card_key_invalid"
 
 	// Hosted mode: accounts, limits and the demo narrator.
 	RateLimited         Code = "rate_limited"
@@ -306,6 +314,8 @@ var kinds = map[Code]Kind{
 	BundleInvalid:           KindInvalid,
 	CardInvalid:             KindInvalid,
 	CardLimitReached:        KindConflict,
+	CardLogicInvalid:        KindInvalid,
+	CardKeyInvalid:          KindInvalid,
 
 	RateLimited:         KindRateLimited,
 	LoginFailed:         KindUnauthorized,

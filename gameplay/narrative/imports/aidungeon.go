@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
 )
 
@@ -148,7 +149,7 @@ func (b *builder) aidCards(list []any, from string) {
 		if !ok {
 			continue
 		}
-		keys := strs(c, "keys")
+		keys := aidKeys(c)
 		name := cmpOr(str(c, "title"), cmpOr(firstKey(keys), "#"+strconv.Itoa(i+1)))
 		if c["deletedAt"] != nil {
 			b.note(NoteEntryDeleted, name)
@@ -160,9 +161,18 @@ func (b *builder) aidCards(list []any, from string) {
 		if boolean(c, "useForCharacterCreation") {
 			b.note(NoteEntryOption, name, "option", "useForCharacterCreation", "value", "true")
 		}
-		b.addCard(card{title: str(c, "title"), entry: cmpOr(str(c, "value"), str(c, "entry")), typ: str(c, "type"), keys: keys})
+		b.addCard(name, card{title: str(c, "title"), entry: cmpOr(str(c, "value"), str(c, "entry")), typ: str(c, "type"), keys: keys})
 	}
 	b.cardsNote(from, before)
+}
+
+// aidKeys reads a card's keys: one comma-separated string, where Enhanced
+// World Info's /pattern/flags keys stay whole even with commas inside.
+func aidKeys(c map[string]any) []string {
+	if s, ok := c["keys"].(string); ok {
+		return prompt.SplitKeys(s)
+	}
+	return strs(c, "keys")
 }
 
 func clipShow(s string) string {

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -57,7 +58,8 @@ const (
 	NoteEntryDisabled  = "entry_disabled"   // entry: a disabled entry, not imported
 	NoteEntryDeleted   = "entry_deleted"    // entry: deleted in the source, not imported
 	NoteEntryOption    = "entry_option"     // entry; params option, value: a per-entry setting with no equivalent
-	NoteRegexKey       = "regex_key"        // entry; params key: a regular-expression key, dropped
+	NoteRegexKey       = "regex_key"        // entry; params key, reason (too_long, unsupported, too_complex, too_many): a regular-expression key the matcher refuses, dropped
+	NoteNeverFires     = "never_fires"      // entry: a card that is not constant and has no key that can fire it (it is imported, and never enters a prompt)
 	NoteKeysOverLimit  = "keys_over_limit"  // entry; params count, limit: keys beyond the card's limit
 	NoteTextClipped    = "text_clipped"     // entry (optional); params field, limit: text cut to the limit
 	NoteCardsOverLimit = "cards_over_limit" // params count, limit: entries beyond the scenario's limit
@@ -275,27 +277,27 @@ func (b *builder) clip(entry, field, value string, limit int) string {
 // card is one story card on its way in.
 type card struct {
 	title, entry, typ string
-	keys              []string
+	keys, secondary   []string
+	logic             string
+	constant          bool
+	priority          int
+	// useRegex: a key with regular-expression characters is a pattern
+	// (a character book's use_regex), case-sensitive with caseSensitive.
+	useRegex, caseSensitive bool
 }
 
-// addCard fits a card into the scenario's limits and appends it.
-func (b *builder) addCard(c card) {
+// addCard fits a card into the scenario's limits and appends it; name is
+// the entry as the notes call it.
+func (b *builder) addCard(name string, c card) {
 	if len(b.in.Cards) >= narrative.MaxCards {
 		b.dropped++
 		return
 	}
 	lim := narrative.ScenarioLimits
 	c.title = strings.TrimSpace(models.CleanText(c.title))
-	var keys []string
-	seen := map[string]bool{}
-	for _, k := range c.keys {
-		k = strings.TrimSpace(models.CleanText(k))
-		if k == "" || seen[strings.ToLower(k)] {
-			continue
-		}
-		seen[strings.ToLower(k)] = true
-		keys = append(keys, k)
-	}
+	regexes := 0
+	keys := b.cleanKeys(name, c, c.keys, &regexes)
+	secondary := b.cleanKeys(name, c, c.secondary, &regexes)
 	if c.title == "" && len(keys) > 0 {
 		c.title = keys[0]
 	}
@@ -304,10 +306,67 @@ func (b *builder) addCard(c card) {
 	}
 	c.title = b.clip(c.title, "title", c.title, lim.CardTitle)
 	c.title = b.uniqueTitle(c.title)
-	fitted := keys[:0:0]
+	keys = b.fitKeys(c.title, keys)
+	secondary = b.fitKeys(c.title, secondary)
+	entry := b.clip(c.title, "entry", strings.TrimSpace(models.CleanText(c.entry)), lim.CardEntry)
+	typ := b.clip(c.title, "type", strings.TrimSpace(models.CleanText(c.typ)), lim.CardType)
+	in := narrative.CardInput{Title: c.title, Keys: keys, Entry: entry, Type: typ, Constant: c.constant, Priority: c.priority}
+	if len(secondary) > 0 {
+		in.SecondaryKeys, in.Logic = secondary, c.logic
+	}
+	if in.Logic == prompt.LogicAndAny {
+		in.Logic = ""
+	}
+	if !prompt.CanFire(prompt.Card{Keys: in.Keys, SecondaryKeys: in.SecondaryKeys, Logic: in.Logic, Constant: in.Constant}) {
+		b.note(NoteNeverFires, c.title)
+	}
+	b.in.Cards = append(b.in.Cards, in)
+}
+
+// cleanKeys trims and de-duplicates keys, turns a character book's
+// use_regex keys into /pattern/ keys, and keeps a regular-expression key
+// only when the matcher takes it (regexes counts them across the card's
+// keys and secondary keys); a refused one is noted with the reason.
+func (b *builder) cleanKeys(name string, c card, in []string, regexes *int) []string {
+	keys := []string{}
+	seen := map[string]bool{}
+	for _, k := range in {
+		k = strings.TrimSpace(models.CleanText(k))
+		if k == "" || seen[strings.ToLower(k)] {
+			continue
+		}
+		seen[strings.ToLower(k)] = true
+		if c.useRegex && !prompt.IsRegexKey(k) && strings.ContainsAny(k, `\^$.|?*+()[]{}`) {
+			flags := "i"
+			if c.caseSensitive {
+				flags = ""
+			}
+			k = "/" + k + "/" + flags
+		}
+		if prompt.IsRegexKey(k) {
+			_, err := prompt.CompileRegexKey(k)
+			if err == nil && *regexes >= prompt.MaxRegexKeys {
+				err = prompt.ErrRegexTooMany
+			}
+			if err != nil {
+				b.note(NoteRegexKey, name, "key", k, "reason", narrative.RegexRefusal(err))
+				continue
+			}
+			*regexes++
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// fitKeys keeps the keys a card may hold: plain keys of up to 80
+// characters, at most 20; the rest are noted.
+func (b *builder) fitKeys(title string, keys []string) []string {
+	lim := narrative.ScenarioLimits
+	fitted := []string{}
 	long := 0
 	for _, k := range keys {
-		if utf8.RuneCountInString(k) > lim.CardKeyRunes {
+		if !prompt.IsRegexKey(k) && utf8.RuneCountInString(k) > lim.CardKeyRunes {
 			long++
 			continue
 		}
@@ -318,14 +377,9 @@ func (b *builder) addCard(c card) {
 		fitted = fitted[:lim.CardKeys]
 	}
 	if long > 0 {
-		b.note(NoteKeysOverLimit, c.title, "count", strconv.Itoa(long), "limit", strconv.Itoa(lim.CardKeys))
+		b.note(NoteKeysOverLimit, title, "count", strconv.Itoa(long), "limit", strconv.Itoa(lim.CardKeys))
 	}
-	entry := b.clip(c.title, "entry", strings.TrimSpace(models.CleanText(c.entry)), lim.CardEntry)
-	typ := b.clip(c.title, "type", strings.TrimSpace(models.CleanText(c.typ)), lim.CardType)
-	if fitted == nil {
-		fitted = []string{}
-	}
-	b.in.Cards = append(b.in.Cards, narrative.CardInput{Title: c.title, Keys: fitted, Entry: entry, Type: typ})
+	return fitted
 }
 
 // uniqueTitle numbers a title already taken by another card ("Mira (2)"),
@@ -492,28 +546,4 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// regexKey reports whether a key is a regular expression written as
-// /pattern/flags (SillyTavern's notation).
-func regexKey(k string) bool {
-	k = strings.TrimSpace(k)
-	if len(k) < 3 || k[0] != '/' {
-		return false
-	}
-	end := strings.LastIndexByte(k, '/')
-	return end > 0 && strings.Trim(k[end+1:], "gimsuy") == ""
-}
-
-// plainKeys drops regular-expression keys, noting each.
-func (b *builder) plainKeys(entry string, keys []string, allRegex bool) []string {
-	out := keys[:0:0]
-	for _, k := range keys {
-		if regexKey(k) || (allRegex && strings.ContainsAny(k, `\^$.|?*+()[]{}`)) {
-			b.note(NoteRegexKey, entry, "key", k)
-			continue
-		}
-		out = append(out, k)
-	}
-	return out
 }

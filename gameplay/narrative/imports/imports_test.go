@@ -53,7 +53,8 @@ func wantCards(t *testing.T, got []narrative.CardInput, want []narrative.CardInp
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Title != w.Title || g.Entry != w.Entry || g.Type != w.Type || !slices.Equal(g.Keys, w.Keys) {
+		if g.Title != w.Title || g.Entry != w.Entry || g.Type != w.Type || !slices.Equal(g.Keys, w.Keys) || !slices.Equal(g.SecondaryKeys, w.SecondaryKeys) ||
+			g.Logic != w.Logic || g.Constant != w.Constant || g.Priority != w.Priority {
 			t.Errorf("card %d:\n got %+v\nwant %+v", i, g, w)
 		}
 	}
@@ -65,20 +66,18 @@ func TestSillyTavernWorldInfo(t *testing.T) {
 		t.Errorf("format %q title %q", p.Format, p.Title)
 	}
 	wantCards(t, p.Scenario.Cards, []narrative.CardInput{
-		{Title: "Mira", Keys: []string{"Mira", "the smith"}, Entry: "Mira is the village smith."},
-		// Secondary keys become ordinary keys.
-		{Title: "The Forge", Keys: []string{"forge", "night", "storm"}, Entry: "The forge never cools."},
-		{Title: "River", Keys: []string{"river"}, Entry: "The river runs east."},
-		// The regex key is dropped, the plain one kept.
-		{Title: "Dragons", Keys: []string{"wyrm"}, Entry: "Dragons sleep in the north."},
+		{Title: "Mira", Keys: []string{"Mira", "the smith"}, Entry: "Mira is the village smith.", Priority: 100},
+		// Secondary keys keep their logic.
+		{Title: "The Forge", Keys: []string{"forge"}, SecondaryKeys: []string{"night", "storm"}, Logic: "not_any", Entry: "The forge never cools."},
+		{Title: "River", Keys: []string{"river"}, Constant: true, Entry: "The river runs east."},
+		// The regex key is a regex key.
+		{Title: "Dragons", Keys: []string{"/drag(on|ons)/i", "wyrm"}, Entry: "Dragons sleep in the north."},
 		// No comment: the first key is the title.
 		{Title: "lantern", Keys: []string{"lantern"}, Entry: "An old lantern."},
 	})
 	wantNotes(t, "mapped", p.Mapped, []string{"cards count=5 from=entries"})
 	wantNotes(t, "unmapped", p.Unmapped, []string{
-		"entry_option The Forge option=selectiveLogic value=NOT_ANY",
 		"entry_disabled Hidden ghost",
-		"entry_option River option=constant value=true",
 		"entry_option River option=position value=4",
 		"entry_option River option=depth value=2",
 		"entry_option River option=role value=1",
@@ -86,7 +85,6 @@ func TestSillyTavernWorldInfo(t *testing.T) {
 		"entry_option Dragons option=excludeRecursion value=true",
 		"entry_option Dragons option=sticky value=3",
 		"entry_option Dragons option=probability value=40",
-		"regex_key Dragons key=/drag(on|ons)/i",
 	})
 }
 
@@ -110,8 +108,8 @@ func TestCharacterCardV2(t *testing.T) {
 		t.Errorf("the system prompt must not become AI instructions: %q", sc.AIInstructions)
 	}
 	wantCards(t, sc.Cards, []narrative.CardInput{
-		{Title: "The Kestrel", Keys: []string{"Kestrel", "airship"}, Entry: "The Kestrel is Captain Vell's ship."},
-		{Title: "Mutiny", Keys: []string{"mutiny", "crew"}, Entry: "Talk of mutiny."},
+		{Title: "The Kestrel", Keys: []string{"Kestrel", "airship"}, Entry: "The Kestrel is Captain Vell's ship.", Priority: 100},
+		{Title: "Mutiny", Keys: []string{"mutiny"}, SecondaryKeys: []string{"crew"}, Logic: "and_all", Entry: "Talk of mutiny.", Priority: 50},
 	})
 	wantNotes(t, "mapped", p.Mapped, []string{
 		"field from=name to=title",
@@ -125,7 +123,6 @@ func TestCharacterCardV2(t *testing.T) {
 		"entry_option Mutiny option=position value=after_char",
 		"entry_option Mutiny option=position value=1",
 		"entry_option Mutiny option=prevent_recursion value=true",
-		"entry_option Mutiny option=selectiveLogic value=AND_ALL",
 		"entry_disabled Secret past",
 		"field_not_mapped field=mes_example reason=no_equivalent",
 		"field_not_mapped field=system_prompt reason=narrator_instructions",
@@ -146,7 +143,7 @@ func TestCharacterCardV3(t *testing.T) {
 		t.Errorf("format %q title %q opening %q", p.Format, p.Title, p.Scenario.Opening)
 	}
 	// Decorators are stripped from the content and reported.
-	wantCards(t, p.Scenario.Cards, []narrative.CardInput{{Title: "Shrine", Keys: []string{"shrine"}, Entry: "The shrine is hidden in the pines."}})
+	wantCards(t, p.Scenario.Cards, []narrative.CardInput{{Title: "Shrine", Keys: []string{"shrine"}, Entry: "The shrine is hidden in the pines.", Priority: 1}})
 	wantNotes(t, "unmapped", p.Unmapped, []string{
 		"version_newer version=3.1",
 		"entry_option Shrine option=@@depth value=2",
@@ -275,11 +272,10 @@ func TestNovelAILorebook(t *testing.T) {
 		t.Errorf("format %q", p.Format)
 	}
 	wantCards(t, p.Scenario.Cards, []narrative.CardInput{
-		{Title: "Moon", Keys: []string{"moon", "lunar"}, Entry: "The moon has two faces."},
-		{Title: "World", Keys: []string{"world"}, Entry: "Always present."},
+		{Title: "Moon", Keys: []string{"moon", "lunar"}, Entry: "The moon has two faces.", Priority: 400},
+		{Title: "World", Keys: []string{"world"}, Entry: "Always present.", Constant: true},
 	})
 	wantNotes(t, "unmapped", p.Unmapped, []string{
-		"entry_option World option=forceActivation value=true",
 		"entry_option World option=insertionPosition value=0",
 		"entry_disabled Unused",
 		"field_not_mapped count=1 field=categories reason=no_equivalent",
@@ -306,6 +302,8 @@ func TestLimitsAreFittedAndReported(t *testing.T) {
 	wantNotes(t, "unmapped", p.Unmapped, []string{
 		"keys_over_limit Many count=5 limit=20",
 		"text_clipped Many field=entry limit=4000",
+		// "a" is too short to match anything.
+		"never_fires Many (2)",
 	})
 }
 

@@ -1,15 +1,20 @@
 package imports
 
 import (
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
+	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 )
 
 // SillyTavern's per-entry settings with no equivalent here, and their
-// defaults (research §2). order, displayIndex, addMemo and uid only sort or
-// label entries; matchWholeWords is what cards do already.
+// defaults (research §2). displayIndex, addMemo and uid only sort or label
+// entries; matchWholeWords is what cards do already; key, keysecondary,
+// selective, selectiveLogic, constant and order become the card's keys and
+// rules.
 var stOptions = []option{
-	{"constant", []string{"false"}},
 	{"position", []string{"0"}},
 	{"depth", []string{"4"}},
 	{"role", []string{"0"}},
@@ -63,38 +68,50 @@ var stExtensionOptions = []option{
 	{"outlet_name", []string{""}},
 }
 
-// Character Card lorebook entry settings (research §1).
+// Character Card lorebook entry settings (research §1); constant and
+// insertion_order become the card's rules.
 var bookOptions = []option{
-	{"constant", []string{"false"}},
 	{"case_sensitive", []string{"false"}},
 	{"position", []string{"before_char", ""}},
 }
 
-var selectiveLogicNames = map[string]string{"0": "AND_ANY", "1": "NOT_ALL", "2": "NOT_ANY", "3": "AND_ALL"}
+// selectiveLogics maps SillyTavern's selectiveLogic numbers to a card's
+// logic (research §2).
+var selectiveLogics = map[string]string{"0": prompt.LogicAndAny, "1": prompt.LogicNotAll, "2": prompt.LogicNotAny, "3": prompt.LogicAndAll}
 
-// secondaryKeys merges secondary keys into the keys and notes that their
-// condition is lost.
-func (b *builder) secondaryKeys(entry string, selective bool, logic any, secondary []string) []string {
-	var kept []string
-	for _, k := range secondary {
-		if strings.TrimSpace(k) != "" {
-			kept = append(kept, k)
-		}
+// secondaryKeys reads an entry's secondary keys and their logic. They count
+// only on a selective entry, as in SillyTavern; an unknown logic reads as
+// AND_ANY and is noted.
+func (b *builder) secondaryKeys(c *card, entry string, selective bool, logic any, secondary []string) {
+	if !selective {
+		return
 	}
-	if len(kept) == 0 {
-		return nil
+	c.secondary = secondary
+	if logic == nil {
+		return
 	}
-	if selective {
-		name := "AND_ANY"
-		if logic != nil {
-			name = show(logic)
-			if n, ok := selectiveLogicNames[name]; ok {
-				name = n
-			}
-		}
-		b.note(NoteEntryOption, entry, "option", "selectiveLogic", "value", name)
+	name, ok := selectiveLogics[show(logic)]
+	if !ok {
+		b.note(NoteEntryOption, entry, "option", "selectiveLogic", "value", show(logic))
+		return
 	}
-	return kept
+	c.logic = name
+}
+
+// priority reads an entry's insertion order as the card's priority: a
+// number within the card's bounds, rounded; outside them it is clamped and
+// noted.
+func (b *builder) priority(c *card, entry string, m map[string]any, field string) {
+	f, ok := number(m, field)
+	if !ok {
+		return
+	}
+	limit := float64(narrative.ScenarioLimits.CardPriority)
+	if f > limit || f < -limit {
+		b.note(NoteEntryOption, entry, "option", field, "value", show(m[field]))
+		f = max(-limit, min(limit, f))
+	}
+	c.priority = int(math.Round(f))
 }
 
 // probability notes a chance below 100% (SillyTavern applies it only with
@@ -136,8 +153,10 @@ func (b *builder) sillyTavern(doc map[string]any) error {
 		if v, ok := e["selective"].(bool); ok {
 			selective = v
 		}
-		keys = append(keys, b.secondaryKeys(name, selective, e["selectiveLogic"], strs(e, "keysecondary"))...)
-		b.addCard(card{title: str(e, "comment"), entry: str(e, "content"), keys: b.plainKeys(name, keys, false)})
+		c := card{title: str(e, "comment"), entry: str(e, "content"), keys: keys, constant: boolean(e, "constant")}
+		b.secondaryKeys(&c, name, selective, e["selectiveLogic"], strs(e, "keysecondary"))
+		b.priority(&c, name, e, "order")
+		b.addCard(name, c)
 	}
 	b.cardsNote("entries", before)
 	return nil
@@ -175,9 +194,11 @@ func (b *builder) characterBook(book map[string]any, key string) error {
 		if ext != nil {
 			logic = ext["selectiveLogic"]
 		}
-		keys = append(keys, b.secondaryKeys(name, boolean(e, "selective"), logic, strs(e, "secondary_keys"))...)
-		content := b.decorators(name, str(e, "content"))
-		b.addCard(card{title: cmpOr(str(e, "comment"), str(e, "name")), entry: content, keys: b.plainKeys(name, keys, boolean(e, "use_regex"))})
+		c := card{title: cmpOr(str(e, "comment"), str(e, "name")), entry: b.decorators(name, str(e, "content")), keys: keys,
+			constant: boolean(e, "constant"), useRegex: boolean(e, "use_regex"), caseSensitive: boolean(e, "case_sensitive")}
+		b.secondaryKeys(&c, name, boolean(e, "selective"), logic, strs(e, "secondary_keys"))
+		b.priority(&c, name, e, "insertion_order")
+		b.addCard(name, c)
 	}
 	b.cardsNote("character_book", before)
 	return nil
@@ -232,14 +253,16 @@ func (b *builder) novelAI(doc map[string]any) error {
 			continue
 		}
 		b.reportOptions(name, e, []option{
-			{"forceActivation", []string{"false"}},
 			{"keyRelative", []string{"false"}},
 			{"nonStoryActivatable", []string{"false"}},
 		})
+		c := card{title: str(e, "displayName"), entry: str(e, "text"), keys: keys, constant: boolean(e, "forceActivation")}
 		if cfg, ok := e["contextConfig"].(map[string]any); ok {
 			b.reportOptions(name, cfg, []option{{"insertionPosition", []string{"-1"}}})
+			// NovelAI's insertion order; SillyTavern reads it as order too.
+			b.priority(&c, name, cfg, "budgetPriority")
 		}
-		b.addCard(card{title: str(e, "displayName"), entry: str(e, "text"), keys: b.plainKeys(name, keys, false)})
+		b.addCard(name, c)
 	}
 	b.cardsNote("entries", before)
 	if cats, ok := doc["categories"].([]any); ok && len(cats) > 0 {

@@ -18,22 +18,34 @@ const minKeyRunes = 2
 // loreHeading opens the lore section; its cost comes out of the card budget.
 const loreHeading = "Lore:"
 
-// trigger is a card whose key appeared in the scanned turns.
+// trigger is a card that fires: a constant one, or one whose key appeared
+// in the scanned turns with its secondary keys passing its logic.
 type trigger struct {
 	card int    // index into the input cards
-	age  int    // 0 for the newest turn, 1 for the one before, ...
-	key  string // the key as the card spells it
+	age  int    // 0 for the newest turn, 1 for the one before, ...; 0 for a constant card
+	key  string // the key as the card spells it; "" for a constant card
 }
 
 // selectCards reports every triggered card and renders the included ones.
-// Cards are considered from the most recently named one, ties in input
-// order, and included while they fit budget; a card that does not fit is
-// skipped, so a smaller one after it may still get in.
+// Cards are considered constant ones first, then by priority (higher
+// first), then from the most recently named one, ties in input order, and
+// included while they fit budget; a card that does not fit is skipped, so a
+// smaller one after it may still get in.
 func selectCards(cards []Card, window []Turn, budget int) ([]CardReport, string) {
-	hits := findTriggers(cards, window)
+	hits := findTriggers(cards, window, true)
 	if len(hits) == 0 {
 		return nil, ""
 	}
+	slices.SortStableFunc(hits, func(a, b trigger) int {
+		ca, cb := cards[a.card], cards[b.card]
+		if ca.Constant != cb.Constant {
+			if ca.Constant {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(cb.Priority, ca.Priority), cmp.Compare(a.age, b.age), cmp.Compare(a.card, b.card))
+	})
 	spent := Count(loreHeading)
 	included := make([]bool, len(cards))
 	reports := make([]CardReport, 0, len(hits))
@@ -45,18 +57,27 @@ func selectCards(cards []Card, window []Turn, budget int) ([]CardReport, string)
 			spent += tokens
 			included[h.card] = true
 		}
-		reports = append(reports, CardReport{ID: c.ID, Title: c.Title, Trigger: h.key, Tokens: tokens, Included: fits})
+		reports = append(reports, CardReport{ID: c.ID, Title: c.Title, Trigger: h.key, Constant: c.Constant, Tokens: tokens, Included: fits})
 	}
 	return reports, renderLore(cards, included)
 }
 
-// renderLore lists the included cards in input order rather than trigger
-// order, so the same set of cards renders to the same bytes whichever turn
-// named them last.
+// renderLore lists the included cards by priority, lower first, so the
+// most important lore sits nearest the end of the prompt where the model
+// writes (SillyTavern's insertion order), ties in input order. It depends
+// only on which cards are included, so the same set renders to the same
+// bytes whichever turn named them last.
 func renderLore(cards []Card, included []bool) string {
+	order := make([]int, 0, len(cards))
+	for i := range cards {
+		if included[i] {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cards[a].Priority, cards[b].Priority) })
 	var lines []string
-	for i, c := range cards {
-		if line := cardLine(c); included[i] && line != "" {
+	for _, i := range order {
+		if line := cardLine(cards[i]); line != "" {
 			lines = append(lines, line)
 		}
 	}
@@ -81,28 +102,40 @@ func cardLine(c Card) string {
 }
 
 // Matching returns the cards that window names, most recently named first
-// (the memory bank's cast brief tops up its roster with them).
+// (the memory bank's cast brief tops up its roster with them). Constant
+// cards are not named by anything, so they are not among them.
 func Matching(cards []Card, window []Turn) []Card {
 	var out []Card
-	for _, h := range findTriggers(cards, window) {
+	for _, h := range findTriggers(cards, window, false) {
 		out = append(out, cards[h.card])
 	}
 	return out
 }
 
-// findTriggers returns the triggered cards, most recently named first.
-func findTriggers(cards []Card, window []Turn) []trigger {
-	scanned := window[max(0, len(window)-triggerTurns):]
-	texts := make([]string, len(scanned)) // newest first
-	for i, t := range scanned {
-		texts[len(scanned)-1-i] = fold(t.Text)
+// findTriggers returns the cards that fire, most recently named first,
+// constant ones (when asked for) as named in the newest turn.
+func findTriggers(cards []Card, window []Turn, constants bool) []trigger {
+	scannedTurns := window[max(0, len(window)-triggerTurns):]
+	texts := make([]scanned, len(scannedTurns)) // newest first
+	for i, t := range scannedTurns {
+		texts[len(scannedTurns)-1-i] = scanned{raw: t.Text, folded: fold(t.Text)}
 	}
 	var hits []trigger
 	for i, c := range cards {
-		if h, ok := firstTrigger(c.Keys, texts); ok {
-			h.card = i
-			hits = append(hits, h)
+		if c.Constant {
+			if constants {
+				hits = append(hits, trigger{card: i})
+			}
+			continue
 		}
+		regexBudget := MaxRegexKeys
+		primary := compileKeys(c.Keys, &regexBudget)
+		h, ok := firstTrigger(primary, texts)
+		if !ok || !secondaryPass(c.Logic, compileKeys(c.SecondaryKeys, &regexBudget), texts) {
+			continue
+		}
+		h.card = i
+		hits = append(hits, h)
 	}
 	slices.SortStableFunc(hits, func(a, b trigger) int { return cmp.Compare(a.age, b.age) })
 	return hits
@@ -110,23 +143,59 @@ func findTriggers(cards []Card, window []Turn) []trigger {
 
 // firstTrigger finds the newest text naming one of keys. Within one text the
 // first key in the card's order wins.
-func firstTrigger(keys []string, texts []string) (trigger, bool) {
-	type foldedKey struct{ key, folded string }
-	var fks []foldedKey
-	for _, k := range keys {
-		k = strings.TrimSpace(k)
-		if f := fold(k); utf8.RuneCountInString(f) >= minKeyRunes {
-			fks = append(fks, foldedKey{k, f})
-		}
-	}
+func firstTrigger(keys []keyMatcher, texts []scanned) (trigger, bool) {
 	for age, text := range texts {
-		for _, fk := range fks {
-			if containsWord(text, fk.folded) {
-				return trigger{age: age, key: fk.key}, true
+		for _, k := range keys {
+			if k.matches(text) {
+				return trigger{age: age, key: k.key}, true
 			}
 		}
 	}
 	return trigger{}, false
+}
+
+// secondaryPass applies a card's logic to its secondary keys over the whole
+// scanned window, as SillyTavern checks them against its scan buffer. No
+// secondary keys pass; a key that can never match counts as not named.
+func secondaryPass(logic string, keys []keyMatcher, texts []scanned) bool {
+	if len(keys) == 0 {
+		return true
+	}
+	named := 0
+	for _, k := range keys {
+		if slices.ContainsFunc(texts, k.matches) {
+			named++
+		}
+	}
+	switch logic {
+	case LogicAndAll:
+		return named == len(keys)
+	case LogicNotAny:
+		return named == 0
+	case LogicNotAll:
+		return named < len(keys)
+	}
+	return named > 0
+}
+
+// CanFire reports whether a card can ever enter a prompt: it is constant,
+// or one of its keys can match and its secondary keys can pass its logic.
+func CanFire(c Card) bool {
+	if c.Constant {
+		return true
+	}
+	regexBudget := MaxRegexKeys
+	if !slices.ContainsFunc(compileKeys(c.Keys, &regexBudget), keyMatcher.usable) {
+		return false
+	}
+	secondary := compileKeys(c.SecondaryKeys, &regexBudget)
+	switch c.Logic {
+	case LogicAndAll:
+		return !slices.ContainsFunc(secondary, func(k keyMatcher) bool { return !k.usable() })
+	case LogicNotAny, LogicNotAll:
+		return true
+	}
+	return len(secondary) == 0 || slices.ContainsFunc(secondary, keyMatcher.usable)
 }
 
 // containsWord reports whether key occurs in text on word boundaries. Both

@@ -144,3 +144,231 @@ func TestBuildCardBudget(t *testing.T) {
 		}
 	})
 }
+
+// fired builds one prompt over history and returns the titles of the cards
+// it reports, in report order.
+func fired(t *testing.T, cards []prompt.Card, history ...string) []string {
+	t.Helper()
+	in := prompt.Input{Cards: cards, Budget: 8000}
+	for _, h := range history {
+		in.History = append(in.History, prompt.Turn{Kind: "player", Text: h})
+	}
+	var got []string
+	for _, c := range prompt.Build(in).Cards {
+		got = append(got, c.Title)
+	}
+	return got
+}
+
+func TestBuildCardSecondaryLogic(t *testing.T) {
+	card := func(logic string, secondary ...string) []prompt.Card {
+		return []prompt.Card{{ID: 1, Title: "Dragon", Keys: []string{"dragon"}, SecondaryKeys: secondary, Logic: logic, Entry: "A dragon."}}
+	}
+	tests := []struct {
+		name  string
+		cards []prompt.Card
+		text  []string
+		want  bool
+	}{
+		{"NoSecondaryPrimaryAlone", card(""), []string{"The dragon wakes."}, true},
+		{"AndAnySecondaryAloneNever", card(prompt.LogicAndAny, "fire", "smoke"), []string{"Fire and smoke everywhere."}, false},
+		{"AndAnyPrimaryAlone", card(prompt.LogicAndAny, "fire", "smoke"), []string{"The dragon sleeps."}, false},
+		{"AndAnyPrimaryAndOne", card(prompt.LogicAndAny, "fire", "smoke"), []string{"The dragon breathes fire."}, true},
+		{"EmptyLogicIsAndAny", card("", "fire"), []string{"The dragon sleeps."}, false},
+		{"AndAllOneMissing", card(prompt.LogicAndAll, "fire", "smoke"), []string{"The dragon breathes fire."}, false},
+		{"AndAllAll", card(prompt.LogicAndAll, "fire", "smoke"), []string{"The dragon breathes fire and smoke."}, true},
+		{"AndAllAcrossTurns", card(prompt.LogicAndAll, "fire", "smoke"), []string{"Smoke rises.", "The dragon breathes fire."}, true},
+		{"NotAnyNone", card(prompt.LogicNotAny, "peace"), []string{"The dragon burns the village."}, true},
+		{"NotAnyNamed", card(prompt.LogicNotAny, "peace"), []string{"The dragon watches as we sign the peace treaty."}, false},
+		{"NotAnySecondaryAloneNever", card(prompt.LogicNotAny, "peace"), []string{"We sign the peace treaty."}, false},
+		{"NotAllSome", card(prompt.LogicNotAll, "fire", "smoke"), []string{"The dragon breathes fire."}, true},
+		{"NotAllAll", card(prompt.LogicNotAll, "fire", "smoke"), []string{"The dragon breathes fire and smoke."}, false},
+		{"ShortSecondaryNeverNamed", card(prompt.LogicAndAny, "x"), []string{"The dragon x."}, false},
+		{"RegexSecondary", card(prompt.LogicAndAny, `/fire(s|d)?/i`), []string{"The dragon FIRED."}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := len(fired(t, tt.cards, tt.text...)) == 1; got != tt.want {
+				t.Errorf("fired = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildCardConstant(t *testing.T) {
+	entry := func(words int) string { return strings.TrimSpace(strings.Repeat("lorem ", words)) }
+	cards := []prompt.Card{
+		{ID: 1, Title: "Rules", Constant: true, Priority: 10, Entry: entry(30)},
+		{ID: 2, Title: "Crow", Keys: []string{"crow"}, Priority: 500, Entry: entry(30)},
+		{ID: 3, Title: "Laws", Constant: true, Priority: 20, Entry: entry(30)},
+		{ID: 4, Title: "Myths", Constant: true, Priority: 5, Entry: entry(30)},
+	}
+	in := prompt.Input{Cards: cards, History: []prompt.Turn{{Kind: "player", Text: "A crow caws."}}, Budget: 0} // 102 tokens of cards
+	r := prompt.Build(in)
+	// Constants first, highest priority first, then the named card, however
+	// high its priority: three of these fit in 102 tokens.
+	want := []prompt.CardReport{
+		{ID: 3, Title: "Laws", Constant: true, Included: true},
+		{ID: 1, Title: "Rules", Constant: true, Included: true},
+		{ID: 4, Title: "Myths", Constant: true, Included: true},
+		{ID: 2, Title: "Crow", Trigger: "crow", Included: false},
+	}
+	if diff := cmp.Diff(want, r.Cards, cmpopts.IgnoreFields(prompt.CardReport{}, "Tokens")); diff != "" {
+		t.Fatalf("card reports (-want +got):\n%s", diff)
+	}
+	spent := 0
+	for _, c := range r.Cards {
+		if c.Included {
+			spent += c.Tokens
+		}
+	}
+	if capTokens := r.Available * 4 / 10; spent > capTokens {
+		t.Errorf("constants cost %d, over the card budget %d", spent, capTokens)
+	}
+	// Over a budget too small for all, the lowest-priority constant is out.
+	in.Cards[3].Entry = entry(60)
+	r = prompt.Build(in)
+	if r.Cards[2].Title != "Myths" || r.Cards[2].Included || !r.Cards[0].Included || !r.Cards[1].Included {
+		t.Errorf("small budget: got %+v, want Laws and Rules in, Myths out", r.Cards)
+	}
+	// Nothing named and nothing in the history: constants still come in.
+	if got := fired(t, cards[:1]); len(got) != 1 {
+		t.Errorf("constant without history: got %v", got)
+	}
+	// The memory bank's roster takes only cards the text names.
+	if got := prompt.Matching(cards, in.History); len(got) != 1 || got[0].ID != 2 {
+		t.Errorf("Matching = %+v, want only Crow", got)
+	}
+}
+
+func TestBuildCardPriority(t *testing.T) {
+	cards := []prompt.Card{
+		{ID: 1, Title: "A", Keys: []string{"alpha"}, Priority: 300, Entry: "Card A."},
+		{ID: 2, Title: "B", Keys: []string{"bravo"}, Priority: 100, Entry: "Card B."},
+		{ID: 3, Title: "C", Keys: []string{"charlie"}, Priority: 200, Entry: "Card C."},
+	}
+	in := prompt.Input{Cards: cards, Budget: 8000, History: []prompt.Turn{{Kind: "player", Text: "alpha bravo charlie"}}}
+	r := prompt.Build(in)
+	last := lastContent(r)
+	a, b, c := strings.Index(last, "- A: Card A."), strings.Index(last, "- B: Card B."), strings.Index(last, "- C: Card C.")
+	if b < 0 || !(b < c && c < a) {
+		t.Errorf("lore not ordered B, C, A (SillyTavern's order, highest nearest the end):\n%s", last)
+	}
+	// The same set of cards renders to the same bytes whatever named them.
+	in.History = []prompt.Turn{{Kind: "player", Text: "charlie"}, {Kind: "player", Text: "bravo"}, {Kind: "player", Text: "alpha"}}
+	if again := lastContent(prompt.Build(in)); again != last {
+		t.Errorf("lore changed with the order the cards were named:\n%s\nvs\n%s", last, again)
+	}
+	// A short budget keeps the highest priorities, whichever was named last.
+	entry := strings.TrimSpace(strings.Repeat("lorem ", 45))
+	for i := range in.Cards {
+		in.Cards[i].Entry = entry
+	}
+	in.Budget = 0 // 102 tokens of cards: two fit
+	in.History = []prompt.Turn{{Kind: "player", Text: "alpha charlie"}, {Kind: "player", Text: "bravo"}}
+	var got []string
+	for _, c := range prompt.Build(in).Cards {
+		if c.Included {
+			got = append(got, c.Title)
+		}
+	}
+	if diff := cmp.Diff([]string{"A", "C"}, got); diff != "" {
+		t.Errorf("included under a short budget (-want +got):\n%s", diff)
+	}
+}
+
+func TestBuildCardRegexKeys(t *testing.T) {
+	tests := []struct {
+		name, key, text string
+		want            bool
+	}{
+		{"Fires", `/\bdragons?\b/i`, "Two DRAGONS circle.", true},
+		{"CaseSensitiveWithoutI", `/Dragon/`, "a dragon", false},
+		{"NoMatch", `/\bwyrm\b/i`, "A dragon.", false},
+		{"Alternation", `/(king|queen) of \w+/i`, "The Queen of Thorns speaks.", true},
+		{"LookaheadRefused", `/dragon(?=s)/`, "dragons", false},
+		{"BackreferenceRefused", `/(a)\1/`, "aa", false},
+		{"TooLongRefused", "/" + strings.Repeat("a", prompt.MaxRegexBytes+1) + "/", strings.Repeat("a", 300), false},
+		{"EmptyPatternNotARegex", "//", "//", true}, // a plain key of two slashes
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cards := []prompt.Card{{ID: 1, Title: "Card", Keys: []string{tt.key}, Entry: "E."}}
+			if got := len(fired(t, cards, tt.text)) == 1; got != tt.want {
+				t.Errorf("fired = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// Past five regular-expression keys a card's further ones never match.
+	keys := []string{"/q1/", "/q2/", "/q3/", "/q4/", "/q5/", "/q6/"}
+	if got := fired(t, []prompt.Card{{ID: 1, Title: "Card", Keys: keys}}, "q6"); len(got) != 0 {
+		t.Errorf("the sixth regex key fired")
+	}
+	if _, err := prompt.CheckKeys(keys, nil); err != prompt.ErrRegexTooMany {
+		t.Errorf("CheckKeys(6 regex keys) = %v, want ErrRegexTooMany", err)
+	}
+	if k, err := prompt.CheckKeys([]string{"plain"}, []string{`/(?<=a)b/`}); err != prompt.ErrRegexUnsupported || k != `/(?<=a)b/` {
+		t.Errorf("CheckKeys(lookbehind) = %q, %v; want the key and ErrRegexUnsupported", k, err)
+	}
+}
+
+func TestCanFire(t *testing.T) {
+	tests := []struct {
+		name string
+		card prompt.Card
+		want bool
+	}{
+		{"PlainKey", prompt.Card{Keys: []string{"dragon"}}, true},
+		{"NoKeys", prompt.Card{}, false},
+		{"Constant", prompt.Card{Constant: true}, true},
+		{"OneLetterKey", prompt.Card{Keys: []string{"a"}}, false},
+		{"RefusedRegex", prompt.Card{Keys: []string{`/a(?!b)/`}}, false},
+		{"GoodRegex", prompt.Card{Keys: []string{`/a+b/`}}, true},
+		{"AndAnyAllSecondaryUnusable", prompt.Card{Keys: []string{"dragon"}, SecondaryKeys: []string{"x"}}, false},
+		{"AndAllOneUnusable", prompt.Card{Keys: []string{"dragon"}, SecondaryKeys: []string{"fire", "x"}, Logic: prompt.LogicAndAll}, false},
+		{"NotAnyUnusable", prompt.Card{Keys: []string{"dragon"}, SecondaryKeys: []string{"x"}, Logic: prompt.LogicNotAny}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := prompt.CanFire(tt.card); got != tt.want {
+				t.Errorf("CanFire = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzRegexKey checks the regular-expression key matcher on any key and
+// text: it never panics, refuses what it cannot match in linear time, and
+// agrees with CheckKeys about which keys it accepts.
+func FuzzRegexKey(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`/\bdragons?\b/i`, "Two dragons."},
+		{`/dragon(?=s)/`, "dragons"},
+		{`/(a)\1/`, "aa"},
+		{`/(a+)+$/`, strings.Repeat("a", 64) + "!"},
+		{`/a{1000}{1000}/`, "a"},
+		{`/[/`, "["},
+		{"/\xff/", "\xff"},
+		{`/^king$/m`, "the\nking\n"},
+		{`//`, ""},
+		{`/x/gimsuy`, "X"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, key, text string) {
+		got := prompt.MatchRegexKey(key, text)
+		if !prompt.IsRegexKey(key) {
+			if got {
+				t.Fatalf("a plain key %q matched as a regular expression", key)
+			}
+			return
+		}
+		_, err := prompt.CheckKeys([]string{key}, nil)
+		if err != nil && got {
+			t.Fatalf("refused key %q (%v) matched", key, err)
+		}
+		if end := strings.LastIndexByte(strings.TrimSpace(key), '/'); err == nil && end-1 > prompt.MaxRegexBytes {
+			t.Fatalf("accepted a pattern of %d bytes", end-1)
+		}
+	})
+}

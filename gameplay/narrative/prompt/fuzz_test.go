@@ -13,7 +13,8 @@ import (
 // within 40% of the elastic budget and the newest turn never dropped.
 //
 // history is split on "|" into turns; keys on ";" into cards, each card's
-// keys on ",". tokens is the cached count given to every other turn.
+// keys on ",". Cards take the four logics, every fourth is constant, odd ones
+// take note's words as secondary keys. tokens is the cached count given to every other turn.
 func FuzzBuild(f *testing.F) {
 	f.Add("A premise.", "player.hp 0–100", "hp 55/100", "Build dread.", "rat;Black Tower,tower", "An entry.",
 		"You wake.|I look at the rat.|The black tower looms.", 0, 8000, 800)
@@ -28,7 +29,12 @@ func FuzzBuild(f *testing.F) {
 			Budget: budget, MaxOutputTokens: maxOut,
 		}
 		for i, k := range strings.Split(keys, ";") {
-			in.Cards = append(in.Cards, prompt.Card{ID: int64(i), Title: k, Keys: strings.Split(k, ","), Entry: entry})
+			c := prompt.Card{ID: int64(i), Title: k, Keys: strings.Split(k, ","), Entry: entry,
+				Logic: prompt.Logics[i%len(prompt.Logics)], Constant: i%4 == 3, Priority: (i * 7) % 5}
+			if i%2 == 1 {
+				c.SecondaryKeys = strings.Fields(note)
+			}
+			in.Cards = append(in.Cards, c)
 		}
 		if history != "" {
 			for i, text := range strings.Split(history, "|") {

@@ -24,9 +24,21 @@ import (
 type Card struct {
 	ID    int64
 	Title string
-	Keys  []string // trigger words/phrases, matched case-insensitively on word boundaries
-	Entry string
-	Type  string
+	// Keys are trigger words/phrases, matched case-insensitively on word
+	// boundaries, or /pattern/flags regular expressions (see IsRegexKey).
+	Keys []string
+	// SecondaryKeys, when present, must pass Logic over the scanned turns
+	// for a named card to fire.
+	SecondaryKeys []string
+	Logic         string // one of Logics; "" is LogicAndAny
+	// Constant cards are in every prompt without a key, still within the
+	// card budget, ahead of the others.
+	Constant bool
+	// Priority orders the lore section (lower first, higher nearer the end)
+	// and decides which cards win a short budget (higher first).
+	Priority int
+	Entry    string
+	Type     string
 }
 
 // Turn is one node of the story as the history reader returns it.
@@ -75,7 +87,8 @@ type Section struct {
 type CardReport struct {
 	ID       int64
 	Title    string
-	Trigger  string // the key that matched ("" if none matched: such cards are not reported at all)
+	Trigger  string // the key that matched ("" for a constant card; a card neither named nor constant is not reported)
+	Constant bool   // in without a key
 	Tokens   int
 	Included bool // false when it did not fit the 40% card budget
 }

@@ -91,6 +91,8 @@ const SERVER_ERROR_CODES = [
   'bundle_invalid',
   'card_invalid',
   'card_limit_reached',
+  'card_logic_invalid',
+  'card_key_invalid',
   'message_not_editable',
   'rate_limited',
   'login_failed',

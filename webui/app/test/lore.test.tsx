@@ -155,12 +155,43 @@ describe('story cards in play', () => {
       keys: ['Bram', 'innkeeper'],
       entry: 'Bram is a spy.',
       type: 'character',
+      // every rule is said, so an edit can clear one
+      secondary_keys: [],
+      logic: 'and_any',
+      constant: false,
+      priority: 0,
     });
     // The mark comes with the card's refreshed state, which may render after
     // the entry does.
     await waitFor(() => expect(tags(cardItem(drawer, 11))).toContain(en['solo.lore.edited']));
     // what the last prompt did with it stays shown
     expect(cardItem(drawer, 11).dataset.used).toBe('true');
+  });
+
+  it('edits when a card fires: secondary keys, logic, priority and always in', async () => {
+    stubCards();
+    const drawer = await openLore();
+    const bram = cardItem(drawer, 11);
+    fireEvent.click(btn(bram, en['solo.lore.edit']));
+    const form = within(bram).getByTestId('lore-edit');
+    const logic = within(form).getByLabelText(en['solo.rules.logic']) as HTMLSelectElement;
+    expect(logic.disabled).toBe(true); // no secondary keys yet
+    fireEvent.change(within(form).getByLabelText(en['solo.rules.secondary']), { target: { value: 'peace, treaty' } });
+    expect(logic.disabled).toBe(false);
+    fireEvent.change(logic, { target: { value: 'not_any' } });
+    fireEvent.change(within(form).getByLabelText(en['solo.rules.priority']), { target: { value: '250' } });
+    fireEvent.click(within(form).getByLabelText(en['solo.rules.constant']));
+    expect(within(form).getByTestId('card-rules').textContent).toContain(
+      format(en['solo.rules.with.not_any'], { keys: 'peace, treaty' }),
+    );
+    fireEvent.click(btn(form, en['solo.lore.save']));
+    await waitFor(() => expect(callsTo('PATCH', '/api/adventures/7/cards/11')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/adventures/7/cards/11')[0]!.body).toMatchObject({
+      secondary_keys: ['peace', 'treaty'],
+      logic: 'not_any',
+      constant: true,
+      priority: 250,
+    });
   });
 
   it('sets a card aside and brings it back', async () => {

@@ -3,7 +3,7 @@ import { en } from '../src/i18n/en';
 import type { MessageKey } from '../src/i18n/messages';
 import { chipText, shortNames, signed } from '../src/solo/outcomes';
 import { createSseParser, liveText, parseStreamEvent } from '../src/solo/sse';
-import { scenarioInputOf, splitKeys, type ScenarioDraft } from '../src/solo/scenarioDraft';
+import { rulesDraftOf, rulesInputOf, scenarioInputOf, splitKeys, type ScenarioDraft } from '../src/solo/scenarioDraft';
 
 const collect = () => {
   const got: string[] = [];
@@ -153,6 +153,20 @@ describe('scenario input', () => {
     expect(splitKeys(' Gwen, the smith，forge、 ,')).toEqual(['Gwen', 'the smith', 'forge']);
   });
 
+  it('keeps a /regular expression/ key whole with commas inside', () => {
+    expect(splitKeys('dragon, /\\bwyrms?{1,2}\\b/i, /a,b/, /open')).toEqual(['dragon', '/\\bwyrms?{1,2}\\b/i', '/a,b/', '/open']);
+  });
+
+  it('sends a card with its rules, and keeps them through a reload of the draft', () => {
+    const rules = rulesDraftOf({ secondary_keys: ['peace'], logic: 'not_any', constant: true, priority: -4 });
+    expect(rules).toEqual({ secondary: 'peace', logic: 'not_any', constant: true, priority: '-4' });
+    expect(rulesInputOf(rules)).toEqual({ secondary_keys: ['peace'], logic: 'not_any', constant: true, priority: -4 });
+    expect(rulesInputOf(rulesDraftOf({}))).toEqual({});
+    // An edit in play says every rule, so it can clear one.
+    expect(rulesInputOf(rulesDraftOf({}), true)).toEqual({ secondary_keys: [], logic: 'and_any', constant: false, priority: 0 });
+    expect(rulesDraftOf({ logic: 'sometimes' }).logic).toBe('and_any');
+  });
+
   it('drops rows without a path and leaves optional fields out', () => {
     const d: ScenarioDraft = {
       title: ' T ',
@@ -165,7 +179,7 @@ describe('scenario input', () => {
         { key: 1, path: ' ', min: '0', max: '1', initial: '0', cooldown: '', bands: [] },
         { key: 2, path: 'gold', min: '0', max: '999', initial: '10', cooldown: '0', bands: [] },
       ],
-      cards: [{ key: 3, title: '', keys: '', type: 'lore', entry: '' }],
+      cards: [{ key: 3, title: '', keys: '', type: 'lore', entry: '', rules: rulesDraftOf({}) }],
       scripts: { library: '', input: '  const modifier = (text) => ({ text })\nmodifier(text)\n', context: '', output: '' },
     };
     expect(scenarioInputOf(d)).toEqual({

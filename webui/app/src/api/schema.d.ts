@@ -1950,12 +1950,20 @@ export interface components {
         BundleCard: {
             /** @description 1 to 200 characters */
             title: string;
-            /** @description trigger words, matched case-insensitively on word boundaries */
+            /** @description trigger words, matched case-insensitively on word boundaries, or /pattern/flags regular expressions (RE2, at most 200 bytes and 5 per card) */
             keys: string[];
             /** @description up to 4000 characters */
             entry: string;
             /** @description free text such as character, location, item, lore */
             type: string;
+            /** @description up to 20 words checked with logic once a key has named the card */
+            secondary_keys?: string[];
+            /** @description what the secondary keys must do: and_any (the default, also empty), and_all, not_any or not_all */
+            logic?: string;
+            /** @description in every prompt without a key (still within the card budget, ahead of named cards) */
+            constant?: boolean;
+            /** @description -1000000 to 1000000: the lore lists lower first, higher nearer the end; a short budget keeps higher ones */
+            priority?: number;
             description: string;
             player_authored: boolean;
             disabled: boolean;
@@ -2047,12 +2055,20 @@ export interface components {
             id: number;
             /** @description 1 to 200 characters */
             title: string;
-            /** @description trigger words, matched case-insensitively on word boundaries */
+            /** @description trigger words, matched case-insensitively on word boundaries, or /pattern/flags regular expressions (RE2, at most 200 bytes and 5 per card) */
             keys: string[];
             /** @description up to 4000 characters */
             entry: string;
             /** @description free text such as character, location, item, lore */
             type: string;
+            /** @description up to 20 words checked with logic once a key has named the card */
+            secondary_keys?: string[];
+            /** @description what the secondary keys must do: and_any (the default, also empty), and_all, not_any or not_all */
+            logic?: string;
+            /** @description in every prompt without a key (still within the card budget, ahead of named cards) */
+            constant?: boolean;
+            /** @description -1000000 to 1000000: the lore lists lower first, higher nearer the end; a short budget keeps higher ones */
+            priority?: number;
         };
         CardChange: {
             old: components["schemas"]["Card"];
@@ -2069,20 +2085,38 @@ export interface components {
             type?: null | string;
             /** @description false sets the card aside */
             enabled?: null | boolean;
+            /** @description up to 20 words checked with logic once a key has named the card */
+            secondary_keys?: string[];
+            /** @description and_any, and_all, not_any or not_all */
+            logic?: null | string;
+            /** @description true: in every prompt without a key */
+            constant?: null | boolean;
+            /** @description -1000000 to 1000000; higher is nearer the end of the lore and wins a short budget */
+            priority?: null | number;
         };
         CardInput: {
             /** @description 1 to 200 characters */
             title: string;
-            /** @description trigger words, matched case-insensitively on word boundaries */
+            /** @description trigger words, matched case-insensitively on word boundaries, or /pattern/flags regular expressions (RE2, at most 200 bytes and 5 per card) */
             keys: string[];
             /** @description up to 4000 characters */
             entry: string;
             /** @description free text such as character, location, item, lore */
             type: string;
+            /** @description up to 20 words checked with logic once a key has named the card */
+            secondary_keys?: string[];
+            /** @description what the secondary keys must do: and_any (the default, also empty), and_all, not_any or not_all */
+            logic?: string;
+            /** @description in every prompt without a key (still within the card budget, ahead of named cards) */
+            constant?: boolean;
+            /** @description -1000000 to 1000000: the lore lists lower first, higher nearer the end; a short budget keeps higher ones */
+            priority?: number;
         };
         CardUse: {
-            /** @description the key that named it */
+            /** @description the key that named it; empty for a constant card */
             trigger: string;
+            /** @description in without a key */
+            constant?: boolean;
             tokens: number;
             /** @description false when it did not fit the card budget */
             included: boolean;
@@ -2615,7 +2649,10 @@ export interface components {
         InsightCard: {
             id: number;
             title: string;
+            /** @description the key that named it; empty for a constant card */
             trigger: string;
+            /** @description in without a key */
+            constant?: boolean;
             tokens: number;
             included: boolean;
         };
@@ -2908,12 +2945,20 @@ export interface components {
             id: number;
             /** @description 1 to 200 characters */
             title: string;
-            /** @description trigger words, matched case-insensitively on word boundaries */
+            /** @description trigger words, matched case-insensitively on word boundaries, or /pattern/flags regular expressions (RE2, at most 200 bytes and 5 per card) */
             keys: string[];
             /** @description up to 4000 characters */
             entry: string;
             /** @description free text such as character, location, item, lore */
             type: string;
+            /** @description up to 20 words checked with logic once a key has named the card */
+            secondary_keys?: string[];
+            /** @description what the secondary keys must do: and_any (the default, also empty), and_all, not_any or not_all */
+            logic?: string;
+            /** @description in every prompt without a key (still within the card budget, ahead of named cards) */
+            constant?: boolean;
+            /** @description -1000000 to 1000000: the lore lists lower first, higher nearer the end; a short budget keeps higher ones */
+            priority?: number;
             /** @description false: set aside, it never enters a prompt */
             enabled: boolean;
             /** @description scenario, player or script */
@@ -4233,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdventurePage"];
                 };
             };
-            /** @description Error codes: bundle_invalid, import_format_unsupported, invalid_request, scenario_invalid */
+            /** @description Error codes: bundle_invalid, card_key_invalid, card_logic_invalid, import_format_unsupported, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4935,7 +4980,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayCard"];
                 };
             };
-            /** @description Error codes: card_invalid, invalid_request */
+            /** @description Error codes: card_invalid, card_key_invalid, card_logic_invalid, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5034,7 +5079,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayCard"];
                 };
             };
-            /** @description Error codes: card_invalid, invalid_request */
+            /** @description Error codes: card_invalid, card_key_invalid, card_logic_invalid, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8730,7 +8775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8808,7 +8853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: import_format_unsupported, invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, import_format_unsupported, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8955,7 +9000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioView"];
                 };
             };
-            /** @description Error codes: invalid_request, scenario_invalid */
+            /** @description Error codes: card_key_invalid, card_logic_invalid, invalid_request, scenario_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;

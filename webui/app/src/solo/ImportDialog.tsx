@@ -38,6 +38,9 @@ export function noteText(t: T, n: ImportNote): string {
     case 'text_clipped':
       vars.where = n.entry ? `${n.entry} (${p.field})` : known(t, `solo.import.to.${p.field}`, p.field ?? '');
       break;
+    case 'regex_key':
+      vars.reason = known(t, `solo.import.regex.${p.reason}`, p.reason ?? '');
+      break;
     case 'field_not_mapped':
       vars.field = p.count ? `${p.field} (${p.count})` : (p.field ?? '');
       vars.reason = known(t, `solo.import.reason.${p.reason}`, p.reason ?? '');

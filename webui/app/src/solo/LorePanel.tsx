@@ -13,17 +13,16 @@ import {
   type ContextFill,
   type PlayCard,
 } from './api';
+import { CardRulesFields, rulesSet, rulesSummary } from './CardRules';
 import { DrawerShell } from './DrawerShell';
+import { rulesDraftOf, rulesInputOf, splitKeys, type RulesDraft } from './scenarioDraft';
 import { useDrawerData } from './useDrawerData';
 
 const SOURCES: readonly CardSource[] = ['scenario', 'player', 'script'];
 
-// keysOf reads the keys box: words separated by commas, blanks dropped.
-export const keysOf = (text: string): string[] =>
-  text
-    .split(/[,，]/)
-    .map((k) => k.trim())
-    .filter((k) => k !== '');
+// keysOf reads the keys box: words separated by commas, blanks dropped,
+// /regular expressions/ kept whole (the scenario editor's rule).
+export const keysOf = splitKeys;
 
 // fillPercent is how much of the budget the prompt used, 0–100.
 export const fillPercent = (f: ContextFill): number =>
@@ -129,16 +128,29 @@ interface Draft {
   keys: string;
   entry: string;
   type: string;
+  rules: RulesDraft;
 }
 
-const draftOf = (c: CardInput): Draft => ({ title: c.title, keys: c.keys.join(', '), entry: c.entry, type: c.type });
-const inputOf = (d: Draft): CardInput => ({ title: d.title.trim(), keys: keysOf(d.keys), entry: d.entry, type: d.type.trim() });
+const draftOf = (c: CardInput): Draft => ({
+  title: c.title,
+  keys: c.keys.join(', '),
+  entry: c.entry,
+  type: c.type,
+  rules: rulesDraftOf(c),
+});
+const inputOf = (d: Draft, explicit = false): CardInput => ({
+  title: d.title.trim(),
+  keys: keysOf(d.keys),
+  entry: d.entry,
+  type: d.type.trim(),
+  ...rulesInputOf(d.rules, explicit),
+});
 
 // CardFields are the four boxes of a card being written.
 function CardFields({ draft, onChange }: { draft: Draft; onChange: (d: Draft) => void }) {
   const { t } = useI18n();
   const id = useId();
-  const field = (key: keyof Draft, label: MessageKey, max: number) => (
+  const field = (key: 'title' | 'type', label: MessageKey, max: number) => (
     <div className="field">
       <label className="field-label" htmlFor={`${id}-${key}`}>
         {t(label)}
@@ -181,6 +193,7 @@ function CardFields({ draft, onChange }: { draft: Draft; onChange: (d: Draft) =>
           onChange={(e) => onChange({ ...draft, entry: e.target.value })}
         />
       </div>
+      <CardRulesFields rules={draft.rules} onChange={(rules) => onChange({ ...draft, rules })} />
     </div>
   );
 }
@@ -214,7 +227,7 @@ function CardItem({
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (draft === null || locked) return;
-    if (await send(inputOf(draft))) {
+    if (await send(inputOf(draft, true))) {
       setDraft(null);
       editButton.current?.focus();
     }
@@ -245,7 +258,7 @@ function CardItem({
         {c.last_turn && (
           <span className={`tag${c.last_turn.included ? ' is-used' : ''}`} data-testid="lore-used">
             {t(c.last_turn.included ? 'solo.lore.used' : 'solo.lore.notFitted')}{' '}
-            {format(t('solo.lore.trigger'), { key: c.last_turn.trigger })}
+            {c.last_turn.constant ? t('solo.lore.alwaysIn') : format(t('solo.lore.trigger'), { key: c.last_turn.trigger })}
           </span>
         )}
       </div>
@@ -270,7 +283,14 @@ function CardItem({
         </form>
       ) : (
         <>
-          <p className="hint lore-keys">{c.keys.length > 0 ? c.keys.join(', ') : t('solo.lore.noKeys')}</p>
+          <p className="hint lore-keys">
+            {c.keys.length > 0 ? c.keys.join(', ') : t(c.constant ? 'solo.lore.noKeysConstant' : 'solo.lore.noKeys')}
+          </p>
+          {rulesSet(rulesDraftOf(c)) && (
+            <p className="hint lore-rules" data-testid="lore-rules">
+              {rulesSummary(t, rulesDraftOf(c))}
+            </p>
+          )}
           {c.entry !== '' && <p className="memory-text">{c.entry}</p>}
           {action.error !== null && <ErrorNotice code={action.error} lead={t('solo.lore.changeFailed')} />}
           <p className="drawer-tools">
@@ -292,7 +312,7 @@ function CardItem({
   );
 }
 
-const EMPTY: Draft = { title: '', keys: '', entry: '', type: '' };
+const EMPTY: Draft = { title: '', keys: '', entry: '', type: '', rules: rulesDraftOf({}) };
 
 // AddCard writes a new card of the player's.
 function AddCard({

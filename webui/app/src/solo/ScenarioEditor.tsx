@@ -7,6 +7,7 @@ import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
 import { useAction } from '../useAction';
+import { CardRulesFields } from './CardRules';
 import { createScenario, deleteScenario, getScenario, updateScenario, type ScenarioView } from './api';
 import { PlayDialog } from './PlayDialog';
 import { ScriptsEditor } from './ScriptsEditor';
@@ -346,6 +347,7 @@ function CardsEditor({ cards, onChange }: { cards: CardDraft[]; onChange: (cards
               </label>
               <textarea id={`${p}-entry`} rows={3} value={c.entry} onChange={(e) => upd(i, { entry: e.target.value })} />
             </div>
+            <CardRulesFields rules={c.rules} onChange={(rules) => upd(i, { rules })} />
           </div>
         );
       })}

@@ -26,6 +26,42 @@ export interface CardDraft {
   keys: string;
   type: string;
   entry: string;
+  rules: RulesDraft;
+}
+
+// The logics of a card's secondary keys (SillyTavern's selectiveLogic).
+export const LOGICS = ['and_any', 'and_all', 'not_any', 'not_all'] as const;
+export type Logic = (typeof LOGICS)[number];
+
+// RulesDraft is how a card fires, as its boxes hold it: secondary keys and
+// their logic, always in, and the priority ('' is 0).
+export interface RulesDraft {
+  secondary: string;
+  logic: Logic;
+  constant: boolean;
+  priority: string;
+}
+
+export const rulesDraftOf = (c: Pick<CardInput, 'secondary_keys' | 'logic' | 'constant' | 'priority'>): RulesDraft => ({
+  secondary: (c.secondary_keys ?? []).join(', '),
+  logic: (LOGICS as readonly string[]).includes(c.logic ?? '') ? (c.logic as Logic) : 'and_any',
+  constant: c.constant ?? false,
+  priority: c.priority ? String(c.priority) : '',
+});
+
+// rulesInputOf writes the rules that are set (a new card, a scenario's
+// cards, which are written whole); explicit writes every one, so an edit in
+// play also clears one.
+export function rulesInputOf(d: RulesDraft, explicit = false): Partial<CardInput> {
+  const secondary_keys = splitKeys(d.secondary);
+  const priority = Math.trunc(num(d.priority));
+  if (explicit) return { secondary_keys, logic: d.logic, constant: d.constant, priority };
+  return {
+    ...(secondary_keys.length > 0 ? { secondary_keys } : {}),
+    ...(secondary_keys.length > 0 && d.logic !== 'and_any' ? { logic: d.logic } : {}),
+    ...(d.constant ? { constant: true } : {}),
+    ...(priority !== 0 ? { priority } : {}),
+  };
 }
 export interface ScenarioDraft {
   title: string;
@@ -72,7 +108,14 @@ export const newStat = (): StatDraft => ({
   bands: [],
 });
 export const newBand = (): BandDraft => ({ key: nextKey(), lo: '', hi: '', label: '' });
-export const newCard = (): CardDraft => ({ key: nextKey(), title: '', keys: '', type: 'character', entry: '' });
+export const newCard = (): CardDraft => ({
+  key: nextKey(),
+  title: '',
+  keys: '',
+  type: 'character',
+  entry: '',
+  rules: rulesDraftOf({}),
+});
 
 export function scenarioDraftOf(s: ScenarioInput | ScenarioView): ScenarioDraft {
   return {
@@ -98,6 +141,7 @@ export function scenarioDraftOf(s: ScenarioInput | ScenarioView): ScenarioDraft 
       keys: c.keys.join(', '),
       type: c.type,
       entry: c.entry,
+      rules: rulesDraftOf(c),
     })),
     // a scenario stored before scripts existed has none
     scripts: {
@@ -114,13 +158,30 @@ const num = (s: string) => {
   return s.trim() === '' || !Number.isFinite(n) ? 0 : n;
 };
 
+const REGEX_KEY = /^\/.+\/[gimsuy]*$/s;
+
 // splitKeys turns "Gwen, the smith，forge" into ["Gwen", "the smith", "forge"]
-// (ASCII, full-width and ideographic commas all separate keys).
+// (ASCII, full-width and ideographic commas all separate keys); a
+// /pattern/flags key stays whole with commas inside ("/a{1,3}/i"), as the
+// server reads keys.
 export function splitKeys(line: string): string[] {
-  return line
-    .split(/[,，、]/)
-    .map((k) => k.trim())
-    .filter((k) => k !== '');
+  const parts = line.split(/([,，、])/);
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    let k = (parts[i] ?? '').trim();
+    if (k.startsWith('/') && !REGEX_KEY.test(k)) {
+      for (let j = i + 2; j < parts.length; j += 2) {
+        const joined = parts.slice(i, j + 1).join('').trim();
+        if (REGEX_KEY.test(joined)) {
+          k = joined;
+          i = j;
+          break;
+        }
+      }
+    }
+    if (k !== '') out.push(k);
+  }
+  return out;
 }
 
 // scenarioInputOf builds the body of POST/PUT /api/scenarios. The server
@@ -147,7 +208,7 @@ export function scenarioInputOf(d: ScenarioDraft): ScenarioInput {
   }
   const cards: CardInput[] = d.cards
     .filter((c) => c.title.trim() !== '' || c.entry.trim() !== '' || c.keys.trim() !== '')
-    .map((c) => ({ title: c.title.trim(), keys: splitKeys(c.keys), entry: c.entry, type: c.type.trim() }));
+    .map((c) => ({ title: c.title.trim(), keys: splitKeys(c.keys), entry: c.entry, type: c.type.trim(), ...rulesInputOf(c.rules) }));
   return {
     title: d.title.trim(),
     premise: d.premise,

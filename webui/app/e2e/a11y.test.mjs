@@ -1,0 +1,88 @@
+// Accessibility, measured by axe-core (the engine browsers' own audits use)
+// on every page of the app and on the session page's tabs and drawers, as
+// the DM and as a player, in the light and the dark theme, at 1366×768 and
+// at 390×844: no serious or critical violation of WCAG 2.1 A/AA. The rules
+// are axe's; the pages are the real binary's.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromiumOrSkip, skipLine } from './harness.mjs';
+import { character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
+
+const haveChromium = chromiumOrSkip();
+
+// audit returns the serious and critical violations on the page as it is.
+async function audit(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+}
+
+for (const viewport of [DESKTOP, PHONE]) {
+  describe(`accessibility at ${sizeName(viewport)}`, { skip: !haveChromium && skipLine() }, () => {
+    const { at, person, api, setUpTable, pageErrors } = tableJourney({ viewport });
+
+    test('every page and the session page\'s tabs, as DM and player, light and dark: no serious or critical axe violation', async () => {
+      const dana = await person('Dana');
+      const ann = await person('Ann');
+      const { room, seats, sessionId } = await setUpTable({
+        dm: { page: dana, name: 'Dana' },
+        players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
+        room: 'Audit room',
+        campaign: 'Quiet Halls',
+        start: true,
+      });
+      // a feed long enough to scroll (it must take the keyboard), temporary
+      // hit points and a condition on a card (their text must read)
+      for (let i = 1; i <= 30; i++) {
+        await api(i % 2 ? ann : dana, 'POST', `/api/sessions/${sessionId}/messages`, {
+          kind: i % 2 ? 'character_dialogue' : 'narration',
+          text: `Line ${i}: the halls are quiet.`,
+          idempotency_key: randomUUID(),
+        });
+      }
+      await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'set_temp_hp', amount: 5 });
+      await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'add_condition', condition: 'poisoned' });
+      const found = [];
+      const check = async (page, what) => {
+        for (const v of await audit(page)) found.push(`${what}: ${v}`);
+      };
+      for (const scheme of ['light', 'dark']) {
+        for (const page of [dana, ann]) await page.emulateMedia({ colorScheme: scheme });
+        for (const [what, path] of [
+          ['home', ''],
+          ['tables', 'tables'],
+          ['characters', 'characters'],
+          ['solo', 'solo'],
+          ['settings', 'settings'],
+        ]) {
+          await at(ann, path);
+          await ann.locator('h1').first().waitFor();
+          await check(ann, `${scheme} ${what}`);
+        }
+        await at(dana, `rooms/${room.id}`);
+        await dana.locator('h1').first().waitFor();
+        await check(dana, `${scheme} room (owner)`);
+        for (const [who, page] of [
+          ['DM', dana],
+          ['player', ann],
+        ]) {
+          await at(page, `sessions/${sessionId}`);
+          await page.getByTestId('chat').waitFor();
+          await check(page, `${scheme} session (${who})`);
+          if (viewport === PHONE) {
+            for (const tab of ['At the table', 'Dice', 'Actions', 'Chat']) {
+              await page.getByRole('tab', { name: tab, exact: true }).click();
+              await check(page, `${scheme} session (${who}), ${tab} tab`);
+            }
+          }
+        }
+      }
+      assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
+      assert.deepEqual(pageErrors, [], 'no page errors and no CSP violations');
+    });
+  });
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-
 // playerSeats returns the player seats of the room's only campaign.
 func playerSeats(v table.RoomView) []table.SeatView {
 	var out []table.SeatView

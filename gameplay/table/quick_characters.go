@@ -34,8 +34,8 @@ var quickTemplates = []struct {
 			SkillProficiencies: []string{"athletics", "perception", "intimidation"},
 			SaveProficiencies:  []string{"str", "con"},
 			HP:                 HP{Max: 12, Current: 12}, HitDie: 10, Speed: 30,
-			Armor:              ArmorView{Body: "chain_mail", Shield: true},
-			Resources:          []ResourceView{{Name: "Second Wind", Current: 1, Max: 1}},
+			Armor:     ArmorView{Body: "chain_mail", Shield: true},
+			Resources: []ResourceView{{Name: "Second Wind", Current: 1, Max: 1}},
 			Attacks: []AttackView{
 				{Name: "Longsword", Ability: "str", Proficient: true, Damage: "1d8", DamageType: "slashing", AddModifier: true},
 				{Name: "Javelin", Ability: "str", Proficient: true, Damage: "1d6", DamageType: "piercing", AddModifier: true},
@@ -52,7 +52,7 @@ var quickTemplates = []struct {
 			SkillExpertise:     []string{"stealth", "perception"},
 			SaveProficiencies:  []string{"dex", "int"},
 			HP:                 HP{Max: 10, Current: 10}, HitDie: 8, Speed: 25,
-			Armor:              ArmorView{Body: "leather"},
+			Armor: ArmorView{Body: "leather"},
 			Attacks: []AttackView{
 				{Name: "Shortsword", Ability: "dex", Proficient: true, Damage: "1d6", DamageType: "piercing", AddModifier: true},
 				{Name: "Shortbow", Ability: "dex", Proficient: true, Damage: "1d6", DamageType: "piercing", AddModifier: true},
@@ -69,7 +69,7 @@ var quickTemplates = []struct {
 			SkillProficiencies: []string{"arcana", "history", "investigation"},
 			SaveProficiencies:  []string{"int", "wis"},
 			HP:                 HP{Max: 7, Current: 7}, HitDie: 6, Speed: 30,
-			Resources:          []ResourceView{{Name: "Spell slots (1st level)", Current: 2, Max: 2}},
+			Resources: []ResourceView{{Name: "Spell slots (1st level)", Current: 2, Max: 2}},
 			Attacks: []AttackView{
 				{Name: "Fire Bolt", Ability: "int", Proficient: true, Damage: "1d10", DamageType: "fire"},
 				{Name: "Quarterstaff", Ability: "str", Proficient: true, Damage: "1d6", DamageType: "bludgeoning", AddModifier: true},
@@ -89,8 +89,8 @@ var quickTemplates = []struct {
 			SkillProficiencies: []string{"insight", "medicine", "religion"},
 			SaveProficiencies:  []string{"wis", "cha"},
 			HP:                 HP{Max: 9, Current: 9}, HitDie: 8, Speed: 25,
-			Armor:              ArmorView{Body: "scale_mail", Shield: true},
-			Resources:          []ResourceView{{Name: "Spell slots (1st level)", Current: 2, Max: 2}},
+			Armor:     ArmorView{Body: "scale_mail", Shield: true},
+			Resources: []ResourceView{{Name: "Spell slots (1st level)", Current: 2, Max: 2}},
 			Attacks: []AttackView{
 				{Name: "Mace", Ability: "str", Proficient: true, Damage: "1d6", DamageType: "bludgeoning", AddModifier: true},
 				{Name: "Sacred Flame", Ability: "wis", Proficient: true, Damage: "1d8", DamageType: "radiant"},

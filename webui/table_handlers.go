@@ -194,7 +194,7 @@ func (s *Server) tableRoutes() {
 			return t.JoinRoom(ctx, caller, in.InviteCode)
 		}), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/tables", Tag: "rooms", Summary: "Create a table ready to play in one step: a room that lets friends claim seats, its campaign with the caller in the DM seat, free player seats and a lobby; answers the invite code", Status: http.StatusCreated,
-		Request: typeOf[table.TableInput](), Response: typeOf[table.TableView](), Errors: []apperr.Code{apperr.RoomNameInvalid, apperr.CampaignNameInvalid, apperr.SeatLabelInvalid}},
+		Request: typeOf[table.TableInput](), Response: typeOf[table.TableView](), Errors: []apperr.Code{apperr.RoomNameInvalid, apperr.CampaignNameInvalid, apperr.SeatLabelInvalid, apperr.DisplayNameInvalid}},
 		withBody(http.StatusCreated, t.CreateTable), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/invites/{code}", Tag: "rooms", Summary: "What an invite link leads to (room, campaign, DM, free seats, open session, the caller's place), without joining", Response: typeOf[table.InvitePreview](), Errors: []apperr.Code{apperr.InviteCodeInvalid}},
 		func(c *gin.Context) {

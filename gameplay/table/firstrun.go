@@ -30,6 +30,9 @@ type TableInput struct {
 	// SeatLabels name the player seats (the web app sends them in the
 	// owner's language); four seats "Player 1" to "Player 4" when empty.
 	SeatLabels []string `json:"seat_labels,omitempty" jsonschema:"labels of the player seats, 1 to 12, each 1 to 80 characters; Player 1 to Player 4 when empty"`
+	// DisplayName, when given, renames the caller: the name the friends
+	// see on the invite and at the table.
+	DisplayName string `json:"display_name,omitempty" jsonschema:"the caller's new display name, 1 to 80 characters; unchanged when empty"`
 }
 
 // TableView is a new table: the room page, the lobby the friends sit down
@@ -44,8 +47,9 @@ type TableView struct {
 // CreateTable makes a table ready to play in one transaction: a room owned
 // by the caller that lets members claim seats, its campaign (the room's
 // active one) with the DM seat controlled by the caller, free player seats
-// and a lobby session. Returns room_name_invalid, campaign_name_invalid,
-// seat_label_invalid; nothing is written on any error.
+// and a lobby session; with a display name, the caller is renamed too.
+// Returns room_name_invalid, campaign_name_invalid, seat_label_invalid,
+// display_name_invalid; nothing is written on any error.
 func (s *Service) CreateTable(ctx context.Context, c Caller, in TableInput) (TableView, error) {
 	name, err := cleanName(in.Name, apperr.RoomNameInvalid, "name")
 	if err != nil {
@@ -71,8 +75,21 @@ func (s *Service) CreateTable(ctx context.Context, c Caller, in TableInput) (Tab
 			return TableView{}, err
 		}
 	}
+	var rename *string
+	if in.DisplayName != "" {
+		n, err := cleanName(in.DisplayName, apperr.DisplayNameInvalid, "display_name")
+		if err != nil {
+			return TableView{}, err
+		}
+		rename = &n
+	}
 	var out TableView
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		if rename != nil {
+			if err := tx.UpdateUser(ctx, c.UserID, rename, nil); err != nil {
+				return err
+			}
+		}
 		a, err := s.createRoom(ctx, tx, c, name, true)
 		if err != nil {
 			return err

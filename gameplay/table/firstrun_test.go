@@ -65,9 +65,12 @@ func TestCreateTable(t *testing.T) {
 		t.Fatalf("started %+v as %+v", res.Session, res.Me)
 	}
 
-	// Named campaign and seats.
-	v, err = svc.CreateTable(ctx, owner, table.TableInput{Name: "Tuesday", Campaign: "Curse of the Bells", SeatLabels: []string{"玩家 1", "玩家 2"}})
+	// Named campaign and seats; the owner names themself on the way.
+	v, err = svc.CreateTable(ctx, owner, table.TableInput{Name: "Tuesday", Campaign: "Curse of the Bells", SeatLabels: []string{"玩家 1", "玩家 2"}, DisplayName: " Ann "})
 	tabletest.Must(t, err)
+	if p, err := svc.PreviewInvite(ctx, owner, v.InviteCode); err != nil || p.DMName == nil || *p.DMName != "Ann" {
+		t.Fatalf("preview %+v %v: the DM is not named Ann", p, err)
+	}
 	if v.Room.Campaigns[0].Name != "Curse of the Bells" || len(playerSeats(v.Room)) != 2 || playerSeats(v.Room)[0].Label != "玩家 1" {
 		t.Fatalf("room %+v", v.Room)
 	}
@@ -76,7 +79,7 @@ func TestCreateTable(t *testing.T) {
 // TestCreateTableRefusals: bad input has a stable code and writes nothing;
 // a failure after the seats leaves no room behind.
 func TestCreateTableRefusals(t *testing.T) {
-	svc, _ := newService(t)
+	svc, store := newService(t)
 	owner := tabletest.NewUser(t, svc, "Alice")
 	tooMany := make([]string, 13)
 	for i := range tooMany {
@@ -92,6 +95,7 @@ func TestCreateTableRefusals(t *testing.T) {
 		{"ControlInCampaign", table.TableInput{Name: "T", Campaign: "a\x01b"}, apperr.CampaignNameInvalid},
 		{"BlankSeat", table.TableInput{Name: "T", SeatLabels: []string{"One", " "}}, apperr.SeatLabelInvalid},
 		{"TooManySeats", table.TableInput{Name: "T", SeatLabels: tooMany}, apperr.SeatLabelInvalid},
+		{"BadDisplayName", table.TableInput{Name: "T", DisplayName: "a\nb"}, apperr.DisplayNameInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := svc.CreateTable(ctx, owner, tc.in)
@@ -105,7 +109,7 @@ func TestCreateTableRefusals(t *testing.T) {
 		}
 		return nil
 	})
-	_, err := svc.CreateTable(ctx, owner, table.TableInput{Name: "Half made"})
+	_, err := svc.CreateTable(ctx, owner, table.TableInput{Name: "Half made", DisplayName: "Renamed"})
 	svc.SetFailpoint(nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("err %v, want the injected failure", err)
@@ -114,6 +118,9 @@ func TestCreateTableRefusals(t *testing.T) {
 	tabletest.Must(t, err)
 	if len(list.Rooms) != 0 {
 		t.Fatalf("a failed CreateTable left rooms %+v", list.Rooms)
+	}
+	if u, err := store.FindUserByID(ctx, owner.UserID); err != nil || u.DisplayName != "Alice" {
+		t.Fatalf("a failed CreateTable renamed the owner: %v %v", u, err)
 	}
 }
 

@@ -84,6 +84,7 @@ describe('first runs reach a game', { skip: !haveChromium && skipLine() }, () =>
 
       await owner.waitForURL(/\/tables\/new$/);
       await owner.getByLabel('Table name').fill('Friday Night');
+      await owner.getByLabel('Your name (as the DM)').fill('Ann');
       await look(owner, 'new-table');
       await owner.getByRole('button', { name: 'Create table', exact: true }).click();
       step('owner');
@@ -102,6 +103,7 @@ describe('first runs reach a game', { skip: !haveChromium && skipLine() }, () =>
       await friend.goto(invite);
       await friend.getByTestId('invite-title').filter({ hasText: 'Friday Night' }).waitFor();
       await friend.getByText('The game is on: you join it at once.').waitFor();
+      await friend.getByText(/DM: Ann/).waitFor();
       assert.equal(await friend.getByLabel('Your name').inputValue(), '', 'a guest is asked for a name, not given "Guest 1234"');
       assert.equal(await friend.getByRole('radio', { name: /Fighter/ }).isChecked(), true, 'a quick character is chosen');
       await friend.getByLabel('Your name').fill('Bob');

@@ -71,10 +71,12 @@ describe('new table', () => {
     });
     renderApp('/tables/new');
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
+    // Ann (not a guest's server-made name) is offered as the DM's name
+    await waitFor(() => expect((screen.getByLabelText(zhTW['newTable.me']) as HTMLInputElement).value).toBe('Ann'));
     fireEvent.change(screen.getByLabelText(zhTW['newTable.name']), { target: { value: ' Friday Night ' } });
     fireEvent.change(screen.getByLabelText(zhTW['newTable.seats']), { target: { value: '2' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: zhTW['newTable.submit'] })));
-    expect(callsTo('POST', '/api/tables').map((c) => c.body)).toEqual([{ name: 'Friday Night', seat_labels: ['玩家 1', '玩家 2'] }]);
+    expect(callsTo('POST', '/api/tables').map((c) => c.body)).toEqual([{ name: 'Friday Night', seat_labels: ['玩家 1', '玩家 2'], display_name: 'Ann' }]);
 
     const ready = await screen.findByTestId('table-ready');
     expect((within(ready).getByTestId('invite-link') as HTMLInputElement).value).toBe(`${window.location.origin}/join/abc123`);
@@ -87,8 +89,12 @@ describe('new table', () => {
   });
 
   it('shows a refusal translated and stays on the form', async () => {
-    stubServer({ 'POST /api/tables': () => apiError(400, 'room_name_invalid') });
+    stubServer({
+      'GET /api/me': () => json(200, { id: 3, display_name: 'Guest 7049', name_code: 'user.guest', name_params: { number: '7049' } }),
+      'POST /api/tables': () => apiError(400, 'room_name_invalid'),
+    });
     renderApp('/tables/new');
+    await waitFor(() => expect(callsTo('GET', '/api/me').length).toBeGreaterThan(0));
     fireEvent.change(screen.getByLabelText(en['newTable.name']), { target: { value: 'x' } });
     fireEvent.change(screen.getByLabelText(en['newTable.campaign']), { target: { value: 'Lost Mine' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: en['newTable.submit'] })));

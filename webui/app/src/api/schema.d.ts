@@ -3489,6 +3489,8 @@ export interface components {
             campaign?: string;
             /** @description labels of the player seats, 1 to 12, each 1 to 80 characters; Player 1 to Player 4 when empty */
             seat_labels?: string[];
+            /** @description the caller's new display name, 1 to 80 characters; unchanged when empty */
+            display_name?: string;
         };
         TableView: {
             room: components["schemas"]["RoomView"];
@@ -13090,7 +13092,7 @@ export interface operations {
                     "application/json": components["schemas"]["TableView"];
                 };
             };
-            /** @description Error codes: campaign_name_invalid, invalid_request, room_name_invalid, seat_label_invalid */
+            /** @description Error codes: campaign_name_invalid, display_name_invalid, invalid_request, room_name_invalid, seat_label_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { InviteLink } from '../components/InviteLink';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
-import { createTable, startSession, type TableView } from '../table/api';
+import { createTable, getMe, startSession, type TableView } from '../table/api';
 import { useAction } from '../useAction';
 import { usePageTitle } from '../usePageTitle';
 import './FirstRun.css';
@@ -32,12 +32,24 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
   const [name, setName] = useState('');
   const [campaign, setCampaign] = useState('');
   const [seats, setSeats] = useState<number>(DEFAULT_SEATS);
+  // The DM's name, as friends will see it; a guest still has the server's name.
+  const [me, setMe] = useState('');
   const action = useAction();
-  const ids = { name: useId(), campaign: useId(), campaignHint: useId(), seats: useId() };
+  const ids = { name: useId(), campaign: useId(), campaignHint: useId(), seats: useId(), me: useId() };
+  useEffect(() => {
+    const ctrl = new AbortController();
+    getMe(ctrl.signal).then(
+      (u) => setMe((typed) => typed || (u.name_code ? '' : u.display_name)),
+      () => {},
+    );
+    return () => ctrl.abort();
+  }, []);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const seat_labels = Array.from({ length: seats }, (_, i) => format(t('newTable.seatLabel'), { n: i + 1 }));
-    const v = await action.run(() => createTable({ name: name.trim(), campaign: campaign.trim() || undefined, seat_labels }));
+    const v = await action.run(() =>
+      createTable({ name: name.trim(), campaign: campaign.trim() || undefined, seat_labels, display_name: me.trim() || undefined }),
+    );
     if (v) onMade(v);
   };
   return (
@@ -49,6 +61,12 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
             {t('newTable.name')}
           </label>
           <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required autoFocus />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={ids.me}>
+            {t('newTable.me')}
+          </label>
+          <input id={ids.me} value={me} onChange={(e) => setMe(e.target.value)} maxLength={80} autoComplete="nickname" />
         </div>
         <div className="field">
           <label className="field-label" htmlFor={ids.campaign}>

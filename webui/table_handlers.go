@@ -193,6 +193,17 @@ func (s *Server) tableRoutes() {
 		withBody(http.StatusOK, func(ctx context.Context, caller table.Caller, in InviteInput) (table.RoomView, error) {
 			return t.JoinRoom(ctx, caller, in.InviteCode)
 		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/tables", Tag: "rooms", Summary: "Create a table ready to play in one step: a room that lets friends claim seats, its campaign with the caller in the DM seat, free player seats and a lobby; answers the invite code", Status: http.StatusCreated,
+		Request: typeOf[table.TableInput](), Response: typeOf[table.TableView](), Errors: []apperr.Code{apperr.RoomNameInvalid, apperr.CampaignNameInvalid, apperr.SeatLabelInvalid, apperr.DisplayNameInvalid}},
+		withBody(http.StatusCreated, t.CreateTable), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/invites/{code}", Tag: "rooms", Summary: "What an invite link leads to (room, campaign, DM, free seats, open session, the caller's place), without joining", Response: typeOf[table.InvitePreview](), Errors: []apperr.Code{apperr.InviteCodeInvalid}},
+		func(c *gin.Context) {
+			v, err := t.PreviewInvite(c.Request.Context(), callerOf(c), c.Param("code"))
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/tables/sit", Tag: "rooms", Summary: "Sit down by invite link in one step: join, take a name, a character (yours or a quick template) and a free player seat, and join the running session at once", Request: typeOf[table.JoinInput](), Response: typeOf[table.JoinView](),
+		Errors: []apperr.Code{apperr.InvalidRequest, apperr.DisplayNameInvalid, apperr.CharacterInvalid, apperr.InviteCodeInvalid, apperr.RoomAccessRevoked, apperr.SelfClaimDisabled, apperr.TableNotReady, apperr.TableFull, apperr.SeatNotClaimable, apperr.NotFound, apperr.CharacterAlreadyInSession}},
+		withBody(http.StatusOK, t.JoinAndSit), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/rooms/{id}", Tag: "rooms", Summary: "A room page: members, campaigns, seats", Response: room, Errors: codes()},
 		withID("id", http.StatusOK, t.GetRoom), s.identify)
 	s.route(apiRoute{Method: "PATCH", Path: "/api/rooms/{id}", Tag: "rooms", Summary: "Rename, allow self-claim, choose the active campaign", Request: typeOf[table.RoomChange](), Response: room,
@@ -254,6 +265,8 @@ func (s *Server) tableRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/characters", Tag: "characters", Summary: "Create a character", Status: http.StatusCreated, Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.CharacterInvalid}},
 		withBody(http.StatusCreated, t.CreateCharacter), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/characters/templates", Tag: "characters", Summary: "The quick characters (level-1 sheets) a friend can sit down with", Response: typeOf[table.QuickTemplates]()},
+		func(c *gin.Context) { c.JSON(http.StatusOK, t.ListQuickTemplates(c.Request.Context())) }, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}", Tag: "characters", Summary: "One of the caller's characters", Response: character, Errors: []apperr.Code{apperr.NotFound}},
 		withID("id", http.StatusOK, t.GetCharacter), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/characters/{id}", Tag: "characters", Summary: "Replace a character's fields", Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.NotFound, apperr.CharacterInvalid}},

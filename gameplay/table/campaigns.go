@@ -24,23 +24,30 @@ func (s *Service) CreateCampaign(ctx context.Context, c Caller, roomID int64, na
 		if err := requireRoomAuthority(a); err != nil {
 			return Actor{}, err
 		}
-		camp := &models.Campaign{RoomID: roomID, Name: name, Status: models.CampaignActive, CreatedAt: s.now()}
-		dm := &models.CampaignSeat{Role: models.SeatDM, Label: defaultDMLabel, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
-		if err := tx.CreateCampaign(ctx, camp, dm); err != nil {
-			return Actor{}, err
-		}
-		room, err := tx.FindRoomByID(ctx, roomID)
-		if err != nil {
-			return Actor{}, err
-		}
-		if room.ActiveCampaignID == nil {
-			id := &camp.ID
-			if err := tx.UpdateRoom(ctx, roomID, models.RoomUpdate{ActiveCampaignID: &id}); err != nil {
-				return Actor{}, err
-			}
-		}
-		return a, nil
+		_, _, err = s.createCampaign(ctx, tx, roomID, name)
+		return a, err
 	})
+}
+
+// createCampaign writes a campaign (name already checked) with its DM seat,
+// and makes it the room's active one when the room has none.
+func (s *Service) createCampaign(ctx context.Context, tx *models.Store, roomID int64, name string) (*models.Campaign, *models.CampaignSeat, error) {
+	camp := &models.Campaign{RoomID: roomID, Name: name, Status: models.CampaignActive, CreatedAt: s.now()}
+	dm := &models.CampaignSeat{Role: models.SeatDM, Label: defaultDMLabel, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
+	if err := tx.CreateCampaign(ctx, camp, dm); err != nil {
+		return nil, nil, err
+	}
+	room, err := tx.FindRoomByID(ctx, roomID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if room.ActiveCampaignID == nil {
+		id := &camp.ID
+		if err := tx.UpdateRoom(ctx, roomID, models.RoomUpdate{ActiveCampaignID: &id}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return camp, dm, nil
 }
 
 // CampaignChange is a partial update of a campaign.
@@ -116,12 +123,14 @@ func (s *Service) AddSeat(ctx context.Context, c Caller, campaignID int64, label
 		if err := requireRoomAuthority(a); err != nil {
 			return Actor{}, err
 		}
-		seat := &models.CampaignSeat{CampaignID: campaignID, Role: models.SeatPlayer, Label: label, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
-		if err := tx.CreateSeat(ctx, seat); err != nil {
-			return Actor{}, err
-		}
-		return a, nil
+		return a, s.addSeat(ctx, tx, campaignID, label)
 	})
+}
+
+// addSeat writes a free player seat (label already checked).
+func (s *Service) addSeat(ctx context.Context, tx *models.Store, campaignID int64, label string) error {
+	seat := &models.CampaignSeat{CampaignID: campaignID, Role: models.SeatPlayer, Label: label, ControllerKind: models.ControllerNone, CreatedAt: s.now()}
+	return tx.CreateSeat(ctx, seat)
 }
 
 // seatActor loads a seat (locked) and resolves the caller in its room.

@@ -39,14 +39,18 @@ func (s *Service) ExportCharacter(ctx context.Context, c Caller, id int64) (Char
 	if err != nil {
 		return CharacterFile{}, err
 	}
-	v := characterView(*ch)
-	return CharacterFile{Format: CharacterFormat, Version: CharacterFormatVersion, Character: CharacterInput{
+	return CharacterFile{Format: CharacterFormat, Version: CharacterFormatVersion, Character: inputOf(characterView(*ch))}, nil
+}
+
+// inputOf is a character's own fields, as a player writes them.
+func inputOf(v CharacterView) CharacterInput {
+	return CharacterInput{
 		Name: v.Name, Level: v.Level, Abilities: v.Abilities, SkillProficiencies: v.SkillProficiencies,
 		SkillExpertise: v.SkillExpertise, HP: v.HP, Conditions: v.Conditions, Resources: v.Resources,
 		Biography: v.Biography, RoleplayGuidance: v.RoleplayGuidance, Class: v.Class, Species: v.Species,
 		Background: v.Background, SaveProficiencies: v.SaveProficiencies, Armor: v.Armor, Speed: v.Speed, HitDie: v.HitDie,
 		InitiativeAdvantage: v.InitiativeAdvantage, Defenses: v.Defenses, Attacks: v.Attacks, Spells: v.Spells, Inventory: v.Inventory, Notes: v.Notes,
-	}}, nil
+	}
 }
 
 // ImportCharacter creates a new character of the caller from a character

@@ -474,15 +474,22 @@ func nonNil(s []string) []string {
 // CreateCharacter creates a character owned by the caller. Returns
 // character_invalid with per-field problems; nothing is written then.
 func (s *Service) CreateCharacter(ctx context.Context, c Caller, in CharacterInput) (CharacterView, error) {
-	if err := in.validate(); err != nil {
-		return CharacterView{}, err
-	}
-	ch := &models.Character{OwnerUserID: c.UserID, CreatedAt: s.now(), UpdatedAt: s.now()}
-	in.apply(ch)
-	if err := s.store.CreateCharacter(ctx, ch); err != nil {
+	ch, err := s.createCharacter(ctx, s.store, c, in)
+	if err != nil {
 		return CharacterView{}, err
 	}
 	return characterView(*ch), nil
+}
+
+// createCharacter checks and writes a character of the caller. Returns
+// character_invalid.
+func (s *Service) createCharacter(ctx context.Context, tx *models.Store, c Caller, in CharacterInput) (*models.Character, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	ch := &models.Character{OwnerUserID: c.UserID, CreatedAt: s.now(), UpdatedAt: s.now()}
+	in.apply(ch)
+	return ch, tx.CreateCharacter(ctx, ch)
 }
 
 // ownCharacter loads a character of the caller; anyone else's is not_found.

@@ -80,14 +80,19 @@ func (s *Service) CreateRoom(ctx context.Context, c Caller, name string) (RoomVi
 		return RoomView{}, err
 	}
 	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
-		room := &models.Room{OwnerUserID: c.UserID, Name: name, InviteCode: newInviteCode(), CreatedAt: s.now()}
-		owner := &models.RoomAccessSession{UserID: c.UserID, Authority: models.AuthorityOwner, Status: models.AccessActive, CreatedAt: s.now()}
-		if err := tx.CreateRoom(ctx, room, owner); err != nil {
-			return Actor{}, err
-		}
-		a := Actor{Kind: ActorHuman, UserID: c.UserID, AccessSessionID: owner.ID, Authority: owner.Authority, RoomID: room.ID}
-		return a, nil
+		return s.createRoom(ctx, tx, c, name, false)
 	})
+}
+
+// createRoom writes a room owned by the caller (name already checked) with
+// the owner's access session, and returns the owner's actor in it.
+func (s *Service) createRoom(ctx context.Context, tx *models.Store, c Caller, name string, selfClaim bool) (Actor, error) {
+	room := &models.Room{OwnerUserID: c.UserID, Name: name, InviteCode: newInviteCode(), AllowSelfClaim: selfClaim, CreatedAt: s.now()}
+	owner := &models.RoomAccessSession{UserID: c.UserID, Authority: models.AuthorityOwner, Status: models.AccessActive, CreatedAt: s.now()}
+	if err := tx.CreateRoom(ctx, room, owner); err != nil {
+		return Actor{}, err
+	}
+	return Actor{Kind: ActorHuman, UserID: c.UserID, AccessSessionID: owner.ID, Authority: owner.Authority, RoomID: room.ID}, nil
 }
 
 // ListRooms returns the rooms the caller belongs to (revoked ones included,
@@ -124,31 +129,39 @@ func (s *Service) JoinRoom(ctx context.Context, c Caller, inviteCode string) (Ro
 		return RoomView{}, models.UnstorableText(apperr.InviteCodeInvalid, "invite_code")
 	}
 	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
-		room, err := tx.FindRoomByInviteCode(ctx, strings.TrimSpace(inviteCode))
-		if apperr.CodeOf(err) == apperr.NotFound {
-			return Actor{}, apperr.E(apperr.InviteCodeInvalid, "This invite link is not valid (it may have been replaced).")
-		}
+		room, err := roomByInvite(ctx, tx, inviteCode)
 		if err != nil {
 			return Actor{}, err
 		}
-		existing, err := tx.FindAccessSession(ctx, room.ID, c.UserID, true)
-		switch {
-		case err == nil && existing.Status != models.AccessActive:
-			return Actor{}, apperr.E(apperr.RoomAccessRevoked, "Your access to this room was revoked.")
-		case apperr.CodeOf(err) == apperr.NotFound:
-			if err := tx.CreateAccessSession(ctx, &models.RoomAccessSession{RoomID: room.ID, UserID: c.UserID,
-				Authority: models.AuthorityMember, Status: models.AccessActive, CreatedAt: s.now()}); err != nil {
-				return Actor{}, err
-			}
-		case err != nil:
-			return Actor{}, err
-		}
-		a, err := roomActor(ctx, tx, c, room.ID, "room")
-		if err != nil {
-			return Actor{}, err
-		}
-		return a, nil
+		return s.joinMember(ctx, tx, c, room.ID)
 	})
+}
+
+// roomByInvite finds the room of an invite code. Returns invite_code_invalid.
+func roomByInvite(ctx context.Context, tx *models.Store, inviteCode string) (*models.Room, error) {
+	room, err := tx.FindRoomByInviteCode(ctx, strings.TrimSpace(inviteCode))
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return nil, apperr.E(apperr.InviteCodeInvalid, "This invite link is not valid (it may have been replaced).")
+	}
+	return room, err
+}
+
+// joinMember makes the caller a member of the room unless they already
+// are, and returns their actor there. Returns room_access_revoked.
+func (s *Service) joinMember(ctx context.Context, tx *models.Store, c Caller, roomID int64) (Actor, error) {
+	existing, err := tx.FindAccessSession(ctx, roomID, c.UserID, true)
+	switch {
+	case err == nil && existing.Status != models.AccessActive:
+		return Actor{}, apperr.E(apperr.RoomAccessRevoked, "Your access to this room was revoked.")
+	case apperr.CodeOf(err) == apperr.NotFound:
+		if err := tx.CreateAccessSession(ctx, &models.RoomAccessSession{RoomID: roomID, UserID: c.UserID,
+			Authority: models.AuthorityMember, Status: models.AccessActive, CreatedAt: s.now()}); err != nil {
+			return Actor{}, err
+		}
+	case err != nil:
+		return Actor{}, err
+	}
+	return roomActor(ctx, tx, c, roomID, "room")
 }
 
 // RoomChange is a partial update of a room; nil fields stay as they are.

@@ -441,24 +441,30 @@ func (s *Service) OpenSession(ctx context.Context, c Caller, campaignID int64) (
 		if !a.hasRoomAuthority() && !controls(a, *dm) {
 			return apperr.E(apperr.RoomAuthorityRequired, "Only the room owner, a DM-key holder or the DM can open a session.")
 		}
-		se := &models.Session{RoomID: camp.RoomID, CampaignID: camp.ID, DMSeatID: dm.ID, Status: models.SessionLobby,
-			DMControllerKind: models.ControllerNone, CreatedAt: s.now()}
-		if err := tx.CreateSession(ctx, se); err != nil {
-			if apperr.CodeOf(err) == apperr.Conflict {
-				return apperr.E(apperr.SessionAlreadyOpen, "This campaign already has a session in the lobby or in play.")
-			}
-			return err
-		}
-		id = se.ID
-		if err := tx.CreateRuntime(ctx, se.ID, s.now()); err != nil {
-			return err
-		}
-		return tx.CreateStage(ctx, se.ID, s.now())
+		id, err = s.openLobby(ctx, tx, camp, dm.ID)
+		return err
 	})
 	if err != nil {
 		return SessionResume{}, err
 	}
 	return s.Resume(ctx, c, id)
+}
+
+// openLobby writes a lobby session of the campaign with its runtime row and
+// stage. Returns session_already_open.
+func (s *Service) openLobby(ctx context.Context, tx *models.Store, camp *models.Campaign, dmSeatID int64) (int64, error) {
+	se := &models.Session{RoomID: camp.RoomID, CampaignID: camp.ID, DMSeatID: dmSeatID, Status: models.SessionLobby,
+		DMControllerKind: models.ControllerNone, CreatedAt: s.now()}
+	if err := tx.CreateSession(ctx, se); err != nil {
+		if apperr.CodeOf(err) == apperr.Conflict {
+			return 0, apperr.E(apperr.SessionAlreadyOpen, "This campaign already has a session in the lobby or in play.")
+		}
+		return 0, err
+	}
+	if err := tx.CreateRuntime(ctx, se.ID, s.now()); err != nil {
+		return 0, err
+	}
+	return se.ID, tx.CreateStage(ctx, se.ID, s.now())
 }
 
 // joinParticipant adds a player seat to the session with its controller
@@ -565,21 +571,28 @@ func (s *Service) LateJoin(ctx context.Context, c Caller, sessionID, seatID int6
 		if err != nil || seat.CampaignID != sc.campaign.ID {
 			return notFound("seat")
 		}
-		if !ready(*seat) {
-			return apperr.E(apperr.SeatNotReady, "The seat needs a player and a character before it can join.")
-		}
-		chars, err := charactersByID(ctx, tx, []int64{*seat.CharacterID})
-		if err != nil {
-			return err
-		}
-		if err := s.joinParticipant(ctx, tx, sc.session, *seat, chars, true); err != nil {
-			return err
-		}
-		dm := sc.session.DMSeatID
-		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventParticipantJoined, acting: &dm, subject: &seat.ID, character: seat.CharacterID,
-			payload: map[string]any{"seat_id": seat.ID, "character_id": seat.CharacterID, "late": true}})
-		return err
+		return s.lateJoin(ctx, tx, sc.session, seat, sc.session.DMSeatID)
 	})
+}
+
+// lateJoin adds a ready player seat (locked) to an active session with its
+// participant_joined event, acting the seat that let it in (the DM's, or
+// its own when a player sits down by invite). Returns seat_not_ready and
+// joinParticipant's codes.
+func (s *Service) lateJoin(ctx context.Context, tx *models.Store, se *models.Session, seat *models.CampaignSeat, acting int64) error {
+	if !ready(*seat) {
+		return apperr.E(apperr.SeatNotReady, "The seat needs a player and a character before it can join.")
+	}
+	chars, err := charactersByID(ctx, tx, []int64{*seat.CharacterID})
+	if err != nil {
+		return err
+	}
+	if err := s.joinParticipant(ctx, tx, se, *seat, chars, true); err != nil {
+		return err
+	}
+	_, err = s.appendNext(ctx, tx, se.ID, eventDraft{kind: EventParticipantJoined, acting: &acting, subject: &seat.ID, character: seat.CharacterID,
+		payload: map[string]any{"seat_id": seat.ID, "character_id": seat.CharacterID, "late": true}})
+	return err
 }
 
 // finish ends or abandons a session in one transaction: the status, the end

@@ -70,6 +70,11 @@ const (
 	SeatControllerRequired    Code = "seat_controller_required"
 	CharacterInvalid          Code = "character_invalid"
 	CharacterAlreadyInSession Code = "character_already_in_session"
+	// TableFull: a friend joining by link finds no free player seat in the
+	// room's active campaign. TableNotReady: the room has no active
+	// campaign to sit at.
+	TableFull     Code = "table_full"
+	TableNotReady Code = "table_not_ready"
 	// ImportFormatUnsupported: an imported file is not in the app's own
 	// format or names a version this build cannot read; details.format and
 	// details.version say what the file claimed.
@@ -231,6 +236,8 @@ var kinds = map[Code]Kind{
 	SeatControllerRequired:    KindForbidden,
 	CharacterInvalid:          KindInvalid,
 	CharacterAlreadyInSession: KindConflict,
+	TableFull:                 KindConflict,
+	TableNotReady:             KindConflict,
 	ImportFormatUnsupported:   KindInvalid,
 	ImportPNGWithoutCard:      KindInvalid,
 

@@ -43,7 +43,7 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
       await page.getByLabel('Language').selectOption('zh-TW');
       await nav.getByRole('link', { name: '遊戲桌', exact: true }).waitFor();
       await nav.getByRole('link', { name: '單人冒險', exact: true }).waitFor();
-      await page.getByRole('heading', { name: '伺服器狀態' }).waitFor();
+      await page.getByRole('heading', { name: '關於這台伺服器' }).waitFor();
       assert.equal(await nav.getByRole('link', { name: 'Tables', exact: true }).count(), 0);
       assert.equal(await htmlLang(page), 'zh-TW');
 
@@ -54,7 +54,7 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
 
       await page.getByLabel('Language').selectOption('en');
       await nav.getByRole('link', { name: 'Tables', exact: true }).waitFor();
-      await page.getByRole('heading', { name: 'Server status' }).waitFor();
+      await page.getByRole('heading', { name: 'About this server' }).waitFor();
       assert.equal(await nav.getByRole('link', { name: '遊戲桌', exact: true }).count(), 0);
       assert.equal(await htmlLang(page), 'en');
     });

@@ -10,6 +10,7 @@ import { NotFoundPage } from './pages/NotFound';
 import { CharacterEditorPage } from './pages/CharacterEditor';
 import { CharactersPage } from './pages/Characters';
 import { JoinPage } from './pages/Join';
+import { NewTablePage } from './pages/NewTable';
 import { RoomPage } from './pages/Room';
 import { SessionPage } from './pages/Session';
 import { SettingsPage } from './pages/Settings';
@@ -53,6 +54,7 @@ function Shell() {
         <Routes key={generation}>
           <Route path="/" element={<HomePage />} />
           <Route path="/tables" element={<TablesPage />} />
+          <Route path="/tables/new" element={<NewTablePage />} />
           <Route path="/join/:code" element={<JoinPage />} />
           <Route path="/rooms/:id" element={<RoomPage />} />
           <Route path="/sessions/:id" element={<SessionPage />} />

@@ -121,9 +121,12 @@ describe('accounts: absent on a server without them', () => {
       expect(calls.filter((c) => c.path.startsWith('/api/account'))).toEqual([]);
       cleanup();
 
-      // /account is not a page there: no login screen for a laptop user
+      // /account says there are no accounts here and leads home: no login screen for a laptop user
       renderApp('/account');
-      await screen.findByRole('heading', { level: 1, name: en['notFound.title'] });
+      await screen.findByRole('heading', { level: 1, name: en['account.local.title'] });
+      expect(screen.getByText(en['account.local.body'])).toBeTruthy();
+      expect(screen.getByRole('link', { name: en['account.local.home'] }).getAttribute('href')).toBe('/');
+      expect(screen.queryByRole('heading', { name: en['notFound.title'] })).toBeNull();
       expect(screen.queryByRole('textbox')).toBeNull();
       expect(screen.queryByLabelText(en['account.password'])).toBeNull();
     });

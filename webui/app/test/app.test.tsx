@@ -50,13 +50,23 @@ function renderApp(path = '/') {
   );
 }
 
-const nav = () => screen.getByRole('navigation');
+// nav is the app's main navigation (the header's; the home page has its own after it).
+const nav = () => screen.getAllByRole('navigation')[0]!;
+// statusAlert is the server facts' error (the home page's lists have their own).
+const statusAlert = async () => within(await screen.findByTestId('status-panel')).findByRole('alert');
 
 beforeEach(() => {
   localStorage.clear();
   document.documentElement.lang = 'en';
-  stubServer({ '/api/health': () => json(200, HEALTH), '/api/meta/capabilities': () => json(200, CAPS) });
+  stubServer({ '/api/health': () => json(200, HEALTH), '/api/meta/capabilities': () => json(200, CAPS), ...HOME_LISTS });
 });
+
+// The home page's lists: no tables, no stories.
+const HOME_LISTS = {
+  '/api/me': () => json(200, { id: 1, display_name: 'Ann' }),
+  '/api/rooms': () => json(200, { rooms: [] }),
+  '/api/adventures': () => json(200, { adventures: [] }),
+};
 
 afterEach(() => {
   cleanup();
@@ -110,38 +120,41 @@ describe('app shell', () => {
       '/api/health': () =>
         json(503, { error: { code: 'database_unavailable', message: 'SERVER TEXT sql: database is closed' } }),
       '/api/meta/capabilities': () => json(200, CAPS),
+      ...HOME_LISTS,
     });
     renderApp('/');
-    const alert = await screen.findByRole('alert');
+    const alert = await statusAlert();
     expect(alert.textContent).toContain(errorsEn.database_unavailable);
     expect(alert.textContent).not.toContain('SERVER TEXT');
 
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
-    expect(screen.getByRole('alert').textContent).toContain(errorsZhTW.database_unavailable);
+    expect(within(screen.getByTestId('status-panel')).getByRole('alert').textContent).toContain(errorsZhTW.database_unavailable);
   });
 
   it('falls back to the generic message for an unknown code and a network failure', async () => {
     stubServer({
       '/api/health': () => json(500, { error: { code: 'brand_new_code', message: 'SERVER TEXT' } }),
       '/api/meta/capabilities': () => json(200, CAPS),
+      ...HOME_LISTS,
     });
     renderApp('/');
-    expect((await screen.findByRole('alert')).textContent).toContain(en['error.generic']);
+    expect((await statusAlert()).textContent).toContain(en['error.generic']);
     cleanup();
 
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     renderApp('/');
-    expect((await screen.findByRole('alert')).textContent).toContain(en['error.generic']);
+    expect((await statusAlert()).textContent).toContain(en['error.generic']);
   });
 
   it('retries the status after an error', async () => {
     let calls = 0;
     stubServer({
       '/api/health': () => (++calls === 1 ? json(500, { error: { code: 'internal', message: 'x' } }) : json(200, HEALTH)),
+      ...HOME_LISTS,
     });
     renderApp('/');
-    await screen.findByRole('alert');
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: en['common.retry'] })));
+    await statusAlert();
+    await act(async () => fireEvent.click(within(screen.getByTestId('status-panel')).getByRole('button', { name: en['common.retry'] })));
     expect((await screen.findByTestId('status-schema')).textContent).toBe('2');
   });
 });

@@ -52,6 +52,8 @@ const SERVER_ERROR_CODES = [
   'whisper_target_required',
   'proxy_target_invalid',
   'stage_revision_conflict',
+  'table_full',
+  'table_not_ready',
   'stage_image_invalid',
   'stage_image_too_large',
   'unknown_command',
@@ -206,6 +208,7 @@ const SERVER_TEXT_CODES = [
   'seat.dm', // codeSeatDM
   'user.former', // codeFormerMember (a member whose account is gone)
   'check.everyone', // codeCheckEveryone (the DM's /check line)
+  'user.former', // codeFormerMember (a member whose account is gone)
 ];
 const GO_SCRIPT_ERROR_KINDS = ['throw', 'timeout', 'memory', 'compile', 'empty', 'canceled', 'internal'];
 

@@ -390,11 +390,30 @@ describe('room page', () => {
 // ---- join -----------------------------------------------------------------
 
 describe('invite link', () => {
-  it('joins and lands in the room', async () => {
+  const preview = (over: Record<string, unknown> = {}) => ({
+    room_name: 'Friday group',
+    campaign_name: 'Lost Mine',
+    dm_name: 'Ann',
+    free_seats: 1,
+    self_claim: false,
+    session: null,
+    member: false,
+    seat_id: null,
+    revoked: false,
+    ...over,
+  });
+  const invite = (over: Record<string, unknown> = {}) => ({
+    'GET /api/invites/abc123': () => json(200, preview(over)),
+    'GET /api/me': () => json(200, { id: 2, display_name: 'Bob' }),
+    'GET /api/characters': () => json(200, { characters: [] }),
+    'GET /api/characters/templates': () => json(200, { templates: [] }),
+  });
+
+  it('in a room where the DM assigns seats, joins and lands in the room', async () => {
     stubServer({
+      ...invite(),
       'POST /api/rooms/join': () => json(200, roomFor('member')),
       'GET /api/rooms/2': () => json(200, roomFor('member')),
-      'GET /api/characters': () => json(200, { characters: [] }),
     });
     renderApp('/join/abc123');
     expect((await screen.findByTestId('room-name')).textContent).toBe('Friday group');
@@ -402,12 +421,21 @@ describe('invite link', () => {
     expect(callsTo('POST', '/api/rooms/join')[0]!.body).toEqual({ invite_code: 'abc123' });
   });
 
-  it.each(['invite_code_invalid', 'room_access_revoked'] as const)('shows %s translated', async (code) => {
-    stubServer({ 'POST /api/rooms/join': () => apiError(code === 'invite_code_invalid' ? 404 : 403, code) });
+  it('shows invite_code_invalid translated', async () => {
+    stubServer({ ...invite(), 'GET /api/invites/nope': () => apiError(404, 'invite_code_invalid') });
     renderApp('/join/nope');
-    expect((await screen.findByRole('alert')).textContent).toContain(errorsEn[code]);
+    expect((await screen.findByRole('alert')).textContent).toContain(errorsEn.invite_code_invalid);
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
-    expect(screen.getByRole('alert').textContent).toContain(errorsZhTW[code]);
+    expect(screen.getByRole('alert').textContent).toContain(errorsZhTW.invite_code_invalid);
+  });
+
+  it('shows room_access_revoked translated, and joins nothing', async () => {
+    stubServer(invite({ member: true, revoked: true }));
+    renderApp('/join/abc123');
+    expect((await screen.findByRole('alert')).textContent).toContain(errorsEn.room_access_revoked);
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-TW' } });
+    expect(screen.getByRole('alert').textContent).toContain(errorsZhTW.room_access_revoked);
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 });
 

@@ -589,6 +589,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/characters/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quick characters (level-1 sheets) a friend can sit down with */
+        get: operations["getCharactersTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/characters/{id}": {
         parameters: {
             query?: never;
@@ -669,6 +686,23 @@ export interface paths {
         put?: never;
         /** What importing a file would create (nothing is stored): SillyTavern World Info, Character Card V1/V2/V3 (JSON, PNG or CHARX), AI Dungeon scenario or story cards, NovelAI lorebook; the raw file as the body, at most 8 MiB */
         post: operations["postImportsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invites/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invite link leads to (room, campaign, DM, free seats, open session, the caller's place), without joining */
+        get: operations["getInvitesCode"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1687,6 +1721,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a table ready to play in one step: a room that lets friends claim seats, its campaign with the caller in the DM seat, free player seats and a lobby; answers the invite code */
+        post: operations["postTables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tables/sit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sit down by invite link in one step: join, take a name, a character (yours or a quick template) and a free player seat, and join the running session at once */
+        post: operations["postTablesSit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2687,6 +2755,28 @@ export interface components {
         InviteInput: {
             invite_code: string;
         };
+        InvitePreview: {
+            room_name: string;
+            /** @description the room's active campaign; empty when it has none */
+            campaign_name: string;
+            /** @description who controls the DM seat, when a person does */
+            dm_name: null | string;
+            /** @description user.guest (dm_name_params.number) while dm_name is the server-made guest name */
+            dm_name_code?: string;
+            /** @description the parameters of dm_name_code */
+            dm_name_params?: {
+                [key: string]: string;
+            };
+            /** @description player seats no one controls */
+            free_seats: number;
+            /** @description the owner lets members claim seats: joining by the link seats you */
+            self_claim: boolean;
+            session: components["schemas"]["OpenSessionView"] | null;
+            member: boolean;
+            /** @description the caller's player seat in the active campaign, when they hold one */
+            seat_id: null | number;
+            revoked: boolean;
+        };
         InviteView: {
             invite_code: string;
         };
@@ -2697,6 +2787,24 @@ export interface components {
             quantity: number;
             /** @description at most 200 characters */
             notes: string;
+        };
+        JoinInput: {
+            invite_code: string;
+            /** @description 1 to 80 characters: the caller's name at every table */
+            display_name: string;
+            /** @description one of the caller's characters */
+            character_id?: null | number;
+            /** @description a quick character template (GET /api/characters/templates): a new level-1 character of the caller */
+            template?: string;
+            /** @description the new character's name (with template); the template's own when empty */
+            character_name?: string;
+        };
+        JoinView: {
+            room_id: number;
+            campaign_id: number;
+            seat_id: number;
+            character_id: number;
+            session: components["schemas"]["OpenSessionView"] | null;
         };
         LabelInput: {
             /** @description 1 to 80 characters */
@@ -3082,6 +3190,16 @@ export interface components {
             subject_seat_id?: null | number;
             idempotency_key?: string;
         };
+        QuickTemplate: {
+            /** @description fighter, rogue, wizard or cleric */
+            key: string;
+            character: components["schemas"]["CharacterInput"];
+            /** @description the sheet's totals (AC, initiative, attacks) as the character will show them */
+            derived: components["schemas"]["CharacterDerived"];
+        };
+        QuickTemplates: {
+            templates: components["schemas"]["QuickTemplate"][];
+        };
         RefreshDiff: {
             fields: components["schemas"]["FieldChange"][];
             cards_added: components["schemas"]["Card"][];
@@ -3408,6 +3526,22 @@ export interface components {
             max: number;
             current: number;
             temp: number;
+        };
+        TableInput: {
+            /** @description 1 to 80 characters */
+            name: string;
+            /** @description the campaign's name, 1 to 80 characters; the table's name when empty */
+            campaign?: string;
+            /** @description labels of the player seats, 1 to 12, each 1 to 80 characters; Player 1 to Player 4 when empty */
+            seat_labels?: string[];
+            /** @description the caller's new display name, 1 to 80 characters; unchanged when empty */
+            display_name?: string;
+        };
+        TableView: {
+            room: components["schemas"]["RoomView"];
+            campaign_id: number;
+            session: components["schemas"]["OpenSessionView"];
+            invite_code: string;
         };
         TakeInfo: {
             index: number;
@@ -6822,6 +6956,62 @@ export interface operations {
             };
         };
     };
+    getCharactersTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickTemplates"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCharactersId: {
         parameters: {
             query?: never;
@@ -7227,6 +7417,73 @@ export interface operations {
             };
             /** @description Error codes: invalid_request */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInvitesCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitePreview"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invite_code_invalid, not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12822,6 +13079,180 @@ export interface operations {
             };
             /** @description Error codes: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TableInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableView"];
+                };
+            };
+            /** @description Error codes: campaign_name_invalid, display_name_invalid, invalid_request, room_name_invalid, seat_label_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTablesSit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinView"];
+                };
+            };
+            /** @description Error codes: character_invalid, display_name_invalid, invalid_request, seat_not_claimable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked, self_claim_disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invite_code_invalid, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: character_already_in_session, table_full, table_not_ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

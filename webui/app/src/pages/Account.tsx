@@ -1,7 +1,7 @@
 // The account page of a hosted server: a guest registers (in place: what the
 // guest played is kept) or logs in; an account logs out (here or everywhere),
-// changes its password or deletes itself. A local server has no accounts and
-// this page is "not found" there.
+// changes its password or deletes itself. A local server has no accounts:
+// there the page says so and leads home.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '../account/AccountContext';
 import { changePassword, deleteAccount, login, logout, register, type AccountMe } from '../account/api';
@@ -11,7 +11,7 @@ import { usePageTitle } from '../usePageTitle';
 import { format, type MessageKey } from '../i18n/messages';
 import { personName } from '../i18n/serverText';
 import { useAction, type Action } from '../useAction';
-import { NotFoundPage } from './NotFound';
+import { Link } from 'react-router';
 
 const PASSWORD_MAX = 256;
 
@@ -463,7 +463,7 @@ export function AccountPage() {
   usePageTitle('title.account');
   const { status, me, error, refresh } = useAccount();
   if (status === 'loading') return <p aria-busy="true">{t('common.loading')}</p>;
-  if (status === 'off') return <NotFoundPage />;
+  if (status === 'off') return <LocalAccount />;
   return (
     <div className="account-page">
       <h1>{t('account.title')}</h1>
@@ -492,6 +492,21 @@ export function AccountPage() {
           <LoginForm />
         </>
       )}
+    </div>
+  );
+}
+
+// LocalAccount is the account page of a local server: one implicit user,
+// nothing to sign in to.
+function LocalAccount() {
+  const { t } = useI18n();
+  return (
+    <div className="account-page" data-testid="account-local">
+      <h1>{t('account.local.title')}</h1>
+      <p className="lead">{t('account.local.body')}</p>
+      <p>
+        <Link to="/">{t('account.local.home')}</Link>
+      </p>
     </div>
   );
 }

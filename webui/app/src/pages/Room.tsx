@@ -1,5 +1,6 @@
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { InviteLink } from '../components/InviteLink';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
@@ -118,57 +119,18 @@ type Act = (fn: () => Promise<RoomView>) => Promise<RoomView | undefined>;
 
 function InvitePanel({ room, viewer, onRoom }: { room: RoomView; viewer: Viewer; onRoom: (r: RoomView) => void }) {
   const { t } = useI18n();
-  const link = `${window.location.origin}/join/${room.invite_code ?? ''}`;
-  const input = useRef<HTMLInputElement>(null);
-  const [copyState, setCopyState] = useState<'idle' | 'copied' | 'selected'>('idle');
   const rotate = useAction();
-  const inputId = useId();
-
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(link);
-      setCopyState('copied');
-    } catch {
-      input.current?.focus();
-      input.current?.select();
-      setCopyState('selected');
-    }
-  };
 
   const doRotate = async () => {
     const res = await rotate.run(() => rotateInvite(room.id));
-    if (res) {
-      onRoom({ ...room, invite_code: res.invite_code });
-      setCopyState('idle');
-    }
+    if (res) onRoom({ ...room, invite_code: res.invite_code });
   };
 
   return (
     <section className="panel" aria-labelledby="invite-title">
       <h2 id="invite-title">{t('room.invite.title')}</h2>
       <p>{t('room.invite.hint')}</p>
-      <div className="inline-form">
-        <label htmlFor={inputId} className="visually-hidden">
-          {t('room.invite.label')}
-        </label>
-        <input
-          id={inputId}
-          ref={input}
-          className="invite-link"
-          readOnly
-          value={link}
-          data-testid="invite-link"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button type="button" onClick={copy}>
-          {t('room.invite.copy')}
-        </button>
-      </div>
-      <p role="status" className="hint">
-        {copyState === 'copied' && t('room.invite.copied')}
-        {copyState === 'selected' && t('room.invite.selected')}
-      </p>
+      <InviteLink key={room.invite_code} code={room.invite_code ?? ''} />
       {viewer.isOwner && (
         <p>
           <button type="button" onClick={doRotate} disabled={rotate.busy}>

@@ -177,6 +177,17 @@ export const updateMe = (display_name: string) => apiSend<User>('PATCH', '/api/m
 export const listRooms = (signal?: AbortSignal) => apiGet<Schemas['RoomList']>('/api/rooms', signal);
 export const createRoom = (name: string) => apiSend<RoomView>('POST', '/api/rooms', { name });
 export const joinRoom = (invite_code: string) => apiSend<RoomView>('POST', '/api/rooms/join', { invite_code });
+// First runs: a table ready to play in one call; a friend seated by the link in one call.
+export type TableInput = Schemas['TableInput'];
+export type TableView = Schemas['TableView'];
+export type InvitePreview = Schemas['InvitePreview'];
+export type JoinInput = Schemas['JoinInput'];
+export type JoinView = Schemas['JoinView'];
+export type QuickTemplate = Schemas['QuickTemplate'];
+export const createTable = (input: TableInput) => apiSend<TableView>('POST', '/api/tables', input);
+export const previewInvite = (code: string, signal?: AbortSignal) => apiGet<InvitePreview>(`/api/invites/${enc(code)}`, signal);
+export const joinAndSit = (input: JoinInput) => apiSend<JoinView>('POST', '/api/tables/sit', input);
+export const listQuickTemplates = (signal?: AbortSignal) => apiGet<Schemas['QuickTemplates']>('/api/characters/templates', signal);
 export const getRoom = (id: string | number, signal?: AbortSignal) => apiGet<RoomView>(`/api/rooms/${enc(id)}`, signal);
 export const updateRoom = (
   id: number,

@@ -208,7 +208,6 @@ const SERVER_TEXT_CODES = [
   'seat.dm', // codeSeatDM
   'user.former', // codeFormerMember (a member whose account is gone)
   'check.everyone', // codeCheckEveryone (the DM's /check line)
-  'user.former', // codeFormerMember (a member whose account is gone)
 ];
 const GO_SCRIPT_ERROR_KINDS = ['throw', 'timeout', 'memory', 'compile', 'empty', 'canceled', 'internal'];
 

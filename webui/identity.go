@@ -30,27 +30,34 @@ const cookieMaxAge = 400 * 24 * 60 * 60
 // __Host- one: over TLS, or behind the TLS proxy of SecureCookies.
 func (s *Server) secureCookies(r *http.Request) bool { return s.opts.SecureCookies || r.TLS != nil }
 
-// readSession returns the verified session cookie of r, trying the name
-// this transport issues first and the other next (a browser that moved
-// between HTTP and HTTPS, or one from before the __Host- name). A cookie
-// signed with the secret before a rotation (Options.PreviousSecret) still
-// counts; resign says to give the browser one signed with the current.
-func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign bool) {
-	names := []string{auth.BrowserCookieName, auth.SecureBrowserCookieName}
+// sessionCookieName is the one name this request's session cookie may
+// have. Over TLS it is only the __Host- one: a plain at_session cookie
+// there can have been planted by a sibling subdomain or a plain-HTTP page
+// (cookie tossing), and reading it would make the victim the planter's
+// user. Plain HTTP (a laptop in local mode) uses at_session.
+func (s *Server) sessionCookieName(r *http.Request) string {
 	if s.secureCookies(r) {
-		names[0], names[1] = names[1], names[0]
+		return auth.SecureBrowserCookieName
+	}
+	return auth.BrowserCookieName
+}
+
+// readSession returns the verified session cookie of r, under the one name
+// its transport allows (sessionCookieName). A cookie signed with the secret
+// before a rotation (Options.PreviousSecret) still counts; resign says to
+// give the browser one signed with the current.
+func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign bool) {
+	c, err := r.Cookie(s.sessionCookieName(r))
+	if err != nil {
+		return auth.BrowserSession{}, false
 	}
 	secrets := [][]byte{s.opts.Secret}
 	if len(s.opts.PreviousSecret) > 0 {
 		secrets = append(secrets, s.opts.PreviousSecret)
 	}
 	for i, secret := range secrets {
-		for _, name := range names {
-			if c, err := r.Cookie(name); err == nil {
-				if sess, ok := auth.VerifySession(secret, c.Value); ok {
-					return sess, i > 0
-				}
-			}
+		if sess, ok := auth.VerifySession(secret, c.Value); ok {
+			return sess, i > 0
 		}
 	}
 	return auth.BrowserSession{}, false
@@ -67,12 +74,13 @@ func (s *Server) setSession(c *gin.Context, userID int64, sessionVersion int) {
 	if secure {
 		name, other = other, name
 	}
-	// identify may have just given this browser a guest cookie in the same
-	// answer (a first visit that registers): only the last one counts.
+	// identify may have just given this browser a guest cookie, or expired
+	// a planted one, in the same answer (a first visit that registers):
+	// only the last word on each name counts.
 	h := c.Writer.Header()
 	kept := h.Values("Set-Cookie")[:0:0]
 	for _, v := range h.Values("Set-Cookie") {
-		if !strings.HasPrefix(v, name+"=") {
+		if !strings.HasPrefix(v, name+"=") && !strings.HasPrefix(v, other+"=") {
 			kept = append(kept, v)
 		}
 	}
@@ -108,6 +116,13 @@ func expireCookie(c *gin.Context, name string, secure bool) {
 // the old account.
 func (s *Server) identify(c *gin.Context) {
 	ctx := c.Request.Context()
+	if s.secureCookies(c.Request) {
+		// A plain-name cookie over TLS is never read (sessionCookieName);
+		// expire it so it cannot lie in wait.
+		if _, err := c.Request.Cookie(auth.BrowserCookieName); err == nil {
+			expireCookie(c, auth.BrowserCookieName, true)
+		}
+	}
 	cookie, resign := s.readSession(c.Request)
 	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie)
 	if err != nil {

@@ -41,6 +41,7 @@ var migrations = []Migration{
 	migrationV19InitiativeAdvantage,
 	migrationV20RollWhat,
 	migrationV21DamageDefenses,
+	migrationV22BrowserSessions,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -80,6 +81,7 @@ var currentModels = []any{
 	&LoginFailure{},
 	&DemoUsage{},
 	&Encounter{},
+	&BrowserSession{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -12,19 +12,17 @@ import (
 )
 
 const (
-	callerKey = "caller"
-	userKey   = "user"
+	callerKey  = "caller"
+	userKey    = "user"
+	sessionKey = "browser_session"
 )
 
-// cookieMaxAge keeps a browser's session for 400 days (the browser
-// maximum), guests included. That is deliberate (engine room §1.4): a guest
-// has no password to come back with, so the cookie is the only key to
-// their rooms, characters and adventures, and a short-lived one would throw
-// their play away. Such a session is as strong as the device that holds
-// it; a guest who wants a session they can end registers (in place, keeping
-// everything), and an account's sessions end on logout, logout everywhere
-// and a password change (the session version in the cookie).
-const cookieMaxAge = 400 * 24 * 60 * 60
+// cookieMaxAge keeps a browser's session cookie as long as its session
+// lasts unused (accounts.SessionLifetime, 400 days: the browser maximum),
+// guests included; see there why. Each session is its own row on the
+// server, which logout, ending it from the account page, logout everywhere
+// and a password change end.
+var cookieMaxAge = int(accounts.SessionLifetime.Seconds())
 
 // secureCookies reports whether this request's cookie must be the
 // __Host- one: over TLS, or behind the TLS proxy of SecureCookies.
@@ -63,12 +61,12 @@ func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign 
 	return auth.BrowserSession{}, false
 }
 
-// setSession gives the browser a fresh cookie for userID at
-// sessionVersion: __Host-at_session (Secure, Path=/, no Domain) over TLS,
+// setSession gives the browser the cookie of a browser session's token:
+// __Host-at_session (Secure, Path=/, no Domain) over TLS,
 // at_session on plain HTTP; HttpOnly (scripts cannot read it) and
 // SameSite=Lax (other sites cannot post with it) either way. A cookie of
 // the other name the browser still sends is removed.
-func (s *Server) setSession(c *gin.Context, userID int64, sessionVersion int) {
+func (s *Server) setSession(c *gin.Context, token string) {
 	secure := s.secureCookies(c.Request)
 	name, other := auth.BrowserCookieName, auth.SecureBrowserCookieName
 	if secure {
@@ -86,7 +84,7 @@ func (s *Server) setSession(c *gin.Context, userID int64, sessionVersion int) {
 	}
 	h["Set-Cookie"] = kept
 	http.SetCookie(c.Writer, &http.Cookie{
-		Name: name, Value: auth.SignSession(s.opts.Secret, userID, sessionVersion), Path: "/",
+		Name: name, Value: auth.SignToken(s.opts.Secret, token), Path: "/",
 		MaxAge: cookieMaxAge, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure,
 	})
 	if _, err := c.Request.Cookie(other); err == nil {
@@ -109,11 +107,12 @@ func expireCookie(c *gin.Context, name string, secure bool) {
 	http.SetCookie(c.Writer, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
 }
 
-// identify gives every browser a user: the one its signed cookie names
-// while that session stands, or else a new guest. A cookie whose session
-// version is not the user's any more (logged out everywhere, password
-// changed) or whose user was deleted makes the browser a NEW guest, never
-// the old account.
+// identify gives every browser a user: the one its signed cookie's session
+// names while that session stands, or else a new guest with a new session.
+// A cookie whose session ended (logged out, ended from another browser,
+// logged out everywhere, password changed) or whose user was deleted makes
+// the browser a NEW guest, never the old account. A legacy cookie that
+// still stands is upgraded to a session of its own and replaced.
 func (s *Server) identify(c *gin.Context) {
 	ctx := c.Request.Context()
 	if s.secureCookies(c.Request) {
@@ -124,29 +123,42 @@ func (s *Server) identify(c *gin.Context) {
 		}
 	}
 	cookie, resign := s.readSession(c.Request)
-	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie)
+	client := clientOf(c)
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie, client)
 	if err != nil {
 		respondError(c, err)
 		return
 	}
-	if ok && resign {
-		s.setSession(c, sess.Account.ID, sess.Version)
+	if ok && (resign || cookie.Legacy()) {
+		s.setSession(c, sess.Token)
 	}
 	if !ok {
 		if !s.allowNewGuest(c) { // the guest limit (webui/limits.go)
 			return
 		}
-		g, _, err := s.opts.Services.Table.EnsureGuest(ctx, 0)
-		if err != nil {
+		if sess, err = s.opts.Services.Accounts.StartGuest(ctx, client); err != nil {
 			respondError(c, err)
 			return
 		}
-		sess = accounts.Session{Account: accounts.AccountView{ID: g.ID, DisplayName: g.DisplayName, NameCode: g.NameCode, NameParams: g.NameParams}}
-		s.setSession(c, g.ID, sess.Version)
+		s.setSession(c, sess.Token)
 	}
 	c.Set(callerKey, table.Human(sess.Account.ID))
 	c.Set(userKey, sess.Account)
+	c.Set(sessionKey, sess.ID)
 	c.Next()
+}
+
+// clientOf is what the account rules may know of the browser: its
+// User-Agent, of which they keep only the family.
+func clientOf(c *gin.Context) accounts.Client {
+	return accounts.Client{UserAgent: c.GetHeader("User-Agent")}
+}
+
+// sessionOf is the browser session identify resumed or started.
+func sessionOf(c *gin.Context) int64 {
+	v, _ := c.Get(sessionKey)
+	id, _ := v.(int64)
+	return id
 }
 
 func callerOf(c *gin.Context) table.Caller {

@@ -36,13 +36,13 @@ type LoggedOut struct {
 	LoggedOut bool `json:"logged_out" jsonschema:"always true; the browser is a new guest on its next request"`
 }
 
-// SessionList answers GET /api/account/sessions.
-type SessionList struct {
-	Sessions []accounts.SessionView `json:"sessions" jsonschema:"the caller's browser sessions, the most recently used first"`
+// BrowserSessionList answers GET /api/account/sessions.
+type BrowserSessionList struct {
+	Sessions []accounts.BrowserSessionView `json:"sessions" jsonschema:"the caller's browser sessions, the most recently used first"`
 }
 
-// SessionEnded answers ending one session.
-type SessionEnded struct {
+// BrowserSessionEnded answers ending one session.
+type BrowserSessionEnded struct {
 	Ended bool `json:"ended" jsonschema:"always true; that browser is a new guest on its next request"`
 }
 
@@ -119,20 +119,20 @@ func (s *Server) accountRoutes() {
 			c.JSON(http.StatusOK, AccountDeleted{Deleted: true})
 		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/account/sessions", Tag: "account", Summary: "The caller's browser sessions (browser and system, created, last used; current marks this browser's); never their tokens",
-		Response: typeOf[SessionList]()},
+		Response: typeOf[BrowserSessionList]()},
 		func(c *gin.Context) {
 			list, err := a.ListSessions(c.Request.Context(), callerOf(c).UserID, sessionOf(c))
-			reply(c, http.StatusOK, SessionList{Sessions: list}, err)
+			reply(c, http.StatusOK, BrowserSessionList{Sessions: list}, err)
 		}, s.identify)
 	s.route(apiRoute{Method: "DELETE", Path: "/api/account/sessions/{id}", Tag: "account", Summary: "End another of the caller's browser sessions: that browser (and any copy of its cookie) is a new guest on its next request. Logout ends this browser's",
-		Response: typeOf[SessionEnded](), Errors: []apperr.Code{apperr.NotFound, apperr.InvalidRequest}},
+		Response: typeOf[BrowserSessionEnded](), Errors: []apperr.Code{apperr.NotFound, apperr.InvalidRequest}},
 		func(c *gin.Context) {
 			id, ok := pathID(c, "id")
 			if !ok {
 				return
 			}
 			err := a.EndSession(c.Request.Context(), callerOf(c).UserID, sessionOf(c), id)
-			reply(c, http.StatusOK, SessionEnded{Ended: true}, err)
+			reply(c, http.StatusOK, BrowserSessionEnded{Ended: true}, err)
 		}, s.identify)
 }
 

@@ -98,9 +98,9 @@ func TestCopiedCookieDeadAfterOneBrowserLogout(t *testing.T) {
 }
 
 // sessionList is GET /api/account/sessions in b.
-func (b *browser) sessions() []accounts.SessionView {
+func (b *browser) sessions() []accounts.BrowserSessionView {
 	b.t.Helper()
-	var v struct{ Sessions []accounts.SessionView }
+	var v struct{ Sessions []accounts.BrowserSessionView }
 	if err := json.Unmarshal([]byte(b.call(200, "GET", "/api/account/sessions", "")), &v); err != nil {
 		b.t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ type AccountView struct {
 }
 
 // Session is an account view with the browser session it came through:
-// its row's ID (SessionView.ID) and its Token, which the edge signs into
+// its row's ID (BrowserSessionView.ID) and its Token, which the edge signs into
 // the cookie and never shows otherwise.
 type Session struct {
 	Account AccountView
@@ -60,9 +60,9 @@ type Session struct {
 	Token   string
 }
 
-// SessionView is one of the caller's browser sessions as the account API
+// BrowserSessionView is one of the caller's browser sessions as the account API
 // lists them.
-type SessionView struct {
+type BrowserSessionView struct {
 	ID         int64     `json:"id"`
 	Browser    string    `json:"browser" jsonschema:"the browser the session began in (Chrome, Firefox, Safari, Edge, …); empty when unknown"`
 	OS         string    `json:"os" jsonschema:"its operating system (Android, iOS, Windows, macOS, Linux, …); empty when unknown"`
@@ -403,14 +403,14 @@ func (s *Service) Logout(ctx context.Context, userID, sessionID int64, everywher
 
 // ListSessions returns the caller's browser sessions, the most recently
 // used first, marking currentID (the asking browser's) as current.
-func (s *Service) ListSessions(ctx context.Context, userID, currentID int64) ([]SessionView, error) {
+func (s *Service) ListSessions(ctx context.Context, userID, currentID int64) ([]BrowserSessionView, error) {
 	rows, err := s.store.ListBrowserSessions(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]SessionView, 0, len(rows))
+	out := make([]BrowserSessionView, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, SessionView{ID: r.ID, Browser: r.Browser, OS: r.OS, CreatedAt: r.CreatedAt.UTC(), LastSeenAt: r.LastSeenAt.UTC(), Current: r.ID == currentID})
+		out = append(out, BrowserSessionView{ID: r.ID, Browser: r.Browser, OS: r.OS, CreatedAt: r.CreatedAt.UTC(), LastSeenAt: r.LastSeenAt.UTC(), Current: r.ID == currentID})
 	}
 	return out, nil
 }

@@ -1946,6 +1946,26 @@ export interface components {
             is_head: boolean;
             created_at: string;
         };
+        BrowserSessionEnded: {
+            /** @description always true; that browser is a new guest on its next request */
+            ended: boolean;
+        };
+        BrowserSessionList: {
+            /** @description the caller's browser sessions, the most recently used first */
+            sessions: components["schemas"]["BrowserSessionView"][];
+        };
+        BrowserSessionView: {
+            id: number;
+            /** @description the browser the session began in (Chrome, Firefox, Safari, Edge, …); empty when unknown */
+            browser: string;
+            /** @description its operating system (Android, iOS, Windows, macOS, Linux, …); empty when unknown */
+            os: string;
+            created_at: string;
+            /** @description when the session was last used, to within a few minutes */
+            last_seen_at: string;
+            /** @description true for the session of the browser asking */
+            current: boolean;
+        };
         BundleAdventure: {
             title: string;
             premise: string;
@@ -3300,10 +3320,6 @@ export interface components {
             character: components["schemas"]["CharacterRef"] | null;
             ai_last_seen_at: null | string;
         };
-        SessionEnded: {
-            /** @description always true; that browser is a new guest on its next request */
-            ended: boolean;
-        };
         SessionInfo: {
             id: number;
             campaign_id: number;
@@ -3314,10 +3330,6 @@ export interface components {
             created_at: string;
             started_at: null | string;
             ended_at: null | string;
-        };
-        SessionList: {
-            /** @description the caller's browser sessions, the most recently used first */
-            sessions: components["schemas"]["SessionView"][];
         };
         SessionResume: {
             session: components["schemas"]["SessionInfo"];
@@ -3331,18 +3343,6 @@ export interface components {
             cursor: number;
             /** @description the newest events the caller may see, oldest first */
             recent_events: components["schemas"]["EventView"][];
-        };
-        SessionView: {
-            id: number;
-            /** @description the browser the session began in (Chrome, Firefox, Safari, Edge, …); empty when unknown */
-            browser: string;
-            /** @description its operating system (Android, iOS, Windows, macOS, Linux, …); empty when unknown */
-            os: string;
-            created_at: string;
-            /** @description when the session was last used, to within a few minutes */
-            last_seen_at: string;
-            /** @description true for the session of the browser asking */
-            current: boolean;
         };
         SpellView: {
             /** @description 1 to 80 characters */
@@ -3905,7 +3905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionList"];
+                    "application/json": components["schemas"]["BrowserSessionList"];
                 };
             };
             /** @description Error codes: origin_forbidden */
@@ -3963,7 +3963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionEnded"];
+                    "application/json": components["schemas"]["BrowserSessionEnded"];
                 };
             };
             /** @description Error codes: invalid_request */

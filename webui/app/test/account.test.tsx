@@ -439,12 +439,12 @@ describe('accounts: the browsers logged in', () => {
       en['account.sessions.unknownBrowser'],
     ]);
     // this browser: marked, no End button (logout ends it)
-    expect(within(items[0]).getByText(en['account.sessions.current'])).toBeTruthy();
-    expect(within(items[0]).queryByRole('button')).toBeNull();
-    expect(within(items[1]).getAllByRole('button')).toHaveLength(1);
-    expect(within(items[2]).getAllByRole('button')).toHaveLength(1);
+    expect(within(items[0]!).getByText(en['account.sessions.current'])).toBeTruthy();
+    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(within(items[1]!).getAllByRole('button')).toHaveLength(1);
+    expect(within(items[2]!).getAllByRole('button')).toHaveLength(1);
 
-    const end = within(items[1]).getByRole('button', { name: /Chrome on Android/ });
+    const end = within(items[1]!).getByRole('button', { name: /Chrome on Android/ });
     expect(end.textContent).toBe(en['account.sessions.end']);
     await act(async () => fireEvent.click(end));
     expect(callsTo('DELETE', '/api/account/sessions/2')).toHaveLength(1);

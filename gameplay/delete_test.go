@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay"
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
@@ -50,7 +51,10 @@ func newFriendsTable(t *testing.T, store *models.Store) friendsTable {
 	}
 	// The owner hands the DM seat to the friend, who registers an account.
 	must(svc.AssignSeat(ctx, ft.Owner, ft.DMSeatID, ft.DMKeyAccess))
-	must(ft.svc.Accounts.Register(ctx, ft.friend.UserID, "friend@example.com", friendPassword))
+	browser := accounts.Client{UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"}
+	must(ft.svc.Accounts.Register(ctx, ft.friend.UserID, "friend@example.com", friendPassword, browser))
+	// The owner has an account too: their browser's session must stay.
+	must(ft.svc.Accounts.Register(ctx, ft.Owner.UserID, "owner@example.com", friendPassword, browser))
 
 	// The friend runs the session.
 	must(svc.StartSession(ctx, ft.friend, ft.LobbyID))
@@ -186,8 +190,9 @@ func TestDeletingAPersonTakesOnlyWhatTheyOwn(t *testing.T) {
 			after, err := store.TableCounts(ctx)
 			tabletest.Must(t, err)
 			// Their own rows: two users, two memberships, the player's
-			// character (Mira) and its lease in the running session.
-			own := map[string]int64{"users": 2, "room_access_sessions": 2, "characters": 1, "active_character_session_leases": 1}
+			// character (Mira) and its lease in the running session, the
+			// friend's browser session.
+			own := map[string]int64{"users": 2, "room_access_sessions": 2, "characters": 1, "active_character_session_leases": 1, "browser_sessions": 1}
 			for _, table := range reachableFromUsers(t, store) {
 				if after[table] != before[table]-own[table] {
 					t.Errorf("%s: %d rows → %d, want %d (only the deleted people's own rows go)", table, before[table], after[table], before[table]-own[table])

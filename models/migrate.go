@@ -43,6 +43,7 @@ var migrations = []Migration{
 	migrationV21DamageDefenses,
 	migrationV22ReleaseMembers,
 	migrationV23CardRules,
+	migrationV24BrowserSessions,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -82,6 +83,7 @@ var currentModels = []any{
 	&LoginFailure{},
 	&DemoUsage{},
 	&Encounter{},
+	&BrowserSession{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

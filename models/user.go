@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"regexp"
 	"time"
@@ -19,10 +20,20 @@ type User struct {
 	// Email is stored lower-cased. A guest has neither.
 	Email        *string `gorm:"size:254;uniqueIndex:uq_users_email"`
 	PasswordHash string  `gorm:"size:255;not null;default:''"`
-	// SessionVersion is signed into the browser cookie: bumping it ends
-	// every session of the user (logout everywhere, a password change).
+	// SessionVersion was signed into the legacy browser cookies (v1, v2);
+	// a legacy cookie at the current version upgrades once to a
+	// BrowserSession row, and ending every session bumps it. Only those
+	// cookies need it: remove it once none can remain (they live 400 days).
 	SessionVersion int        `gorm:"not null;default:0"`
 	RegisteredAt   *time.Time `gorm:""`
+}
+
+// NewGuest returns a new guest's row, named with GuestName and seen at now
+// (not yet inserted).
+func NewGuest(now time.Time) *User {
+	var b [2]byte
+	rand.Read(b[:])
+	return &User{DisplayName: GuestName(int(b[0])<<8 | int(b[1])), CreatedAt: now, LastSeenAt: &now}
 }
 
 // GuestName is the display name the server gives a new guest: "Guest"

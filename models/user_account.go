@@ -22,9 +22,10 @@ func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error
 }
 
 // RegisterUser turns the guest id into an account in place: it sets the
-// email, the password hash and the registration time and bumps the session
-// version (so a cookie copied before registering stops working), in one
-// UPDATE that only matches a guest. Returns the updated row; email_taken
+// email, the password hash and the registration time, in one UPDATE that
+// only matches a guest, and ends every browser session of the guest (so a
+// cookie copied before registering stops working; the caller starts the
+// registering browser's new one). Returns the updated row; email_taken
 // when another account has the email, conflict when id is an account
 // already, not_found when id does not exist.
 func (s *Store) RegisterUser(ctx context.Context, id int64, email, passwordHash string, now time.Time) (*User, error) {
@@ -32,7 +33,6 @@ func (s *Store) RegisterUser(ctx context.Context, id int64, email, passwordHash 
 	err := s.Tx(ctx, func(tx *Store) error {
 		res := tx.db.WithContext(ctx).Model(&User{}).Where("id = ? AND email IS NULL", id).Updates(map[string]any{
 			"email": email, "password_hash": passwordHash, "registered_at": now,
-			"session_version": gorm.Expr("session_version + 1"),
 		})
 		if errors.Is(res.Error, gorm.ErrDuplicatedKey) {
 			return apperr.Wrap(res.Error, apperr.EmailTaken, "An account with this email already exists.").WithField("email", "already registered")
@@ -48,57 +48,35 @@ func (s *Store) RegisterUser(ctx context.Context, id int64, email, passwordHash 
 			return apperr.E(apperr.Conflict, "You are already signed in to an account; log out to register another.")
 		}
 		out = u
-		tx.authorityChanged(ctx)
-		return nil
+		return tx.endBrowserSessions(ctx, id)
 	})
 	return out, err
 }
 
 // SetPasswordHash stores a new password hash for id. With endSessions it
-// also bumps the session version (a password change ends every other
-// session); a rehash after login does not. Returns the updated row.
+// also ends every browser session of id (a password change; the caller
+// starts the changing browser's new one); a rehash after login does not.
+// Returns the updated row.
 func (s *Store) SetPasswordHash(ctx context.Context, id int64, passwordHash string, endSessions bool) (*User, error) {
 	var out *User
 	err := s.Tx(ctx, func(tx *Store) error {
-		m := map[string]any{"password_hash": passwordHash}
-		if endSessions {
-			m["session_version"] = gorm.Expr("session_version + 1")
-		}
-		res := tx.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Updates(m)
+		res := tx.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Update("password_hash", passwordHash)
 		if res.Error != nil {
 			return translate(res.Error, "user")
 		}
 		if res.RowsAffected == 0 {
 			return apperr.E(apperr.NotFound, "The user does not exist.")
+		}
+		if endSessions {
+			if err := tx.endBrowserSessions(ctx, id); err != nil {
+				return err
+			}
 		}
 		u, err := tx.FindUserByID(ctx, id)
 		out = u
-		tx.authorityChanged(ctx)
 		return err
 	})
 	return out, err
-}
-
-// BumpSessionVersion ends every browser session of id (logout everywhere)
-// and returns the new version.
-func (s *Store) BumpSessionVersion(ctx context.Context, id int64) (int, error) {
-	var v int
-	err := s.Tx(ctx, func(tx *Store) error {
-		res := tx.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Update("session_version", gorm.Expr("session_version + 1"))
-		if res.Error != nil {
-			return translate(res.Error, "user")
-		}
-		if res.RowsAffected == 0 {
-			return apperr.E(apperr.NotFound, "The user does not exist.")
-		}
-		u, err := tx.FindUserByID(ctx, id)
-		if err == nil {
-			v = u.SessionVersion
-		}
-		tx.authorityChanged(ctx)
-		return err
-	})
-	return v, err
 }
 
 // LoginFailureWindow returns key's failure window if it began at or after

@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -41,12 +42,12 @@ func TestAuthorizationMatrixAccountStates(t *testing.T) {
 					}
 				}
 				email := fmt.Sprintf("u%d@example.com", caller.UserID)
-				session, err := accounts.Register(ctx, caller.UserID, email, password)
+				session, err := accounts.Register(ctx, caller.UserID, email, password, accountsClient)
 				tabletest.Must(t, err)
-				cookie := auth.SignSession(testSecret, caller.UserID, session.Version)
+				cookie := auth.SignToken(testSecret, session.Token)
 				switch state {
 				case "logged_out":
-					tabletest.Must(t, accounts.Logout(ctx, caller.UserID, true))
+					tabletest.Must(t, accounts.Logout(ctx, caller.UserID, session.ID, true))
 				case "deleted":
 					tabletest.Must(t, accounts.DeleteAccount(ctx, caller.UserID, password))
 				}
@@ -66,7 +67,7 @@ func TestAuthorizationMatrixAccountStates(t *testing.T) {
 					}
 				case strangerMayCall:
 					// Anyone may call it; it must not have been the old user.
-					if me := newGuestOf(t, rec); me == caller.UserID {
+					if me := newGuestOf(t, f0.handler, rec); me == caller.UserID {
 						t.Fatalf("the %s cookie still acts as user %d", state, caller.UserID)
 					}
 				case rec.Code < 400:
@@ -80,12 +81,18 @@ func TestAuthorizationMatrixAccountStates(t *testing.T) {
 }
 
 // newGuestOf is the user a response's fresh cookie names (0 when none).
-func newGuestOf(t *testing.T, rec *httptest.ResponseRecorder) int64 {
+func newGuestOf(t *testing.T, handler http.Handler, rec *httptest.ResponseRecorder) int64 {
 	t.Helper()
-	for _, c := range rec.Result().Cookies() {
-		if s, ok := auth.VerifySession(testSecret, c.Value); ok {
-			return s.UserID
-		}
+	if len(rec.Result().Cookies()) == 0 {
+		return 0
 	}
-	return 0
+	var me struct{ ID int64 }
+	req := httptest.NewRequest("GET", "/api/me", nil)
+	for _, c := range rec.Result().Cookies() {
+		req.AddCookie(c)
+	}
+	again := httptest.NewRecorder()
+	handler.ServeHTTP(again, req)
+	_ = json.Unmarshal(again.Body.Bytes(), &me)
+	return me.ID
 }

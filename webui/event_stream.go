@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -259,6 +260,6 @@ func refusalFrame(err error) []byte {
 // sameBrowserSession reports whether the stream's browser session still
 // names the caller's account (not logged out everywhere, not deleted).
 func (s *Server) sameBrowserSession(ctx context.Context, browser auth.BrowserSession, caller table.Caller) bool {
-	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, browser)
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, browser, accounts.Client{})
 	return err == nil && ok && table.Human(sess.Account.ID) == caller
 }

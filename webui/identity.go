@@ -12,73 +12,79 @@ import (
 )
 
 const (
-	callerKey = "caller"
-	userKey   = "user"
+	callerKey  = "caller"
+	userKey    = "user"
+	sessionKey = "browser_session"
 )
 
-// cookieMaxAge keeps a browser's session for 400 days (the browser
-// maximum), guests included. That is deliberate (engine room §1.4): a guest
-// has no password to come back with, so the cookie is the only key to
-// their rooms, characters and adventures, and a short-lived one would throw
-// their play away. Such a session is as strong as the device that holds
-// it; a guest who wants a session they can end registers (in place, keeping
-// everything), and an account's sessions end on logout, logout everywhere
-// and a password change (the session version in the cookie).
-const cookieMaxAge = 400 * 24 * 60 * 60
+// cookieMaxAge keeps a browser's session cookie as long as its session
+// lasts unused (accounts.SessionLifetime, 400 days: the browser maximum),
+// guests included; see there why. Each session is its own row on the
+// server, which logout, ending it from the account page, logout everywhere
+// and a password change end.
+var cookieMaxAge = int(accounts.SessionLifetime.Seconds())
 
 // secureCookies reports whether this request's cookie must be the
 // __Host- one: over TLS, or behind the TLS proxy of SecureCookies.
 func (s *Server) secureCookies(r *http.Request) bool { return s.opts.SecureCookies || r.TLS != nil }
 
-// readSession returns the verified session cookie of r, trying the name
-// this transport issues first and the other next (a browser that moved
-// between HTTP and HTTPS, or one from before the __Host- name). A cookie
-// signed with the secret before a rotation (Options.PreviousSecret) still
-// counts; resign says to give the browser one signed with the current.
-func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign bool) {
-	names := []string{auth.BrowserCookieName, auth.SecureBrowserCookieName}
+// sessionCookieName is the one name this request's session cookie may
+// have. Over TLS it is only the __Host- one: a plain at_session cookie
+// there can have been planted by a sibling subdomain or a plain-HTTP page
+// (cookie tossing), and reading it would make the victim the planter's
+// user. Plain HTTP (a laptop in local mode) uses at_session.
+func (s *Server) sessionCookieName(r *http.Request) string {
 	if s.secureCookies(r) {
-		names[0], names[1] = names[1], names[0]
+		return auth.SecureBrowserCookieName
+	}
+	return auth.BrowserCookieName
+}
+
+// readSession returns the verified session cookie of r, under the one name
+// its transport allows (sessionCookieName). A cookie signed with the secret
+// before a rotation (Options.PreviousSecret) still counts; resign says to
+// give the browser one signed with the current.
+func (s *Server) readSession(r *http.Request) (sess auth.BrowserSession, resign bool) {
+	c, err := r.Cookie(s.sessionCookieName(r))
+	if err != nil {
+		return auth.BrowserSession{}, false
 	}
 	secrets := [][]byte{s.opts.Secret}
 	if len(s.opts.PreviousSecret) > 0 {
 		secrets = append(secrets, s.opts.PreviousSecret)
 	}
 	for i, secret := range secrets {
-		for _, name := range names {
-			if c, err := r.Cookie(name); err == nil {
-				if sess, ok := auth.VerifySession(secret, c.Value); ok {
-					return sess, i > 0
-				}
-			}
+		if sess, ok := auth.VerifySession(secret, c.Value); ok {
+			return sess, i > 0
 		}
 	}
 	return auth.BrowserSession{}, false
 }
 
-// setSession gives the browser a fresh cookie for userID at
-// sessionVersion: __Host-at_session (Secure, Path=/, no Domain) over TLS,
+// setSession gives the browser the cookie of a browser session's token:
+// __Host-at_session (Secure, Path=/, no Domain) over TLS,
 // at_session on plain HTTP; HttpOnly (scripts cannot read it) and
 // SameSite=Lax (other sites cannot post with it) either way. A cookie of
 // the other name the browser still sends is removed.
-func (s *Server) setSession(c *gin.Context, userID int64, sessionVersion int) {
+func (s *Server) setSession(c *gin.Context, token string) {
 	secure := s.secureCookies(c.Request)
 	name, other := auth.BrowserCookieName, auth.SecureBrowserCookieName
 	if secure {
 		name, other = other, name
 	}
-	// identify may have just given this browser a guest cookie in the same
-	// answer (a first visit that registers): only the last one counts.
+	// identify may have just given this browser a guest cookie, or expired
+	// a planted one, in the same answer (a first visit that registers):
+	// only the last word on each name counts.
 	h := c.Writer.Header()
 	kept := h.Values("Set-Cookie")[:0:0]
 	for _, v := range h.Values("Set-Cookie") {
-		if !strings.HasPrefix(v, name+"=") {
+		if !strings.HasPrefix(v, name+"=") && !strings.HasPrefix(v, other+"=") {
 			kept = append(kept, v)
 		}
 	}
 	h["Set-Cookie"] = kept
 	http.SetCookie(c.Writer, &http.Cookie{
-		Name: name, Value: auth.SignSession(s.opts.Secret, userID, sessionVersion), Path: "/",
+		Name: name, Value: auth.SignToken(s.opts.Secret, token), Path: "/",
 		MaxAge: cookieMaxAge, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure,
 	})
 	if _, err := c.Request.Cookie(other); err == nil {
@@ -101,37 +107,58 @@ func expireCookie(c *gin.Context, name string, secure bool) {
 	http.SetCookie(c.Writer, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
 }
 
-// identify gives every browser a user: the one its signed cookie names
-// while that session stands, or else a new guest. A cookie whose session
-// version is not the user's any more (logged out everywhere, password
-// changed) or whose user was deleted makes the browser a NEW guest, never
-// the old account.
+// identify gives every browser a user: the one its signed cookie's session
+// names while that session stands, or else a new guest with a new session.
+// A cookie whose session ended (logged out, ended from another browser,
+// logged out everywhere, password changed) or whose user was deleted makes
+// the browser a NEW guest, never the old account. A legacy cookie that
+// still stands is upgraded to a session of its own and replaced.
 func (s *Server) identify(c *gin.Context) {
 	ctx := c.Request.Context()
+	if s.secureCookies(c.Request) {
+		// A plain-name cookie over TLS is never read (sessionCookieName);
+		// expire it so it cannot lie in wait.
+		if _, err := c.Request.Cookie(auth.BrowserCookieName); err == nil {
+			expireCookie(c, auth.BrowserCookieName, true)
+		}
+	}
 	cookie, resign := s.readSession(c.Request)
-	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie)
+	client := clientOf(c)
+	sess, ok, err := s.opts.Services.Accounts.Resume(ctx, cookie, client)
 	if err != nil {
 		respondError(c, err)
 		return
 	}
-	if ok && resign {
-		s.setSession(c, sess.Account.ID, sess.Version)
+	if ok && (resign || cookie.Legacy()) {
+		s.setSession(c, sess.Token)
 	}
 	if !ok {
 		if !s.allowNewGuest(c) { // the guest limit (webui/limits.go)
 			return
 		}
-		g, _, err := s.opts.Services.Table.EnsureGuest(ctx, 0)
-		if err != nil {
+		if sess, err = s.opts.Services.Accounts.StartGuest(ctx, client); err != nil {
 			respondError(c, err)
 			return
 		}
-		sess = accounts.Session{Account: accounts.AccountView{ID: g.ID, DisplayName: g.DisplayName, NameCode: g.NameCode, NameParams: g.NameParams}}
-		s.setSession(c, g.ID, sess.Version)
+		s.setSession(c, sess.Token)
 	}
 	c.Set(callerKey, table.Human(sess.Account.ID))
 	c.Set(userKey, sess.Account)
+	c.Set(sessionKey, sess.ID)
 	c.Next()
+}
+
+// clientOf is what the account rules may know of the browser: its
+// User-Agent, of which they keep only the family.
+func clientOf(c *gin.Context) accounts.Client {
+	return accounts.Client{UserAgent: c.GetHeader("User-Agent")}
+}
+
+// sessionOf is the browser session identify resumed or started.
+func sessionOf(c *gin.Context) int64 {
+	v, _ := c.Get(sessionKey)
+	id, _ := v.(int64)
+	return id
 }
 
 func callerOf(c *gin.Context) table.Caller {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
 )
@@ -119,7 +120,15 @@ func TestStageImageRoutes(t *testing.T) {
 	}
 }
 
-func addCookie(req *http.Request, c table.Caller) { req.AddCookie(cookieFor(c)) }
+// addCookie adds the session cookie of c under the name the request's
+// transport reads (__Host-at_session over TLS).
+func addCookie(req *http.Request, c table.Caller) {
+	cookie := cookieFor(c)
+	if req.URL.Scheme == "https" {
+		cookie.Name = auth.SecureBrowserCookieName
+	}
+	req.AddCookie(cookie)
+}
 
 // TestLongPollsLoggedQuietly: a long poll that answered normally is not an
 // INFO line (thousands a second on a busy server); one that failed is.

@@ -31,11 +31,19 @@ func TestSecretRotationKeepsSessions(t *testing.T) {
 	if id != ann.UserID || len(cookies) != 1 {
 		t.Fatalf("old cookie: user %d (want %d), cookies %v", id, ann.UserID, cookies)
 	}
-	if s, ok := auth.VerifySession(newSecret, cookies[0].Value); !ok || s.UserID != ann.UserID {
+	if _, ok := auth.VerifySession(newSecret, cookies[0].Value); !ok {
 		t.Fatalf("the re-signed cookie %q is not the current secret's", cookies[0].Value)
 	}
-	if id, cookies := me(rotated.handler, cookies[0].Value); id != ann.UserID || len(cookies) != 0 {
+	current := cookies[0].Value
+	if id, cookies := me(rotated.handler, current); id != ann.UserID || len(cookies) != 0 {
 		t.Fatalf("re-signed cookie: user %d, cookies %v", id, cookies)
+	}
+	// A session cookie (v3) signed with the previous secret is signed again
+	// too, and names the same session.
+	token, _ := auth.VerifySession(newSecret, current)
+	id, cookies = me(rotated.handler, auth.SignToken(testSecret, token.Token))
+	if again, ok := auth.VerifySession(newSecret, cookies[0].Value); id != ann.UserID || len(cookies) != 1 || !ok || again.Token != token.Token {
+		t.Fatalf("a v3 cookie of the previous secret: user %d, cookies %v", id, cookies)
 	}
 	dropped := newFixtureOn(t, rotated.store, func(o *webui.Options) { o.Secret = newSecret })
 	if id, _ := me(dropped.handler, auth.SignSession(testSecret, ann.UserID, 0)); id == ann.UserID {

@@ -1,8 +1,9 @@
 // Package accounts turns guests into accounts and back into browsers:
 // register (in place), login, logout (this browser or all), password
-// change and account deletion. Browser sessions are a signed cookie naming
-// the user and a session version (see auth.SignSession); this package owns
-// the rules about that version, the edge only signs and sets the cookie.
+// change, account deletion, and each browser's session. A browser session
+// is a row (models.BrowserSession) named by the random token in the
+// browser's signed cookie (see auth.SignToken); this package owns the rules
+// about those rows, the edge only signs and sets the cookie.
 package accounts
 
 import (
@@ -51,12 +52,35 @@ type AccountView struct {
 	Registered bool              `json:"registered" jsonschema:"true once the guest registered an email and password"`
 }
 
-// Session is an account view with the session version the browser cookie
-// must carry; the version is never shown to clients.
+// Session is an account view with the browser session it came through:
+// its row's ID (BrowserSessionView.ID) and its Token, which the edge signs into
+// the cookie and never shows otherwise.
 type Session struct {
 	Account AccountView
-	Version int
+	ID      int64
+	Token   string
 }
+
+// BrowserSessionView is one of the caller's browser sessions as the account API
+// lists them.
+type BrowserSessionView struct {
+	ID         int64     `json:"id"`
+	Browser    string    `json:"browser" jsonschema:"the browser the session began in (Chrome, Firefox, Safari, Edge, …); empty when unknown"`
+	OS         string    `json:"os" jsonschema:"its operating system (Android, iOS, Windows, macOS, Linux, …); empty when unknown"`
+	CreatedAt  time.Time `json:"created_at"`
+	LastSeenAt time.Time `json:"last_seen_at" jsonschema:"when the session was last used, to within a few minutes"`
+	Current    bool      `json:"current" jsonschema:"true for the session of the browser asking"`
+}
+
+// SessionLifetime is how long a browser session lasts unused: the cookie's
+// 400 days (the browsers' maximum), guests included. That is deliberate
+// (engine room §1.4): a guest has no password to come back with, so the
+// cookie is the only key to their rooms, characters and adventures.
+const SessionLifetime = 400 * 24 * time.Hour
+
+// touchEvery is how stale a session's last_seen_at may get before a
+// request writes it again: never a write per request.
+const touchEvery = 5 * time.Minute
 
 // Options configures New.
 type Options struct {
@@ -93,45 +117,43 @@ func (s *Service) failpoint(point string) error {
 }
 
 // resumeTTL bounds how long a resumed browser session is trusted without
-// reading its user again. Within this process any change to a user's
-// sessions (logout everywhere, a password change, registering, deleting,
-// renaming) is seen at once through models' AuthorityGeneration; the TTL
-// is for changes another server process made.
+// reading its row again. Within this process any change to sessions or
+// users (a logout, a session ended, registering, deleting, renaming) is
+// seen at once through models' AuthorityGeneration; the TTL is for changes
+// another server process made.
 const resumeTTL = 10 * time.Second
 
-// resumeCache remembers, per user, the session Resume found: every request
-// of a browser resumes its cookie, and a long-polling table would
-// otherwise read the user once per poll.
+// resumeCache remembers, per session token hash, the session Resume found:
+// every request of a browser resumes its cookie, and a long-polling table
+// would otherwise read the session once per poll.
 type resumeCache struct {
 	mu sync.Mutex
-	m  map[int64]resumed
+	m  map[string]resumed
 }
 
 type resumed struct {
 	session    Session
-	email      bool
 	generation int64
 	at         time.Time
 }
 
-func (c *resumeCache) get(cookie auth.BrowserSession, generation int64, now time.Time) (Session, bool) {
+func (c *resumeCache) get(tokenHash string, generation int64, now time.Time) (Session, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r, ok := c.m[cookie.UserID]
-	if !ok || r.generation != generation || now.Before(r.at) || now.Sub(r.at) >= resumeTTL ||
-		cookie.Version != r.session.Version || (cookie.Legacy && r.email) {
+	r, ok := c.m[tokenHash]
+	if !ok || r.generation != generation || now.Before(r.at) || now.Sub(r.at) >= resumeTTL {
 		return Session{}, false
 	}
 	return r.session, true
 }
 
-func (c *resumeCache) put(userID int64, r resumed) {
+func (c *resumeCache) put(tokenHash string, r resumed) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) > 100_000 {
-		c.m = map[int64]resumed{} // bounded: forgetting costs one read
+		c.m = map[string]resumed{} // bounded: forgetting costs one read
 	}
-	c.m[userID] = r
+	c.m[tokenHash] = r
 }
 
 // New returns the service on an open, migrated store.
@@ -148,49 +170,103 @@ func New(store *models.Store, opts Options) *Service {
 	return &Service{store: store, now: opts.Now, logger: opts.Logger, table: opts.Table}
 }
 
-func sessionOf(u *models.User) Session {
+func accountOf(u *models.User) AccountView {
 	v := AccountView{ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, Registered: u.Email != nil}
 	if n, ok := models.GuestNumber(u.DisplayName); ok {
 		// The same code as table.UserView's (gameplay/table/views.go).
 		v.NameCode, v.NameParams = "user.guest", map[string]string{"number": n}
 	}
-	return Session{Account: v, Version: u.SessionVersion}
+	return v
 }
 
-// Resume returns the user a verified browser cookie names, if that session
-// still stands: the user exists, the cookie's session version is the
-// user's current one (logout everywhere and password changes bump it), and
-// a legacy v1 cookie names a guest. ok is false otherwise, and the edge
-// makes the browser a new guest: never the old account. It records the
-// visit (at most hourly) for the retention sweep of idle guests.
-func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Session, bool, error) {
-	if cookie.UserID <= 0 {
+// newSessionRow is a new browser session's row for client at now, and
+// the token its cookie carries.
+func newSessionRow(token string, client Client, now time.Time) *models.BrowserSession {
+	browser, os := UserAgentFamily(client.UserAgent)
+	return &models.BrowserSession{TokenHash: auth.SessionTokenHash(token), Browser: browser, OS: os, CreatedAt: now, LastSeenAt: now}
+}
+
+// startSession inserts a new browser session of u (in tx) and returns it
+// with its token, for the edge to set as the cookie.
+func (s *Service) startSession(ctx context.Context, tx *models.Store, u *models.User, client Client) (Session, error) {
+	token := auth.NewSessionToken()
+	row := newSessionRow(token, client, s.now().UTC())
+	row.UserID = u.ID
+	if err := tx.CreateBrowserSession(ctx, row); err != nil {
+		return Session{}, err
+	}
+	return Session{Account: accountOf(u), ID: row.ID, Token: token}, nil
+}
+
+// StartGuest makes a new guest and its browser session, in one
+// transaction: a browser without a standing session gets one.
+func (s *Service) StartGuest(ctx context.Context, client Client) (Session, error) {
+	var sess Session
+	err := s.store.Tx(ctx, func(tx *models.Store) error {
+		u := models.NewGuest(s.now())
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		var err error
+		sess, err = s.startSession(ctx, tx, u, client)
+		return err
+	})
+	return sess, err
+}
+
+// Resume returns the user a verified browser cookie names, if its session
+// still stands: its row exists (not ended by a logout, not deleted with
+// its user) and was used within SessionLifetime. A legacy cookie (v1, v2)
+// with no row yet upgrades to one once, if it still stands by the old rule
+// (its session version is the user's; a v1 cookie names a guest): the edge
+// then sets the cookie of the returned Token. ok is false otherwise, and
+// the edge makes the browser a new guest: never the old account. It
+// records the visit in the row every few minutes, and in the user hourly
+// for the retention sweep of idle guests.
+func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession, client Client) (Session, bool, error) {
+	if cookie.Token == "" {
 		return Session{}, false, nil
 	}
+	hash := auth.SessionTokenHash(cookie.Token)
 	generation, now := s.store.AuthorityGeneration(), s.now()
-	if sess, ok := s.resumed.get(cookie, generation, now); ok {
+	if sess, ok := s.resumed.get(hash, generation, now); ok {
 		return sess, true, nil
 	}
 	// The requests and streams of one browser miss together (the answer's
 	// trust ends for all of them at once, and one wake of a table answers
-	// all its streams): one reads the user and the others share its row.
-	key := fmt.Sprintf("%d/%d", cookie.UserID, generation)
-	u, err := oneread.Do(&s.resuming, ctx, key, func(rctx context.Context) (*models.User, error) {
+	// all its streams): one reads the session and the others share it.
+	key := fmt.Sprintf("%s/%d", hash, generation)
+	sess, err := oneread.Do(&s.resuming, ctx, key, func(rctx context.Context) (Session, error) {
 		if err := s.failpoint("resume.read"); err != nil {
-			return nil, err
+			return Session{}, err
 		}
-		u, err := s.store.FindUserByID(rctx, cookie.UserID)
+		row, err := s.store.FindBrowserSession(rctx, hash)
+		if apperr.CodeOf(err) == apperr.NotFound && cookie.Legacy() {
+			row, err = s.upgrade(rctx, cookie, hash, client, now)
+		}
 		if err != nil {
-			return nil, err
+			return Session{}, err
 		}
-		valid := cookie.Version == u.SessionVersion && !(cookie.Legacy && u.Email != nil)
-		if valid && (u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour) {
-			if err := s.store.UpdateUser(rctx, u.ID, nil, &now); err != nil {
-				return nil, err
+		if now.Sub(row.LastSeenAt) >= SessionLifetime || (cookie.Legacy() && row.UserID != cookie.UserID) {
+			return Session{}, apperr.E(apperr.NotFound, "The session ended.")
+		}
+		u, err := s.store.FindUserByID(rctx, row.UserID)
+		if err != nil {
+			return Session{}, err
+		}
+		if now.Sub(row.LastSeenAt) >= touchEvery {
+			if err := s.store.TouchBrowserSession(rctx, row.ID, now.UTC()); err != nil {
+				return Session{}, err
 			}
 		}
-		s.resumed.put(u.ID, resumed{session: sessionOf(u), email: u.Email != nil, generation: generation, at: now})
-		return u, nil
+		if u.LastSeenAt == nil || now.Sub(*u.LastSeenAt) >= time.Hour {
+			if err := s.store.UpdateUser(rctx, u.ID, nil, &now); err != nil {
+				return Session{}, err
+			}
+		}
+		sess := Session{Account: accountOf(u), ID: row.ID, Token: cookie.Token}
+		s.resumed.put(hash, resumed{session: sess, generation: generation, at: now})
+		return sess, nil
 	})
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return Session{}, false, nil
@@ -198,19 +274,29 @@ func (s *Service) Resume(ctx context.Context, cookie auth.BrowserSession) (Sessi
 	if err != nil {
 		return Session{}, false, err
 	}
-	if cookie.Version != u.SessionVersion || (cookie.Legacy && u.Email != nil) {
-		return Session{}, false, nil
+	return sess, true, nil
+}
+
+// upgrade gives a legacy cookie its session row (see Resume). When another
+// request of the same browser upgraded it first, its row is the one.
+// Returns not_found when the cookie no longer stands.
+func (s *Service) upgrade(ctx context.Context, cookie auth.BrowserSession, hash string, client Client, now time.Time) (*models.BrowserSession, error) {
+	row := newSessionRow(cookie.Token, client, now.UTC())
+	ok, err := s.store.UpgradeLegacySession(ctx, cookie.UserID, cookie.Version, cookie.Format == 1, row)
+	if err != nil || ok {
+		return row, err
 	}
-	return sessionOf(u), true, nil
+	return s.store.FindBrowserSession(ctx, hash)
 }
 
 // Register makes the caller's guest row an account in place: same user id,
 // so every room, character and adventure made as a guest stays theirs. It
-// bumps the session version, so a cookie copied before registering no
-// longer works (session fixation); the edge issues a fresh one. Returns
+// ends the guest's browser sessions, so a cookie copied before registering
+// no longer works (session fixation), and starts a new one in client, whose
+// token the edge sets as the cookie. Returns
 // account_invalid (per-field problems) before any hashing, email_taken,
 // and conflict when the caller is an account already.
-func (s *Service) Register(ctx context.Context, userID int64, email, password string) (Session, error) {
+func (s *Service) Register(ctx context.Context, userID int64, email, password string, client Client) (Session, error) {
 	u, err := s.store.FindUserByID(ctx, userID)
 	if err != nil {
 		return Session{}, err
@@ -238,27 +324,32 @@ func (s *Service) Register(ctx context.Context, userID int64, email, password st
 	if err != nil {
 		return Session{}, err
 	}
-	u, err = s.store.RegisterUser(ctx, userID, email, hash, s.now())
-	if err != nil {
-		return Session{}, err
-	}
-	return sessionOf(u), nil
+	var sess Session
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		u, err := tx.RegisterUser(ctx, userID, email, hash, s.now())
+		if err != nil {
+			return err
+		}
+		sess, err = s.startSession(ctx, tx, u, client)
+		return err
+	})
+	return sess, err
 }
 
 func emailTaken() error {
 	return apperr.E(apperr.EmailTaken, "An account with this email already exists.").WithField("email", "already registered")
 }
 
-// Login checks an email and password and returns the account; the edge
-// then issues a fresh cookie (a new session, never the one the browser
-// had). clientKey names the client (its address) in the log of failed
+// Login checks an email and password and starts a new browser session of
+// the account in client, whose token the edge sets as the cookie (never
+// the session the browser had). clientKey names the client (its address) in the log of failed
 // logins. Every failure is one generic login_failed, and an unknown email
 // costs one full password verify like a wrong password does, so neither
 // the answer nor its timing tells which emails have accounts. After
 // MaxFailures failures within FailureWindow the account's next attempts
 // are refused with rate_limited (details.retry_after_seconds) before any
 // hashing, whether the password is right or not.
-func (s *Service) Login(ctx context.Context, email, password, clientKey string) (Session, error) {
+func (s *Service) Login(ctx context.Context, email, password, clientKey string, client Client) (Session, error) {
 	email = NormalizeEmail(email)
 	key := throttleKey(email)
 	if err := s.checkThrottle(ctx, key, clientKey); err != nil {
@@ -293,34 +384,65 @@ func (s *Service) Login(ctx context.Context, email, password, clientKey string) 
 			}
 		}
 	}
-	return sessionOf(u), nil
+	return s.startSession(ctx, s.store, u, client)
 }
 
 func loginFailed() error {
 	return apperr.E(apperr.LoginFailed, "The email or the password is not right.")
 }
 
-// Logout ends the caller's session: this browser only (the edge clears
-// its cookie), or with everywhere every browser, by bumping the session
-// version. A guest has nothing to log back into: account_required.
-func (s *Service) Logout(ctx context.Context, userID int64, everywhere bool) error {
+// Logout ends the caller's browser session sessionID on the server (a
+// copy of its cookie stops working too; the edge clears the cookie), or
+// with everywhere every browser session of the account. A guest has
+// nothing to log back into: account_required.
+func (s *Service) Logout(ctx context.Context, userID, sessionID int64, everywhere bool) error {
 	if _, err := s.account(ctx, userID); err != nil {
 		return err
 	}
 	if everywhere {
-		_, err := s.store.BumpSessionVersion(ctx, userID)
-		return err
+		return s.store.EndBrowserSessions(ctx, userID)
 	}
-	return nil
+	err := s.store.DeleteBrowserSession(ctx, userID, sessionID)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return nil // ended meanwhile: this browser is logged out all the same
+	}
+	return err
+}
+
+// ListSessions returns the caller's browser sessions, the most recently
+// used first, marking currentID (the asking browser's) as current.
+func (s *Service) ListSessions(ctx context.Context, userID, currentID int64) ([]BrowserSessionView, error) {
+	rows, err := s.store.ListBrowserSessions(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BrowserSessionView, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, BrowserSessionView{ID: r.ID, Browser: r.Browser, OS: r.OS, CreatedAt: r.CreatedAt.UTC(), LastSeenAt: r.LastSeenAt.UTC(), Current: r.ID == currentID})
+	}
+	return out, nil
+}
+
+// EndSession ends another of the caller's browser sessions: that browser
+// (or whoever holds a copy of its cookie) is a new guest on its next
+// request. Returns not_found when the caller has no session id (someone
+// else's included), invalid_request for the asking browser's own (logout
+// ends that).
+func (s *Service) EndSession(ctx context.Context, userID, currentID, id int64) error {
+	if id == currentID {
+		return apperr.E(apperr.InvalidRequest, "This is the session you are using; log out to end it.").WithField("id", "the current session")
+	}
+	return s.store.DeleteBrowserSession(ctx, userID, id)
 }
 
 // ChangePassword replaces the caller's password after checking the
-// current one, and ends every other session (the session version is
-// bumped; the edge gives this browser a fresh cookie). A wrong current
+// current one, and ends every browser session of the account but keeps
+// this browser logged in with a new one in client (a fresh token: a stolen
+// copy of its old cookie dies too), whose token the edge sets. A wrong current
 // password counts as a failed login for the account's throttle and is
 // account_invalid on current_password; a new password that breaks the
 // rules is account_invalid on new_password, before any hashing.
-func (s *Service) ChangePassword(ctx context.Context, userID int64, current, newPassword string) (Session, error) {
+func (s *Service) ChangePassword(ctx context.Context, userID int64, current, newPassword string, client Client) (Session, error) {
 	u, err := s.account(ctx, userID)
 	if err != nil {
 		return Session{}, err
@@ -335,11 +457,16 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, current, new
 	if err != nil {
 		return Session{}, err
 	}
-	u, err = s.store.SetPasswordHash(ctx, userID, hash, true)
-	if err != nil {
-		return Session{}, err
-	}
-	return sessionOf(u), nil
+	var sess Session
+	err = s.store.Tx(ctx, func(tx *models.Store) error {
+		u, err := tx.SetPasswordHash(ctx, userID, hash, true)
+		if err != nil {
+			return err
+		}
+		sess, err = s.startSession(ctx, tx, u, client)
+		return err
+	})
+	return sess, err
 }
 
 // DeleteAccount deletes the caller's account after checking its password,

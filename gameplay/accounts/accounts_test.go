@@ -58,11 +58,14 @@ func wantCode(t *testing.T, err error, code apperr.Code) *apperr.Error {
 	return e
 }
 
+// laptop is the browser the tests' sessions start in.
+var laptop = accounts.Client{UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"}
+
 // registered makes a guest and registers it.
 func (f fixture) registered(t *testing.T, name, email string) (table.Caller, accounts.Session) {
 	t.Helper()
 	c := tabletest.NewUser(t, f.svc.Table, name)
-	s, err := f.acc.Register(ctx, c.UserID, email, password)
+	s, err := f.acc.Register(ctx, c.UserID, email, password, laptop)
 	must(t, err)
 	return c, s
 }
@@ -74,20 +77,47 @@ func (f fixture) user(t *testing.T, id int64) *models.User {
 	return u
 }
 
-// resumes reports whether a cookie for id at version still names id.
-func (f fixture) resumes(t *testing.T, id int64, version int, legacy bool) bool {
+// cookieSecret stands for the server secret legacy cookies were signed
+// with (the edge derives their upgrade token with it).
+var cookieSecret = []byte(strings.Repeat("c", 32))
+
+// cookieOf is the verified cookie of a session the service started.
+func cookieOf(s accounts.Session) auth.BrowserSession {
+	return auth.BrowserSession{Token: s.Token, Format: 3}
+}
+
+// legacyCookie is a verified legacy cookie naming id at version (v1 when
+// v1, at version 0).
+func legacyCookie(id int64, version int, v1 bool) auth.BrowserSession {
+	c := auth.BrowserSession{Token: auth.LegacyToken(cookieSecret, id, version), Format: 2, UserID: id, Version: version}
+	if v1 {
+		c.Format = 1
+	}
+	return c
+}
+
+// resumes reports whether cookie still names the session's user id, and
+// the session it resumed.
+func (f fixture) resumes(t *testing.T, id int64, cookie auth.BrowserSession) (accounts.Session, bool) {
 	t.Helper()
-	s, ok, err := f.acc.Resume(ctx, auth.BrowserSession{UserID: id, Version: version, Legacy: legacy})
+	s, ok, err := f.acc.Resume(ctx, cookie, laptop)
 	must(t, err)
 	if ok && s.Account.ID != id {
 		t.Fatalf("resumed %d as %d", id, s.Account.ID)
 	}
+	return s, ok
+}
+
+// stands reports whether cookie still names id.
+func (f fixture) stands(t *testing.T, id int64, cookie auth.BrowserSession) bool {
+	t.Helper()
+	_, ok := f.resumes(t, id, cookie)
 	return ok
 }
 
 // A guest who registers keeps their id and so their room, character and
-// solo adventure; the session version moves on, so the guest cookie
-// (also a v1 one) stops working and the new one works.
+// solo adventure; the guest's sessions end, so the guest cookie (also a
+// legacy one) stops working and the new one works.
 func TestRegisterUpgradesTheGuestInPlace(t *testing.T) {
 	f := newFixture(t)
 	guest := tabletest.NewUser(t, f.svc.Table, "Ann")
@@ -99,15 +129,20 @@ func TestRegisterUpgradesTheGuestInPlace(t *testing.T) {
 	must(t, err)
 	adv, err := f.svc.Narrative.Play(ctx, guest.UserID, sc.ID, narrative.Persona{PersonaName: "Ash"})
 	must(t, err)
-	if !f.resumes(t, guest.UserID, 0, false) || !f.resumes(t, guest.UserID, 0, true) {
+	if !f.stands(t, guest.UserID, legacyCookie(guest.UserID, 0, false)) || !f.stands(t, guest.UserID, legacyCookie(guest.UserID, 0, true)) {
 		t.Fatal("a guest's cookie (v2 at version 0, or v1) does not resume")
 	}
+	guestSession, err := f.acc.StartGuest(ctx, laptop)
+	must(t, err)
 
-	s, err := f.acc.Register(ctx, guest.UserID, "  Ann@Example.COM ", password)
+	s, err := f.acc.Register(ctx, guest.UserID, "  Ann@Example.COM ", password, laptop)
 	must(t, err)
 	if s.Account.ID != guest.UserID || !s.Account.Registered || s.Account.Email == nil || *s.Account.Email != email ||
-		s.Account.DisplayName != "Ann" || s.Version != 1 {
-		t.Fatalf("registered %+v (email %v), want user %d, ann@example.com, version 1", s, s.Account.Email, guest.UserID)
+		s.Account.DisplayName != "Ann" || s.Token == "" {
+		t.Fatalf("registered %+v (email %v), want user %d, ann@example.com, a session", s, s.Account.Email, guest.UserID)
+	}
+	if !f.stands(t, guestSession.Account.ID, cookieOf(guestSession)) {
+		t.Fatal("registering one guest ended another guest's session")
 	}
 	u := f.user(t, guest.UserID)
 	if u.PasswordHash == "" || strings.Contains(u.PasswordHash, password) || u.RegisteredAt == nil {
@@ -127,18 +162,18 @@ func TestRegisterUpgradesTheGuestInPlace(t *testing.T) {
 		t.Fatalf("adventures after registering: %+v", advs)
 	}
 	// Session fixation: the cookie from before registering is dead.
-	if f.resumes(t, guest.UserID, 0, false) || f.resumes(t, guest.UserID, 0, true) {
+	if f.stands(t, guest.UserID, legacyCookie(guest.UserID, 0, false)) || f.stands(t, guest.UserID, legacyCookie(guest.UserID, 0, true)) {
 		t.Fatal("a cookie issued before registering still works")
 	}
-	if !f.resumes(t, guest.UserID, s.Version, false) {
+	if !f.stands(t, guest.UserID, cookieOf(s)) {
 		t.Fatal("the fresh cookie does not work")
 	}
 	// A v1 cookie never names an account, whatever its version.
-	if f.resumes(t, guest.UserID, s.Version, true) {
+	if f.stands(t, guest.UserID, legacyCookie(guest.UserID, f.user(t, guest.UserID).SessionVersion, true)) {
 		t.Fatal("a v1 cookie resumed an account")
 	}
 
-	_, err = f.acc.Register(ctx, guest.UserID, "other@example.com", password)
+	_, err = f.acc.Register(ctx, guest.UserID, "other@example.com", password, laptop)
 	if e := wantCode(t, err, apperr.Conflict); !strings.Contains(e.Message, "already") {
 		t.Fatalf("registering twice: %q", e.Message)
 	}
@@ -168,7 +203,7 @@ func TestRegisterRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			runs := auth.KDFRuns()
-			_, err := f.acc.Register(ctx, guest.UserID, tc.email, tc.password)
+			_, err := f.acc.Register(ctx, guest.UserID, tc.email, tc.password, laptop)
 			e := wantCode(t, err, tc.code)
 			if len(e.Fields) != len(tc.fields) {
 				t.Fatalf("fields %v, want %v", e.Fields, tc.fields)
@@ -197,15 +232,15 @@ func TestLoginLogout(t *testing.T) {
 	ann, reg := f.registered(t, "Ann", email)
 	guest := tabletest.NewUser(t, f.svc.Table, "Guest")
 
-	s, err := f.acc.Login(ctx, " ANN@example.com", password, "192.0.2.1")
+	s, err := f.acc.Login(ctx, " ANN@example.com", password, "192.0.2.1", laptop)
 	must(t, err)
-	if s.Account.ID != ann.UserID || s.Version != reg.Version || !s.Account.Registered {
-		t.Fatalf("login %+v", s)
+	if s.Account.ID != ann.UserID || s.Token == "" || s.Token == reg.Token || s.ID == reg.ID || !s.Account.Registered {
+		t.Fatalf("login %+v, want a new session of Ann's", s)
 	}
 	var messages []string
 	for _, try := range [][2]string{{email, "a wrong password!"}, {"nobody@example.com", password}, {"", ""}} {
 		runs := auth.KDFRuns()
-		_, err := f.acc.Login(ctx, try[0], try[1], "192.0.2.1")
+		_, err := f.acc.Login(ctx, try[0], try[1], "192.0.2.1", laptop)
 		messages = append(messages, wantCode(t, err, apperr.LoginFailed).Message)
 		if auth.KDFRuns()-runs != 1 {
 			t.Fatalf("login %q cost %d KDF runs, want 1 (an unknown email pays the dummy verify)", try[0], auth.KDFRuns()-runs)
@@ -215,29 +250,42 @@ func TestLoginLogout(t *testing.T) {
 		t.Fatalf("failures are told apart: %q", messages)
 	}
 	// A guest has no email to log in with, even by its display name.
-	_, err = f.acc.Login(ctx, "Guest", password, "")
+	_, err = f.acc.Login(ctx, "Guest", password, "", laptop)
 	wantCode(t, err, apperr.LoginFailed)
 
-	// Logging out this browser leaves the others logged in.
-	must(t, f.acc.Logout(ctx, ann.UserID, false))
-	if !f.resumes(t, ann.UserID, s.Version, false) {
+	// Logging out this browser ends its session (a copy of its cookie
+	// included) and leaves the others logged in.
+	must(t, f.acc.Logout(ctx, ann.UserID, s.ID, false))
+	if f.stands(t, ann.UserID, cookieOf(s)) {
+		t.Fatal("the logged-out browser's session still stands")
+	}
+	if !f.stands(t, ann.UserID, cookieOf(reg)) {
 		t.Fatal("logout of one browser ended the others")
 	}
-	// Logging out everywhere ends every cookie issued so far.
-	must(t, f.acc.Logout(ctx, ann.UserID, true))
-	if f.resumes(t, ann.UserID, s.Version, false) {
-		t.Fatal("logout everywhere left a session alive")
-	}
-	s2, err := f.acc.Login(ctx, email, password, "")
+	// Logging out everywhere ends every session, and the legacy cookies
+	// not yet upgraded.
+	s2, err := f.acc.Login(ctx, email, password, "", laptop)
 	must(t, err)
-	if s2.Version != s.Version+1 || !f.resumes(t, ann.UserID, s2.Version, false) {
-		t.Fatalf("login after logout everywhere: %+v", s2)
+	version := f.user(t, ann.UserID).SessionVersion
+	must(t, f.acc.Logout(ctx, ann.UserID, s2.ID, true))
+	for name, c := range map[string]auth.BrowserSession{"registering": cookieOf(reg), "second login": cookieOf(s2), "legacy": legacyCookie(ann.UserID, version, false)} {
+		if f.stands(t, ann.UserID, c) {
+			t.Fatalf("logout everywhere left the %s session alive", name)
+		}
+	}
+	if rows, err := f.store.ListBrowserSessions(ctx, ann.UserID); err != nil || len(rows) != 0 {
+		t.Fatalf("sessions left after logout everywhere: %+v %v", rows, err)
+	}
+	s3, err := f.acc.Login(ctx, email, password, "", laptop)
+	must(t, err)
+	if !f.stands(t, ann.UserID, cookieOf(s3)) {
+		t.Fatalf("login after logout everywhere: %+v", s3)
 	}
 
 	// A guest has nothing to log out of, no password to change, no
 	// account to delete.
-	wantCode(t, f.acc.Logout(ctx, guest.UserID, true), apperr.AccountRequired)
-	_, err = f.acc.ChangePassword(ctx, guest.UserID, password, "another long password")
+	wantCode(t, f.acc.Logout(ctx, guest.UserID, 0, true), apperr.AccountRequired)
+	_, err = f.acc.ChangePassword(ctx, guest.UserID, password, "another long password", laptop)
 	wantCode(t, err, apperr.AccountRequired)
 	wantCode(t, f.acc.DeleteAccount(ctx, guest.UserID, password), apperr.AccountRequired)
 	if u := f.user(t, guest.UserID); u.SessionVersion != 0 {
@@ -253,7 +301,7 @@ func TestLoginThrottle(t *testing.T) {
 	f := newFixture(t)
 	f.registered(t, "Ann", email)
 	for i := range accounts.MaxFailures {
-		_, err := f.acc.Login(ctx, email, "a wrong password!", "198.51.100.7")
+		_, err := f.acc.Login(ctx, email, "a wrong password!", "198.51.100.7", laptop)
 		wantCode(t, err, apperr.LoginFailed)
 		f.clock.Add(time.Second)
 		_ = i
@@ -263,7 +311,7 @@ func TestLoginThrottle(t *testing.T) {
 	for _, svc := range []*accounts.Service{f.acc, restarted} {
 		for _, pw := range []string{"a wrong password!", password} {
 			runs := auth.KDFRuns()
-			_, err := svc.Login(ctx, "Ann@Example.com", pw, "198.51.100.7")
+			_, err := svc.Login(ctx, "Ann@Example.com", pw, "198.51.100.7", laptop)
 			e := wantCode(t, err, apperr.RateLimited)
 			wait, _ := e.Details["retry_after_seconds"].(int)
 			if want := int(accounts.FailureWindow/time.Second) - accounts.MaxFailures; wait != want {
@@ -276,11 +324,11 @@ func TestLoginThrottle(t *testing.T) {
 	}
 	// Another account is not throttled by Ann's failures.
 	f.registered(t, "Bob", "bob@example.com")
-	_, err := f.acc.Login(ctx, "bob@example.com", password, "198.51.100.7")
+	_, err := f.acc.Login(ctx, "bob@example.com", password, "198.51.100.7", laptop)
 	must(t, err)
 
 	f.clock.Add(accounts.FailureWindow)
-	_, err = f.acc.Login(ctx, email, password, "")
+	_, err = f.acc.Login(ctx, email, password, "", laptop)
 	must(t, err)
 	n, err := f.store.LoginFailures(ctx, "acct:"+email, f.clock.Now().Add(-time.Hour))
 	must(t, err)
@@ -295,11 +343,11 @@ func TestChangePassword(t *testing.T) {
 	const newPassword = "a brand new password"
 
 	runs := auth.KDFRuns()
-	_, err := f.acc.ChangePassword(ctx, ann.UserID, password, "short")
+	_, err := f.acc.ChangePassword(ctx, ann.UserID, password, "short", laptop)
 	if e := wantCode(t, err, apperr.AccountInvalid); e.Fields["new_password"] == "" || auth.KDFRuns() != runs {
 		t.Fatalf("weak new password: %+v, %d KDF runs", e, auth.KDFRuns()-runs)
 	}
-	_, err = f.acc.ChangePassword(ctx, ann.UserID, "not the password", newPassword)
+	_, err = f.acc.ChangePassword(ctx, ann.UserID, "not the password", newPassword, laptop)
 	if e := wantCode(t, err, apperr.AccountInvalid); e.Fields["current_password"] == "" {
 		t.Fatalf("wrong current password: %+v", e)
 	}
@@ -309,30 +357,35 @@ func TestChangePassword(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("failures %d, want 1", n)
 	}
-	if f.user(t, ann.UserID).SessionVersion != reg.Version {
+	phone, err := f.acc.Login(ctx, email, password, "", laptop)
+	must(t, err)
+	if !f.stands(t, ann.UserID, cookieOf(reg)) {
 		t.Fatal("a refused change ended the sessions")
 	}
 
-	s, err := f.acc.ChangePassword(ctx, ann.UserID, password, newPassword)
+	// The browser that changes it stays logged in, with a fresh session;
+	// every other session ends (the phone's, and this browser's old
+	// token, should someone hold a copy).
+	s, err := f.acc.ChangePassword(ctx, ann.UserID, password, newPassword, laptop)
 	must(t, err)
-	if s.Version != reg.Version+1 || s.Account.ID != ann.UserID {
+	if s.Account.ID != ann.UserID || s.Token == "" || s.Token == reg.Token {
 		t.Fatalf("changed: %+v", s)
 	}
-	if f.resumes(t, ann.UserID, reg.Version, false) || !f.resumes(t, ann.UserID, s.Version, false) {
+	if f.stands(t, ann.UserID, cookieOf(phone)) || f.stands(t, ann.UserID, cookieOf(reg)) || !f.stands(t, ann.UserID, cookieOf(s)) {
 		t.Fatal("the password change did not end the other sessions, or ended this one")
 	}
-	_, err = f.acc.Login(ctx, email, password, "")
+	_, err = f.acc.Login(ctx, email, password, "", laptop)
 	wantCode(t, err, apperr.LoginFailed)
-	_, err = f.acc.Login(ctx, email, newPassword, "")
+	_, err = f.acc.Login(ctx, email, newPassword, "", laptop)
 	must(t, err)
 
 	// The throttle guards the current-password check too.
 	for range accounts.MaxFailures {
-		_, err := f.acc.ChangePassword(ctx, ann.UserID, "not the password", "yet another password")
+		_, err := f.acc.ChangePassword(ctx, ann.UserID, "not the password", "yet another password", laptop)
 		wantCode(t, err, apperr.AccountInvalid)
 	}
 	runs = auth.KDFRuns()
-	_, err = f.acc.ChangePassword(ctx, ann.UserID, newPassword, "yet another password")
+	_, err = f.acc.ChangePassword(ctx, ann.UserID, newPassword, "yet another password", laptop)
 	wantCode(t, err, apperr.RateLimited)
 	if auth.KDFRuns() != runs {
 		t.Fatal("a throttled password change ran the KDF")
@@ -370,15 +423,15 @@ func TestDeleteAccountWithSoloData(t *testing.T) {
 	}
 	after, err := f.store.TableCounts(ctx)
 	must(t, err)
-	for _, tbl := range []string{"users", "provider_settings", "scenarios", "adventures", "memories"} {
+	for _, tbl := range []string{"users", "provider_settings", "scenarios", "adventures", "memories", "browser_sessions"} {
 		if after[tbl] != before[tbl]/2 || before[tbl] == 0 {
 			t.Errorf("%s: %d rows before, %d after; want half (Bob's) left", tbl, before[tbl], after[tbl])
 		}
 	}
-	if f.resumes(t, ann.UserID, reg.Version, false) {
+	if f.stands(t, ann.UserID, cookieOf(reg)) {
 		t.Fatal("a deleted account's cookie still resumes")
 	}
-	_, err = f.acc.Login(ctx, email, password, "")
+	_, err = f.acc.Login(ctx, email, password, "", laptop)
 	wantCode(t, err, apperr.LoginFailed)
 	// The email is free again.
 	f.registered(t, "New Ann", email)
@@ -391,7 +444,7 @@ func TestDeleteAccountWithSoloData(t *testing.T) {
 func TestDeleteAccountThatOwnsARoom(t *testing.T) {
 	f := newFixture(t)
 	tf := tabletest.New(t, f.svc.Table)
-	_, err := f.acc.Register(ctx, tf.Owner.UserID, email, password)
+	_, err := f.acc.Register(ctx, tf.Owner.UserID, email, password, laptop)
 	must(t, err)
 
 	err = f.acc.DeleteAccount(ctx, tf.Owner.UserID, password)
@@ -421,9 +474,10 @@ func TestDeleteAccountThatOwnsARoom(t *testing.T) {
 // none once the person chose one.
 func TestAccountGuestNameCode(t *testing.T) {
 	f := newFixture(t)
-	g, _, err := f.svc.Table.EnsureGuest(ctx, 0)
+	gs, err := f.acc.StartGuest(ctx, laptop)
 	must(t, err)
-	s, ok, err := f.acc.Resume(ctx, auth.BrowserSession{UserID: g.ID})
+	g := gs.Account
+	s, ok, err := f.acc.Resume(ctx, cookieOf(gs), laptop)
 	must(t, err)
 	number := strings.TrimPrefix(g.DisplayName, "Guest ")
 	if !ok || s.Account.NameCode != "user.guest" || s.Account.NameParams["number"] != number || len(s.Account.NameParams) != 1 {
@@ -431,7 +485,7 @@ func TestAccountGuestNameCode(t *testing.T) {
 	}
 	_, err = f.svc.Table.RenameMe(ctx, table.Human(g.ID), "Ann")
 	must(t, err)
-	s, _, err = f.acc.Resume(ctx, auth.BrowserSession{UserID: g.ID})
+	s, _, err = f.acc.Resume(ctx, cookieOf(gs), laptop)
 	must(t, err)
 	if s.Account.NameCode != "" || s.Account.NameParams != nil {
 		t.Fatalf("renamed account %+v, want no name code", s.Account)
@@ -440,8 +494,8 @@ func TestAccountGuestNameCode(t *testing.T) {
 
 // TestResumeReadsOncePerBrowser: the requests and streams of one browser
 // that miss its cached session together (a wake of a table with many open
-// streams, after the cache's trust ran out) share one read of the user.
-// A stale cookie among them is still refused.
+// streams, after the cache's trust ran out) share one read of the session
+// and its user. A cookie whose session ended is still refused.
 func TestResumeReadsOncePerBrowser(t *testing.T) {
 	f := newFixture(t)
 	c, sess := f.registered(t, "Ann", email)
@@ -450,11 +504,7 @@ func TestResumeReadsOncePerBrowser(t *testing.T) {
 	const calls = 50
 	var refused atomic.Int64
 	reads, statements := tabletest.Herd(f.acc.SetFailpoint, "resume.read", calls, func(qctx context.Context, i int) {
-		cookie := auth.BrowserSession{UserID: c.UserID, Version: sess.Version}
-		if i == calls-1 {
-			cookie.Version-- // the guest cookie from before registering
-		}
-		s, ok, err := f.acc.Resume(qctx, cookie)
+		s, ok, err := f.acc.Resume(qctx, cookieOf(sess), laptop)
 		if err != nil {
 			t.Error(err)
 		}
@@ -465,7 +515,11 @@ func TestResumeReadsOncePerBrowser(t *testing.T) {
 			t.Errorf("resumed %d as %d", c.UserID, s.Account.ID)
 		}
 	})
-	if reads != 1 || statements > 2 || refused.Load() != 1 {
-		t.Fatalf("%d resumes of one browser: %d reads, %d statements, %d refused; want one read (and at most one last-seen write), the stale cookie refused", calls, reads, statements, refused.Load())
+	if reads != 1 || statements > 2 || refused.Load() != 0 {
+		t.Fatalf("%d resumes of one browser: %d reads, %d statements, %d refused; want one read (the session, its user) and no write", calls, reads, statements, refused.Load())
+	}
+	must(t, f.acc.Logout(ctx, c.UserID, sess.ID, false))
+	if f.stands(t, c.UserID, cookieOf(sess)) {
+		t.Fatal("the cached session outlived its logout")
 	}
 }

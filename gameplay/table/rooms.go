@@ -31,9 +31,7 @@ func (s *Service) EnsureGuest(ctx context.Context, userID int64) (UserView, bool
 			return UserView{}, false, err
 		}
 	}
-	var b [2]byte
-	rand.Read(b[:])
-	u := &models.User{DisplayName: models.GuestName(int(b[0])<<8 | int(b[1])), CreatedAt: now, LastSeenAt: &now}
+	u := models.NewGuest(now)
 	if err := s.store.CreateUser(ctx, u); err != nil {
 		return UserView{}, false, err
 	}

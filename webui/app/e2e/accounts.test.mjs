@@ -105,8 +105,18 @@ describe('accounts on a hosted server', { skip: !haveChromium && skipLine() }, (
     await a.page.getByRole('navigation').getByRole('link', { name: 'Tables', exact: true }).click();
     await a.page.getByTestId('room-list').getByRole('link', { name: roomName }).waitFor();
 
-    // ---- B logs out everywhere: B and A are guests --------------------------
+    // ---- B sees both browsers logged in, itself marked; A's can be ended ----
     await accountLink(b.page).click();
+    const sessionList = b.page.getByTestId('session-list');
+    await eventually(async () => assert.equal(await sessionList.getByRole('listitem').count(), 2));
+    const mine = sessionList.getByRole('listitem').filter({ hasText: 'This browser' });
+    assert.equal(await mine.count(), 1, 'exactly one session is this browser');
+    assert.equal(await mine.getByRole('button').count(), 0, 'this browser has no End button');
+    assert.match(await mine.textContent(), /Chrome on Linux/);
+    const others = sessionList.getByRole('listitem').filter({ hasNotText: 'This browser' });
+    assert.equal(await others.getByRole('button', { name: 'End' }).count(), 1, "A's session has an End button");
+
+    // ---- B logs out everywhere: B and A are guests --------------------------
     await b.page.getByRole('button', { name: 'Log out everywhere' }).click();
     await b.page.getByTestId('account-notice').getByText('You are logged out on every browser.', { exact: false }).waitFor();
     await waitLink(b.page, new RegExp(`^${GUEST_LINK}$`));

@@ -32,6 +32,26 @@ let me: Me;
 let nextGuest: number;
 const rooms: Record<number, string[]> = {};
 
+// sessions are the browsers logged in to the account, as GET
+// /api/account/sessions lists them (the first one is this browser).
+interface BrowserSession {
+  id: number;
+  browser: string;
+  os: string;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+}
+let sessions: BrowserSession[] = [];
+const browserSession = (id: number, browser: string, os: string, current = false): BrowserSession => ({
+  id,
+  browser,
+  os,
+  created_at: '2026-03-01T10:00:00Z',
+  last_seen_at: '2026-03-02T12:30:00Z',
+  current,
+});
+
 function hosted(routes: Record<string, Handler> = {}, caps: Record<string, unknown> = { ...CAPS, accounts: true }) {
   return stubServer({
     'GET /api/meta/capabilities': () => json(200, caps),
@@ -41,6 +61,7 @@ function hosted(routes: Record<string, Handler> = {}, caps: Record<string, unkno
         rooms: (rooms[me.id] ?? []).map((name, i) => ({ id: i + 1, name, my_access: { id: i + 1, authority: 'owner', status: 'active' } })),
       }),
     'GET /api/characters': () => json(200, { characters: [] }),
+    'GET /api/account/sessions': () => json(200, { sessions }),
     ...routes,
   });
 }
@@ -95,6 +116,7 @@ beforeEach(() => {
   resetIdentity();
   me = guest(5);
   nextGuest = 50;
+  sessions = [browserSession(1, 'Firefox', 'Linux', true)];
   for (const k of Object.keys(rooms)) delete rooms[Number(k)];
 });
 
@@ -393,5 +415,82 @@ describe('accounts: hosted', () => {
     expect(screen.getByRole('heading', { level: 1, name: zhTW['account.title'] })).toBeTruthy();
     expect(screen.getByText(zhTW['account.register.intro'])).toBeTruthy();
     expect(screen.getAllByLabelText(zhTW['account.email'])).toHaveLength(2);
+  });
+});
+
+describe('accounts: the browsers logged in', () => {
+  const endRoute = (): Record<string, Handler> => {
+    const routes: Record<string, Handler> = {};
+    for (const s of sessions)
+      routes[`DELETE /api/account/sessions/${s.id}`] = () => {
+        sessions = sessions.filter((x) => x.id !== s.id);
+        return json(200, { ended: true });
+      };
+    return routes;
+  };
+
+  it('lists each browser, marks this one, and ends another with its End button', async () => {
+    me = account(9, 'ann@example.com');
+    sessions = [browserSession(1, 'Firefox', 'Linux', true), browserSession(2, 'Chrome', 'Android'), browserSession(3, '', '')];
+    hosted(endRoute());
+    renderApp('/account');
+    const list = await screen.findByTestId('session-list');
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.session-name')?.textContent)).toEqual([
+      'Firefox on Linux',
+      'Chrome on Android',
+      en['account.sessions.unknownBrowser'],
+    ]);
+    // this browser: marked, no End button (logout ends it)
+    expect(within(items[0]!).getByText(en['account.sessions.current'])).toBeTruthy();
+    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(within(items[1]!).getAllByRole('button')).toHaveLength(1);
+    expect(within(items[2]!).getAllByRole('button')).toHaveLength(1);
+
+    const end = within(items[1]!).getByRole('button', { name: /Chrome on Android/ });
+    expect(end.textContent).toBe(en['account.sessions.end']);
+    await act(async () => fireEvent.click(end));
+    expect(callsTo('DELETE', '/api/account/sessions/2')).toHaveLength(1);
+    await waitFor(() => expect(within(screen.getByTestId('session-list')).getAllByRole('listitem')).toHaveLength(2));
+    expect(screen.queryByText('Chrome on Android')).toBeNull();
+    expect(screen.getByTestId('sessions-status').textContent).toBe(
+      en['account.sessions.ended'].replace('{name}', 'Chrome on Android'),
+    );
+  });
+
+  it('a session already ended elsewhere is a refusal, and the list is read again', async () => {
+    me = account(9, 'ann@example.com');
+    sessions = [browserSession(1, 'Firefox', 'Linux', true), browserSession(2, 'Safari', 'iOS')];
+    hosted({
+      'DELETE /api/account/sessions/2': () => {
+        sessions = sessions.slice(0, 1);
+        return refusal(404, 'not_found');
+      },
+    });
+    renderApp('/account');
+    const list = await screen.findByTestId('session-list');
+    await act(async () => fireEvent.click(within(list).getByRole('button', { name: /Safari on iOS/ })));
+    await screen.findByText(en['account.sessions.endFailed']);
+    await waitFor(() => expect(within(screen.getByTestId('session-list')).getAllByRole('listitem')).toHaveLength(1));
+  });
+
+  it('writes the family the zh-TW way', async () => {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, 'zh-TW');
+    me = account(9, 'ann@example.com');
+    sessions = [browserSession(1, 'Firefox', 'Linux', true), browserSession(2, 'Chrome', 'Android')];
+    hosted();
+    renderApp('/account');
+    const list = await screen.findByTestId('session-list');
+    expect(within(list).getByText('Android 上的 Chrome')).toBeTruthy();
+    expect(within(list).getByText(zhTW['account.sessions.current'])).toBeTruthy();
+    expect(within(list).getByRole('button', { name: /Android 上的 Chrome/ }).textContent).toBe(zhTW['account.sessions.end']);
+  });
+
+  it('a guest sees no session list', async () => {
+    hosted();
+    renderApp('/account');
+    await screen.findByTestId('register-form');
+    expect(screen.queryByTestId('sessions-panel')).toBeNull();
+    expect(callsTo('GET', '/api/account/sessions')).toHaveLength(0);
   });
 });

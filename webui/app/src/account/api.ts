@@ -29,3 +29,16 @@ export const changePassword = (current_password: string, new_password: string) =
   apiSend<AccountMe>('PUT', '/api/account/password', { current_password, new_password });
 
 export const deleteAccount = (password: string) => apiSend<Schemas['AccountDeleted']>('DELETE', '/api/account', { password });
+
+// BrowserSession is one of the account's browser sessions (GET
+// /api/account/sessions): the browser and system it began in (empty when the
+// server could not tell), when, when last used, and whether it is this one.
+export type BrowserSession = Schemas['BrowserSessionView'];
+
+export const listSessions = (signal?: AbortSignal) =>
+  apiGet<Schemas['BrowserSessionList']>('/api/account/sessions', signal).then((r) => r.sessions);
+
+// endSession ends another browser's session: it is a new guest on its next
+// request. This browser's own is ended by logout.
+export const endSession = (id: number) =>
+  apiSend<Schemas['BrowserSessionEnded']>('DELETE', `/api/account/sessions/${id}`);

@@ -47,7 +47,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out this browser (clears the cookie), or every browser of the account with everywhere */
+        /** Log out this browser (its session ends on the server; clears the cookie), or every browser of the account with everywhere */
         post: operations["postAccountLogout"];
         delete?: never;
         options?: never;
@@ -63,7 +63,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the password; every other browser is logged out and this one gets a fresh cookie */
+        /** Change the password; every other browser is logged out and this one gets a fresh session */
         put: operations["putAccountPassword"];
         post?: never;
         delete?: never;
@@ -84,6 +84,40 @@ export interface paths {
         /** Turn the caller's guest into an account in place (everything made as a guest stays); sets a fresh session cookie */
         post: operations["postAccountRegister"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's browser sessions (browser and system, created, last used; current marks this browser's); never their tokens */
+        get: operations["getAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End another of the caller's browser sessions: that browser (and any copy of its cookie) is a new guest on its next request. Logout ends this browser's */
+        delete: operations["deleteAccountSessionsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1979,6 +2013,26 @@ export interface components {
             tip_depth: number;
             is_head: boolean;
             created_at: string;
+        };
+        BrowserSessionEnded: {
+            /** @description always true; that browser is a new guest on its next request */
+            ended: boolean;
+        };
+        BrowserSessionList: {
+            /** @description the caller's browser sessions, the most recently used first */
+            sessions: components["schemas"]["BrowserSessionView"][];
+        };
+        BrowserSessionView: {
+            id: number;
+            /** @description the browser the session began in (Chrome, Firefox, Safari, Edge, …); empty when unknown */
+            browser: string;
+            /** @description its operating system (Android, iOS, Windows, macOS, Linux, …); empty when unknown */
+            os: string;
+            created_at: string;
+            /** @description when the session was last used, to within a few minutes */
+            last_seen_at: string;
+            /** @description true for the session of the browser asking */
+            current: boolean;
         };
         BundleAdventure: {
             title: string;
@@ -3981,6 +4035,138 @@ export interface operations {
             };
             /** @description Error codes: invalid_request */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSessionList"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAccountSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSessionEnded"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

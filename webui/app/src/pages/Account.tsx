@@ -1,10 +1,21 @@
 // The account page of a hosted server: a guest registers (in place: what the
 // guest played is kept) or logs in; an account logs out (here or everywhere),
-// changes its password or deletes itself. A local server has no accounts:
-// there the page says so and leads home.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+// sees the browsers logged in to it and ends any other one, changes its
+// password or deletes itself. A local server has no accounts: there the
+// page says so and leads home.
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '../account/AccountContext';
-import { changePassword, deleteAccount, login, logout, register, type AccountMe } from '../account/api';
+import {
+  changePassword,
+  deleteAccount,
+  endSession,
+  listSessions,
+  login,
+  logout,
+  register,
+  type AccountMe,
+  type BrowserSession,
+} from '../account/api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
@@ -12,6 +23,7 @@ import { format, type MessageKey } from '../i18n/messages';
 import { personName } from '../i18n/serverText';
 import { useAction, type Action } from '../useAction';
 import { Link } from 'react-router';
+import { useApi } from '../useApi';
 
 const PASSWORD_MAX = 256;
 
@@ -310,6 +322,79 @@ function LogoutPanel() {
   );
 }
 
+// sessionName is how a session's browser reads: "Chrome on Android", or the
+// browser alone when the system is unknown.
+function sessionName(t: (k: MessageKey) => string, s: BrowserSession): string {
+  const browser = s.browser || t('account.sessions.unknownBrowser');
+  return s.os ? format(t('account.sessions.family'), { browser, os: s.os }) : browser;
+}
+
+// SessionsPanel lists the browsers logged in to the account (this one
+// marked) with an End button for each other one: that browser is logged out
+// on its next request.
+function SessionsPanel() {
+  const { t, lang } = useI18n();
+  const id = useId();
+  const [loaded, reload] = useApi(useCallback((signal: AbortSignal) => listSessions(signal), []));
+  const action = useAction();
+  const [ended, setEnded] = useState('');
+  const when = (iso: string) => {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+  };
+
+  const end = async (s: BrowserSession) => {
+    setEnded('');
+    const r = await action.run(() => endSession(s.id));
+    if (r) setEnded(format(t('account.sessions.ended'), { name: sessionName(t, s) }));
+    // Ended now, or refused (perhaps ended elsewhere): the list says what is left.
+    reload();
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`} data-testid="sessions-panel">
+      <h2 id={`${id}-title`}>{t('account.sessions.title')}</h2>
+      <p>{t('account.sessions.intro')}</p>
+      {loaded.state === 'loading' ? (
+        <p aria-busy="true">{t('common.loading')}</p>
+      ) : loaded.state === 'error' ? (
+        <ErrorNotice code={loaded.code} lead={t('account.sessions.failed')} onRetry={reload} />
+      ) : (
+        <ul className="session-list" data-testid="session-list">
+          {loaded.data.map((s) => {
+            const name = sessionName(t, s);
+            const seen = when(s.last_seen_at);
+            return (
+              <li key={s.id} className="session-item">
+                <div className="session-what">
+                  <span className="session-name">{name}</span>
+                  <span className="hint">{format(t('account.sessions.times'), { created: when(s.created_at), seen })}</span>
+                </div>
+                {s.current ? (
+                  <span className="badge badge-on">{t('account.sessions.current')}</span>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => void end(s)}
+                    disabled={action.busy}
+                    aria-label={format(t('account.sessions.endLabel'), { name, seen })}
+                  >
+                    {t('account.sessions.end')}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p role="status" className="hint session-status" data-testid="sessions-status">
+        {ended}
+      </p>
+      <AccountError action={action} lead={t('account.sessions.endFailed')} />
+    </section>
+  );
+}
+
 function PasswordForm() {
   const { t } = useI18n();
   const { switched } = useAccount();
@@ -480,6 +565,7 @@ export function AccountPage() {
             {format(t('account.registered.lead'), { email: me.email ?? '', name: personName(t, me) })}
           </p>
           <LogoutPanel />
+          <SessionsPanel />
           <PasswordForm />
           <DeletePanel me={me} />
         </>

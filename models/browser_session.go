@@ -60,15 +60,8 @@ func (s *Store) ListBrowserSessions(ctx context.Context, userID int64) ([]Browse
 // DeleteBrowserSession ends userID's session id. Returns not_found when
 // userID has no such session (someone else's id included).
 func (s *Store) DeleteBrowserSession(ctx context.Context, userID, id int64) error {
-	res := s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Delete(&BrowserSession{})
-	if res.Error != nil {
-		return translate(res.Error, "browser session")
-	}
-	if res.RowsAffected == 0 {
-		return apperr.E(apperr.NotFound, "You have no such session.")
-	}
-	s.authorityChanged(ctx)
-	return nil
+	return s.deletedOne(ctx, s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Delete(&BrowserSession{}),
+		"browser session", "You have no such session.")
 }
 
 // EndBrowserSessions ends every browser session of userID: it deletes

@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 
+	"gorm.io/gorm"
+
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -29,12 +31,17 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	if held > 0 {
 		return apperr.E(apperr.Conflict, "This person still holds a seat in another person's room; it must be released first.")
 	}
-	res := s.db.WithContext(ctx).Exec("DELETE FROM users WHERE id = ?", id)
+	return s.deletedOne(ctx, s.db.WithContext(ctx).Exec("DELETE FROM users WHERE id = ?", id), "user", "The user does not exist.")
+}
+
+// deletedOne reports a DELETE that changes who may do what: not_found with
+// notFound when it took no row, else the change is announced.
+func (s *Store) deletedOne(ctx context.Context, res *gorm.DB, what, notFound string) error {
 	if res.Error != nil {
-		return translate(res.Error, "user")
+		return translate(res.Error, what)
 	}
 	if res.RowsAffected == 0 {
-		return apperr.E(apperr.NotFound, "The user does not exist.")
+		return apperr.E(apperr.NotFound, "%s", notFound)
 	}
 	s.authorityChanged(ctx)
 	return nil

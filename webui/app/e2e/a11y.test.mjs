@@ -46,6 +46,26 @@ for (const viewport of [DESKTOP, PHONE]) {
       }
       await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'set_temp_hp', amount: 5 });
       await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'add_condition', condition: 'poisoned' });
+      // the theme follows the system until one is chosen under Settings
+      const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const dark = (rgb) => {
+        const [r, g, b] = rgb.match(/\d+/g).map(Number);
+        return r + g + b < 200;
+      };
+      await ann.emulateMedia({ colorScheme: 'light' });
+      await at(ann, 'settings');
+      await ann.getByLabel('Theme').waitFor();
+      assert.ok(!dark(await background(ann)), `light system, no choice: ${await background(ann)}`);
+      await ann.getByLabel('Theme').selectOption('dark');
+      assert.ok(dark(await background(ann)), `Dark chosen: ${await background(ann)}`);
+      await ann.reload();
+      await ann.getByLabel('Theme').waitFor();
+      assert.ok(dark(await background(ann)), `Dark kept after a reload: ${await background(ann)}`);
+      await ann.getByLabel('Theme').selectOption('system');
+      assert.ok(!dark(await background(ann)), `back to the system's: ${await background(ann)}`);
+      await ann.emulateMedia({ colorScheme: 'dark' });
+      assert.ok(dark(await background(ann)), `dark system: ${await background(ann)}`);
+
       const found = [];
       const check = async (page, what) => {
         for (const v of await audit(page)) found.push(`${what}: ${v}`);

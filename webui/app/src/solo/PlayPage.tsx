@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { ArrowLeft, BookOpen, Brain, EllipsisVertical, FastForward, Lightbulb, Pencil, RefreshCw, RotateCcw, Settings2, Terminal, Undo2 } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -28,8 +29,12 @@ import { AdventureSettings } from './AdventureSettings';
 import { ExportBundleButton } from './BundleButtons';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
+import { Menu } from './Menu';
 import { LorePanel } from './LorePanel';
 import { MemoryPanel } from './MemoryPanel';
+import { ReaderOptions } from './ReaderOptions';
+import { useReaderPrefs } from './readerPrefs';
+import './Reader.css';
 import { RefreshPanel } from './RefreshPanel';
 import { ScriptConsole } from './ScriptConsole';
 import { ScriptNotices } from './ScriptNotices';
@@ -40,6 +45,17 @@ import { TokenMeter } from './TokenMeter';
 import { TurnInput } from './TurnInput';
 
 const OLDER_PAGE = 30;
+
+// toEnd scrolls the page to its end: the newest turn, just above the pinned
+// input. nearEnd says whether the reader is within a few lines of it.
+function toEnd() {
+  const el = document.scrollingElement;
+  if (el && typeof el.scrollTo === 'function') el.scrollTo({ top: el.scrollHeight });
+}
+function nearEnd(): boolean {
+  const el = document.scrollingElement;
+  return el != null && el.scrollHeight - el.scrollTop - el.clientHeight < 240;
+}
 
 // AdventurePlayPage is /solo/adventures/:id.
 export function AdventurePlayPage() {
@@ -106,6 +122,20 @@ function Play({ id }: { id: string }) {
   const [stopError, setStopError] = useState<string | null>(null);
   // the help popover listing the keyboard shortcuts
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  // the reader's font and size; editRequest opens the newest turn's editor
+  const [prefs, setPrefs] = useReaderPrefs();
+  const [editRequest, setEditRequest] = useState(0);
+  // the story opens at its newest turn, once, when it first shows; later,
+  // a reply that streams in is followed while the reader is at the end
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (page === null || opened.current) return;
+    opened.current = true;
+    toEnd();
+  }, [page]);
+  useEffect(() => {
+    if (live !== null && nearEnd()) toEnd();
+  }, [live]);
 
   useEffect(() => {
     if (loaded.state !== 'ok') return;
@@ -230,6 +260,7 @@ function Play({ id }: { id: string }) {
   const canRetry = !busy && !elsewhere && (last?.kind === 'narration' || last?.kind === 'player');
   const canUndo = !busy && !elsewhere && last !== undefined && last.kind !== 'opening';
   const canContinue = !busy && !elsewhere;
+  const canEdit = !busy && !elsewhere && last !== undefined;
   // the tip is a player action with no narration: its turn failed or was
   // stopped before any text, and it waits for Retry (or Undo)
   const waiting = last?.kind === 'player';
@@ -278,12 +309,25 @@ function Play({ id }: { id: string }) {
     if (older) setPage((p) => p && { ...p, story: [...older.story, ...p.story], has_more: older.has_more });
   };
 
+  const retry = () => void stream('retry', null);
+  const cont = () => void stream('continue', { mode: 'continue', text: '' });
+  // the overflow menu's drawers: one at a time on the right edge
+  const openDrawer = (which: 'memory' | 'lore' | 'console') => {
+    setInsightsFor(null);
+    setMemoryOpen(which === 'memory');
+    setLoreOpen(which === 'lore');
+    setConsoleOpen(which === 'console');
+  };
+
   return (
-    <div className="solo-play">
-      <p className="crumbs">
-        <Link to="/solo">{t('solo.back')}</Link>
-      </p>
-      <h1>{adv.title}</h1>
+    <div className="solo-play solo-reader" data-font={prefs.font} data-size={prefs.size} data-testid="solo-reader">
+      <header className="reader-head">
+        <Link to="/solo" className="icon-button" aria-label={t('reader.back')} title={t('reader.back')}>
+          <ArrowLeft aria-hidden="true" size={20} />
+        </Link>
+        <h1>{adv.title}</h1>
+        <ReaderOptions prefs={prefs} onChange={setPrefs} />
+      </header>
       {adv.state_line !== '' && (
         <p className="state-line" aria-label={t('solo.stateLine')}>
           <span className="hint">{t('solo.stateLine')}:</span>{' '}
@@ -291,182 +335,78 @@ function Play({ id }: { id: string }) {
         </p>
       )}
 
-      {page.has_more && (
-        <p>
-          <button type="button" onClick={loadOlder} disabled={busy}>
-            {t('solo.story.older')}
-          </button>
+      <BranchList
+        adventureId={adv.id}
+        version={version}
+        busy={busy}
+        onSwitch={(branchId) => void run(() => switchBranch(adv.id, branchId))}
+      />
+
+      <div className="reader-column">
+        {page.has_more && (
+          <p>
+            <button type="button" onClick={loadOlder} disabled={busy}>
+              {t('solo.story.older')}
+            </button>
+          </p>
+        )}
+
+        <Story
+          story={shown}
+          statPaths={Object.keys(adv.stat_schema ?? {})}
+          reasoningById={reasoningById}
+          live={live}
+          editRequest={editRequest}
+          tipActions={busy || elsewhere ? null : { onRetry: retry, onUndo: undo, onContinue: cont }}
+          handlers={{
+            busy,
+            onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
+            onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
+            onInsights: openInsights,
+            onEdit: async (actionId, text) => {
+              const saved = await runNode(actionId, 'edit', () => editAction(actionId, text));
+              if (!saved) return false;
+              setPage((p) => p && { ...p, story: p.story.map((a) => (a.id === saved.id ? saved : a)) });
+              return true;
+            },
+            onDelete: async (actionId) => {
+              const p = await runNode(actionId, 'delete', () => deleteAction(actionId));
+              adopt(p);
+              return p !== undefined;
+            },
+            onDismiss: clearNode,
+            failure: nodeFailure,
+          }}
+        />
+        <p className="visually-hidden" role="status">
+          {announce}
         </p>
-      )}
 
-      <Story
-        story={shown}
-        statPaths={Object.keys(adv.stat_schema ?? {})}
-        reasoningById={reasoningById}
-        live={live}
-        tipActions={
-          busy || elsewhere
-            ? null
-            : { onRetry: () => void stream('retry', null), onUndo: undo, onContinue: () => void stream('continue', { mode: 'continue', text: '' }) }
-        }
-        handlers={{
-          busy,
-          onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
-          onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
-          onInsights: openInsights,
-          onEdit: async (actionId, text) => {
-            const saved = await runNode(actionId, 'edit', () => editAction(actionId, text));
-            if (!saved) return false;
-            setPage((p) => p && { ...p, story: p.story.map((a) => (a.id === saved.id ? saved : a)) });
-            return true;
-          },
-          onDelete: async (actionId) => {
-            const p = await runNode(actionId, 'delete', () => deleteAction(actionId));
-            adopt(p);
-            return p !== undefined;
-          },
-          onDismiss: clearNode,
-          failure: nodeFailure,
-        }}
-      />
-      <p className="visually-hidden" role="status">
-        {announce}
-      </p>
-
-      {elsewhere && !refusedBusy && (
-        <div className="notice notice-warn" data-testid="turn-elsewhere">
-          <p>{t('solo.turn.inProgress')}</p>
-          <button type="button" onClick={reload}>
-            {t('solo.turn.checkAgain')}
-          </button>
-        </div>
-      )}
-      {turnError !== null &&
-        (turnError.code === 'script_stopped' ? (
-          // not a failure of the narrator: the code's text and what the script said
-          <ErrorNotice code={turnError.code} detail={turnError.message} />
-        ) : (
-          <ErrorNotice
-            code={turnError.code}
-            // a failed new turn keeps the player's action, waiting at the tip
-            // with Retry and Undo; a failed retry or continue changed nothing
-            lead={refusedBusy ? t('solo.turn.inProgress') : waiting ? t('solo.turn.failedKept') : t('solo.turn.failed')}
-            onRetry={refusedBusy ? reload : undefined}
-          />
-        ))}
-      {stopError !== null && <ErrorNotice code={stopError} />}
-      {action.error !== null && <ErrorNotice code={action.error} />}
-
-      <ScriptNotices notices={notices} onChange={setNotices} />
-
-      <TurnInput
-        disabled={busy || elsewhere}
-        onSend={(input) => stream('turn', input)}
-        stop={streaming ? { onStop: () => void stop(), stopping } : null}
-        meter={(text) => <TokenMeter adventureId={adv.id} version={version} text={text} />}
-      />
-      <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
-        <button
-          type="button"
-          // a narration gets a new take; a player action whose narration
-          // failed gets narrated
-          disabled={!canRetry}
-          aria-keyshortcuts="r"
-          onClick={() => void stream('retry', null)}
-        >
-          {t('solo.retry')}
-        </button>
-        <button
-          type="button"
-          disabled={!canUndo}
-          aria-keyshortcuts="u"
-          onClick={undo}
-        >
-          {t('solo.undo')}
-        </button>
-        <button
-          type="button"
-          disabled={!canContinue}
-          aria-keyshortcuts="c"
-          onClick={() => void stream('continue', { mode: 'continue', text: '' })}
-        >
-          {t('solo.continue')}
-        </button>
-        {lastPrompt && (
-          <button type="button" onClick={() => openInsights(lastPrompt.id)}>
-            {t('solo.insights.last')}
-          </button>
+        {elsewhere && !refusedBusy && (
+          <div className="notice notice-warn" data-testid="turn-elsewhere">
+            <p>{t('solo.turn.inProgress')}</p>
+            <button type="button" onClick={reload}>
+              {t('solo.turn.checkAgain')}
+            </button>
+          </div>
         )}
-        <button
-          type="button"
-          ref={memoryButton}
-          aria-expanded={memoryOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setConsoleOpen(false);
-            setLoreOpen(false);
-            setMemoryOpen(true);
-          }}
-        >
-          {t('solo.memory.open')}
-        </button>
-        <button
-          type="button"
-          ref={loreButton}
-          aria-expanded={loreOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setMemoryOpen(false);
-            setConsoleOpen(false);
-            setLoreOpen(true);
-          }}
-        >
-          {t('solo.lore.open')}
-        </button>
-        <button
-          type="button"
-          ref={consoleButton}
-          aria-expanded={consoleOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setMemoryOpen(false);
-            setLoreOpen(false);
-            setConsoleOpen(true);
-          }}
-        >
-          {t('solo.console.open')}
-        </button>
-        <button
-          type="button"
-          ref={settingsButton}
-          aria-expanded={settingsOpen}
-          aria-controls="solo-adventure-settings"
-          onClick={() => setSettingsOpen((o) => !o)}
-        >
-          {t('solo.settings.open')}
-        </button>
-        {adv.scenario_id !== null && (
-          <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
-            {t('solo.refresh.open')}
-          </button>
-        )}
-        <ExportBundleButton
-          kind="adventure"
-          id={adv.id}
-          title={adv.title}
-          label={t('solo.bundle.exportAdventure')}
-          disabled={busy}
-        />
-        <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
-        <ShortcutKeys
-          actions={{
-            retry: canRetry ? () => void stream('retry', null) : null,
-            undo: canUndo ? undo : null,
-            continue: canContinue ? () => void stream('continue', { mode: 'continue', text: '' }) : null,
-            help: () => setShortcutsOpen((o) => !o),
-          }}
-        />
-      </div>
+        {turnError !== null &&
+          (turnError.code === 'script_stopped' ? (
+            // not a failure of the narrator: the code's text and what the script said
+            <ErrorNotice code={turnError.code} detail={turnError.message} />
+          ) : (
+            <ErrorNotice
+              code={turnError.code}
+              // a failed new turn keeps the player's action, waiting at the tip
+              // with Retry and Undo; a failed retry or continue changed nothing
+              lead={refusedBusy ? t('solo.turn.inProgress') : waiting ? t('solo.turn.failedKept') : t('solo.turn.failed')}
+              onRetry={refusedBusy ? reload : undefined}
+            />
+          ))}
+        {stopError !== null && <ErrorNotice code={stopError} />}
+        {action.error !== null && <ErrorNotice code={action.error} />}
+
+        <ScriptNotices notices={notices} onChange={setNotices} />
 
       {settingsOpen && (
         <AdventureSettings
@@ -490,13 +430,123 @@ function Play({ id }: { id: string }) {
           onClose={() => setRefreshing(false)}
         />
       )}
+      </div>
 
-      <BranchList
-        adventureId={adv.id}
-        version={version}
-        busy={busy}
-        onSwitch={(branchId) => void run(() => switchBranch(adv.id, branchId))}
-      />
+      <div className="reader-dock" data-testid="reader-dock">
+        <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
+          <button
+            type="button"
+            className="icon-button"
+            // a narration gets a new take; a player action whose narration
+            // failed gets narrated
+            disabled={!canRetry}
+            aria-keyshortcuts="r"
+            aria-label={t('solo.retry')}
+            title={t('solo.retry')}
+            onClick={retry}
+          >
+            <RotateCcw aria-hidden="true" size={20} />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            disabled={!canUndo}
+            aria-keyshortcuts="u"
+            aria-label={t('solo.undo')}
+            title={t('solo.undo')}
+            onClick={undo}
+          >
+            <Undo2 aria-hidden="true" size={20} />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            disabled={!canContinue}
+            aria-keyshortcuts="c"
+            aria-label={t('solo.continue')}
+            title={t('solo.continue')}
+            onClick={cont}
+          >
+            <FastForward aria-hidden="true" size={20} />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            disabled={!canEdit}
+            aria-label={t('reader.edit')}
+            title={t('reader.edit')}
+            onClick={() => setEditRequest((n) => n + 1)}
+          >
+            <Pencil aria-hidden="true" size={20} />
+          </button>
+          <span className="controls-gap" />
+          <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+          <Menu
+            className="more-menu"
+            testId="more-menu"
+            label={t('reader.more')}
+            itemsLabel={t('reader.more')}
+            toggle={<EllipsisVertical aria-hidden="true" size={20} />}
+            closeOnPick
+          >
+            {lastPrompt && (
+              <button type="button" onClick={() => openInsights(lastPrompt.id)}>
+                <Lightbulb aria-hidden="true" size={18} />
+                {t('solo.insights.last')}
+              </button>
+            )}
+            <button type="button" ref={memoryButton} aria-expanded={memoryOpen} onClick={() => openDrawer('memory')}>
+              <Brain aria-hidden="true" size={18} />
+              {t('solo.memory.open')}
+            </button>
+            <button type="button" ref={loreButton} aria-expanded={loreOpen} onClick={() => openDrawer('lore')}>
+              <BookOpen aria-hidden="true" size={18} />
+              {t('solo.lore.open')}
+            </button>
+            <button type="button" ref={consoleButton} aria-expanded={consoleOpen} onClick={() => openDrawer('console')}>
+              <Terminal aria-hidden="true" size={18} />
+              {t('solo.console.open')}
+            </button>
+            <button
+              type="button"
+              ref={settingsButton}
+              aria-expanded={settingsOpen}
+              aria-controls="solo-adventure-settings"
+              onClick={() => setSettingsOpen((o) => !o)}
+            >
+              <Settings2 aria-hidden="true" size={18} />
+              {t('solo.settings.open')}
+            </button>
+            {adv.scenario_id !== null && (
+              <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
+                <RefreshCw aria-hidden="true" size={18} />
+                {t('solo.refresh.open')}
+              </button>
+            )}
+            <ExportBundleButton
+              kind="adventure"
+              id={adv.id}
+              title={adv.title}
+              label={t('solo.bundle.exportAdventure')}
+              disabled={busy}
+            />
+          </Menu>
+          <ShortcutKeys
+            actions={{
+              retry: canRetry ? retry : null,
+              undo: canUndo ? undo : null,
+              continue: canContinue ? cont : null,
+              help: () => setShortcutsOpen((o) => !o),
+            }}
+          />
+        </div>
+        <TurnInput
+          disabled={busy || elsewhere}
+          onSend={(input) => stream('turn', input)}
+          stop={streaming ? { onStop: () => void stop(), stopping } : null}
+          meter={(text) => <TokenMeter adventureId={adv.id} version={version} text={text} />}
+        />
+      </div>
 
       {insightsFor !== null && <InsightsDrawer actionId={insightsFor} onClose={() => setInsightsFor(null)} />}
       {memoryOpen && (

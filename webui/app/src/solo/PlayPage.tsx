@@ -54,7 +54,7 @@ function toEnd() {
 }
 function nearEnd(): boolean {
   const el = document.scrollingElement;
-  return el != null && el.scrollHeight - el.scrollTop - el.clientHeight < 240;
+  return el != null && el.scrollHeight - el.scrollTop - el.clientHeight < 48;
 }
 
 // AdventurePlayPage is /solo/adventures/:id.
@@ -125,8 +125,10 @@ function Play({ id }: { id: string }) {
   // the reader's font and size; editRequest opens the newest turn's editor
   const [prefs, setPrefs] = useReaderPrefs();
   const [editRequest, setEditRequest] = useState(0);
-  // the story opens at its newest turn, once, when it first shows; later,
-  // a reply that streams in is followed while the reader is at the end
+  // The story opens at its newest turn, and stays there while it grows (a
+  // reply streaming in, the counter under the box loading) as long as the
+  // reader is at the end; scrolling up to read lets go, sending holds on.
+  const following = useRef(true);
   const opened = useRef(false);
   useLayoutEffect(() => {
     if (page === null || opened.current) return;
@@ -134,8 +136,17 @@ function Play({ id }: { id: string }) {
     toEnd();
   }, [page]);
   useEffect(() => {
-    if (live !== null && nearEnd()) toEnd();
-  }, [live]);
+    const onScroll = () => {
+      following.current = nearEnd();
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => following.current && toEnd());
+    grown?.observe(document.body);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      grown?.disconnect();
+    };
+  }, []);
 
   useEffect(() => {
     if (loaded.state !== 'ok') return;
@@ -172,6 +183,8 @@ function Play({ id }: { id: string }) {
     setStopping(false);
     setStopError(null);
     setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
+    following.current = true;
+    toEnd();
     const ctrl = new AbortController();
     abortRef.current = ctrl;
     let player: ActionView | null = null;

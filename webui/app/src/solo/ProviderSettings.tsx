@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ErrorNotice } from '../components/ErrorNotice';
+import { ErrorNotice, MODEL_SETTINGS_ID } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
 import { useAction } from '../useAction';
@@ -15,12 +15,18 @@ export function ProviderSettingsPanel() {
   const { t } = useI18n();
   const [settings, reload] = useApi(getProviderSettings);
   return (
-    <section className="panel" aria-labelledby="solo-provider-title" data-testid="provider-settings">
+    <section
+      className="panel"
+      id={MODEL_SETTINGS_ID}
+      tabIndex={-1}
+      aria-labelledby="solo-provider-title"
+      data-testid="provider-settings"
+    >
       <h2 id="solo-provider-title">{t('solo.provider.title')}</h2>
       <p className="hint">{t('solo.provider.intro')}</p>
       {settings.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {settings.state === 'error' && (
-        <ErrorNotice code={settings.code} lead={t('solo.provider.failed')} onRetry={reload} />
+        <ErrorNotice code={settings.code} lead={t('solo.provider.failed')} onRetry={reload} inSettings />
       )}
       {settings.state === 'ok' && <ProviderForm initial={settings.data} />}
     </section>
@@ -238,6 +244,9 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
         canList={!onDemo}
         onPickModel={(model) => set({ model })}
       />
+      <details className="provider-advanced" data-testid="provider-advanced">
+        <summary>{t('provider.advanced')}</summary>
+        <p className="hint">{t('provider.advancedHint')}</p>
       <div className="fields">
         {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
         {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
@@ -297,7 +306,8 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
           )}
         </div>
       </fieldset>
-      {action.error !== null && <ErrorNotice code={action.error} />}
+      </details>
+      {action.error !== null && <ErrorNotice code={action.error} inSettings />}
       <p className="form-actions">
         <button type="submit" disabled={action.busy}>
           {t('solo.provider.save')}

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 
 // Menu is a small button that shows a group of action buttons: a turn's
 // actions (Fork, Insights, Edit, Delete) and the play screen's overflow
@@ -10,6 +10,8 @@ import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'rea
 // leaving the menu with focus closes it. keepOpen holds it open (a delete
 // waiting for its confirmation). closeOnPick closes it after an item is
 // pressed (the overflow menu; a turn menu stays for its confirmations).
+// toggleRef reaches the button, for focus to come back to it when what an
+// item opened closes (the item itself is hidden with the menu by then).
 export function Menu({
   label,
   itemsLabel,
@@ -18,6 +20,7 @@ export function Menu({
   closeOnPick = false,
   className,
   testId,
+  toggleRef,
   children,
 }: {
   label: string;
@@ -27,6 +30,7 @@ export function Menu({
   closeOnPick?: boolean;
   className: string;
   testId: string;
+  toggleRef?: RefObject<HTMLButtonElement | null>;
   children: ReactNode;
 }) {
   const id = useId();
@@ -39,9 +43,16 @@ export function Menu({
     const all = buttons();
     if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
   };
+  // opening focuses an item once it shows (a hidden one takes no focus)
+  const [focusNext, setFocusNext] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusNext === null) return;
+    focusAt(focusNext);
+    setFocusNext(null);
+  });
   const openAt = (i: number) => {
     setOpen(true);
-    focusAt(i);
+    setFocusNext(i);
   };
   const close = () => {
     setOpen(false);
@@ -85,7 +96,10 @@ export function Menu({
       <button
         type="button"
         className={`tool ${className}-toggle`}
-        ref={toggle}
+        ref={(el) => {
+          toggle.current = el;
+          if (toggleRef) toggleRef.current = el;
+        }}
         aria-label={label}
         aria-expanded={shown}
         aria-controls={id}

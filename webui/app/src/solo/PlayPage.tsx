@@ -99,16 +99,15 @@ function Play({ id }: { id: string }) {
   // messages of the scripts for the player after the last turn
   const [notices, setNotices] = useState<Notice[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
-  const consoleButton = useRef<HTMLButtonElement>(null);
+  // the overflow menu's button: focus comes back to it when a drawer it
+  // opened closes
+  const moreButton = useRef<HTMLButtonElement>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
-  const memoryButton = useRef<HTMLButtonElement>(null);
   const [loreOpen, setLoreOpen] = useState(false);
-  const loreButton = useRef<HTMLButtonElement>(null);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const settingsButton = useRef<HTMLButtonElement>(null);
   const [announce, setAnnounce] = useState('');
   const action = useAction();
   // the edits and deletes of single nodes: their failure shows at the node
@@ -429,7 +428,7 @@ function Play({ id }: { id: string }) {
           onSaved={(view) => setPage((p) => p && { ...p, adventure: view })}
           onClose={() => {
             setSettingsOpen(false);
-            settingsButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -500,6 +499,7 @@ function Play({ id }: { id: string }) {
             label={t('reader.more')}
             itemsLabel={t('reader.more')}
             toggle={<EllipsisVertical aria-hidden="true" size={20} />}
+            toggleRef={moreButton}
             closeOnPick
           >
             {lastPrompt && (
@@ -508,21 +508,21 @@ function Play({ id }: { id: string }) {
                 {t('solo.insights.last')}
               </button>
             )}
-            <button type="button" ref={memoryButton} aria-expanded={memoryOpen} onClick={() => openDrawer('memory')}>
+            <button type="button" aria-expanded={memoryOpen} onClick={() => openDrawer('memory')}>
               <Brain aria-hidden="true" size={18} />
               {t('solo.memory.open')}
             </button>
-            <button type="button" ref={loreButton} aria-expanded={loreOpen} onClick={() => openDrawer('lore')}>
+            <button type="button" aria-expanded={loreOpen} onClick={() => openDrawer('lore')}>
               <BookOpen aria-hidden="true" size={18} />
               {t('solo.lore.open')}
             </button>
-            <button type="button" ref={consoleButton} aria-expanded={consoleOpen} onClick={() => openDrawer('console')}>
+            <button type="button" aria-expanded={consoleOpen} onClick={() => openDrawer('console')}>
               <Terminal aria-hidden="true" size={18} />
               {t('solo.console.open')}
             </button>
             <button
               type="button"
-              ref={settingsButton}
+             
               aria-expanded={settingsOpen}
               aria-controls="solo-adventure-settings"
               onClick={() => setSettingsOpen((o) => !o)}
@@ -569,7 +569,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setMemoryOpen(false);
-            memoryButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -580,7 +580,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setLoreOpen(false);
-            loreButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -590,7 +590,7 @@ function Play({ id }: { id: string }) {
           version={version}
           onClose={() => {
             setConsoleOpen(false);
-            consoleButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}

@@ -438,6 +438,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await insights.waitFor({ state: 'detached' });
 
     // --- back in Memory: it was used; unpin it and forget it
+    await button(page, 'More actions').click();
     await memoryButton.click();
     await memory.getByText('Used last turn', { exact: true }).waitFor();
     await button(memory, 'Unpin').click();
@@ -465,6 +466,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await insights.waitFor({ state: 'detached' });
 
     // --- seven steps close the first block: the bank writes its memory in the background
+    await button(page, 'More actions').click();
     await memoryButton.click();
     const written = panel.locator('[data-testid="memory"][data-kind="block"]');
     await written.filter({ hasText: FAKE_MEMORY }).waitFor();

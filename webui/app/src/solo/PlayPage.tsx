@@ -1,4 +1,18 @@
-import { ArrowLeft, BookOpen, Brain, EllipsisVertical, FastForward, Lightbulb, Pencil, RefreshCw, RotateCcw, Settings2, Terminal, Undo2 } from 'lucide-react';
+import {
+  ArrowLeft,
+  BookOpen,
+  Brain,
+  EllipsisVertical,
+  FastForward,
+  Lightbulb,
+  Pencil,
+  RefreshCw,
+  RotateCcw,
+  Settings2,
+  Terminal,
+  Undo2,
+  type LucideIcon,
+} from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
@@ -55,6 +69,28 @@ function toEnd() {
 function nearEnd(): boolean {
   const el = document.scrollingElement;
   return el != null && el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+}
+
+// IconAction is one of the reader's icon buttons: the icon shown, the label
+// its accessible name and tooltip, keys its keyboard shortcut.
+function IconAction({
+  label,
+  icon: Icon,
+  keys,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  icon: LucideIcon;
+  keys?: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button type="button" className="icon-button" disabled={disabled} aria-keyshortcuts={keys} aria-label={label} title={label} onClick={onClick}>
+      <Icon aria-hidden="true" size={20} />
+    </button>
+  );
 }
 
 // AdventurePlayPage is /solo/adventures/:id.
@@ -446,51 +482,11 @@ function Play({ id }: { id: string }) {
 
       <div className="reader-dock" data-testid="reader-dock">
         <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
-          <button
-            type="button"
-            className="icon-button"
-            // a narration gets a new take; a player action whose narration
-            // failed gets narrated
-            disabled={!canRetry}
-            aria-keyshortcuts="r"
-            aria-label={t('solo.retry')}
-            title={t('solo.retry')}
-            onClick={retry}
-          >
-            <RotateCcw aria-hidden="true" size={20} />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            disabled={!canUndo}
-            aria-keyshortcuts="u"
-            aria-label={t('solo.undo')}
-            title={t('solo.undo')}
-            onClick={undo}
-          >
-            <Undo2 aria-hidden="true" size={20} />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            disabled={!canContinue}
-            aria-keyshortcuts="c"
-            aria-label={t('solo.continue')}
-            title={t('solo.continue')}
-            onClick={cont}
-          >
-            <FastForward aria-hidden="true" size={20} />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            disabled={!canEdit}
-            aria-label={t('reader.edit')}
-            title={t('reader.edit')}
-            onClick={() => setEditRequest((n) => n + 1)}
-          >
-            <Pencil aria-hidden="true" size={20} />
-          </button>
+          {/* a narration gets a new take; a player action whose narration failed gets narrated */}
+          <IconAction label={t('solo.retry')} keys="r" disabled={!canRetry} onClick={retry} icon={RotateCcw} />
+          <IconAction label={t('solo.undo')} keys="u" disabled={!canUndo} onClick={undo} icon={Undo2} />
+          <IconAction label={t('solo.continue')} keys="c" disabled={!canContinue} onClick={cont} icon={FastForward} />
+          <IconAction label={t('reader.edit')} disabled={!canEdit} onClick={() => setEditRequest((n) => n + 1)} icon={Pencil} />
           <span className="controls-gap" />
           <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
           <Menu

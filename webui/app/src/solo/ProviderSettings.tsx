@@ -247,65 +247,65 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
       <details className="provider-advanced" data-testid="provider-advanced">
         <summary>{t('provider.advanced')}</summary>
         <p className="hint">{t('provider.advancedHint')}</p>
-      <div className="fields">
-        {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
-        {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
-        {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
-        {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-reasoning_effort`}>
-            {t('solo.provider.reasoning')}
-          </label>
-          <select
-            id={`${id}-reasoning_effort`}
-            value={draft.reasoning_effort}
-            aria-describedby={`${id}-reasoning_effort-hint`}
-            onChange={(e) => set({ reasoning_effort: effortOf(e.target.value) })}
-          >
-            {REASONING_EFFORTS.map((e) => (
-              <option key={e} value={e}>
-                {t(`solo.provider.reasoning.${e === '' ? 'unset' : e}`)}
-              </option>
-            ))}
-          </select>
-          <span className="hint" id={`${id}-reasoning_effort-hint`}>
-            {t('solo.provider.reasoningHint')}
-          </span>
-        </div>
-      </div>
-      <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
-        <legend>{t('solo.provider.memoryTitle')}</legend>
-        <p className="hint" id={`${id}-memory-intro`}>
-          {t('solo.provider.memoryIntro')}
-        </p>
         <div className="fields">
-          <div className="field wide">
-            <label className="field-label" htmlFor={`${id}-embedding_model`}>
-              {t('solo.provider.embeddingModel')}
+          {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
+          {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
+          {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
+          {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-reasoning_effort`}>
+              {t('solo.provider.reasoning')}
             </label>
-            <input
-              id={`${id}-embedding_model`}
-              value={draft.embedding_model}
-              maxLength={200}
-              spellCheck={false}
-              aria-describedby={`${id}-embedding_model-hint`}
-              onChange={(e) => set({ embedding_model: e.target.value })}
-            />
-            <span className="hint" id={`${id}-embedding_model-hint`}>
-              {t('solo.provider.embeddingModelHint')}
+            <select
+              id={`${id}-reasoning_effort`}
+              value={draft.reasoning_effort}
+              aria-describedby={`${id}-reasoning_effort-hint`}
+              onChange={(e) => set({ reasoning_effort: effortOf(e.target.value) })}
+            >
+              {REASONING_EFFORTS.map((e) => (
+                <option key={e} value={e}>
+                  {t(`solo.provider.reasoning.${e === '' ? 'unset' : e}`)}
+                </option>
+              ))}
+            </select>
+            <span className="hint" id={`${id}-reasoning_effort-hint`}>
+              {t('solo.provider.reasoningHint')}
             </span>
           </div>
-          {numberField('memory_top_k', t('solo.provider.memoryTopK'), t('solo.provider.memoryTopKHint'), 1, 20, 1)}
-          {numberField(
-            'memory_capacity',
-            t('solo.provider.memoryCapacity'),
-            t('solo.provider.memoryCapacityHint'),
-            10,
-            10000,
-            1,
-          )}
         </div>
-      </fieldset>
+        <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
+          <legend>{t('solo.provider.memoryTitle')}</legend>
+          <p className="hint" id={`${id}-memory-intro`}>
+            {t('solo.provider.memoryIntro')}
+          </p>
+          <div className="fields">
+            <div className="field wide">
+              <label className="field-label" htmlFor={`${id}-embedding_model`}>
+                {t('solo.provider.embeddingModel')}
+              </label>
+              <input
+                id={`${id}-embedding_model`}
+                value={draft.embedding_model}
+                maxLength={200}
+                spellCheck={false}
+                aria-describedby={`${id}-embedding_model-hint`}
+                onChange={(e) => set({ embedding_model: e.target.value })}
+              />
+              <span className="hint" id={`${id}-embedding_model-hint`}>
+                {t('solo.provider.embeddingModelHint')}
+              </span>
+            </div>
+            {numberField('memory_top_k', t('solo.provider.memoryTopK'), t('solo.provider.memoryTopKHint'), 1, 20, 1)}
+            {numberField(
+              'memory_capacity',
+              t('solo.provider.memoryCapacity'),
+              t('solo.provider.memoryCapacityHint'),
+              10,
+              10000,
+              1,
+            )}
+          </div>
+        </fieldset>
       </details>
       {action.error !== null && <ErrorNotice code={action.error} inSettings />}
       <p className="form-actions">

@@ -129,7 +129,12 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(r.Path, -1) {
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "integer", "minimum": 1}})
+			schema := map[string]any{"type": "integer", "minimum": 1}
+			if m[1] == "slug" {
+				// a name of the server's, such as a starter scenario's
+				schema = map[string]any{"type": "string", "pattern": "^[a-z0-9-]+$"}
+			}
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": schema})
 		}
 		for _, q := range r.Query {
 			params = append(params, map[string]any{"name": q, "in": "query", "schema": map[string]any{"type": "integer"}})

@@ -115,6 +115,21 @@ func (s *Server) soloRoutes() {
 	s.route(apiRoute{Method: "POST", Path: "/api/scenarios/{id}/play", Tag: "solo", Summary: "Start an adventure from a scenario (copies its plot, stats and cards)", Status: http.StatusCreated, Request: typeOf[narrative.Persona](), Response: page, Errors: codes(apperr.ScenarioInvalid)},
 		soloIDBody("id", http.StatusCreated, n.Play), s.identify)
 
+	s.route(apiRoute{Method: "GET", Path: "/api/solo/starters", Tag: "solo", Summary: "The starter scenarios shipped with the server", Response: typeOf[narrative.StarterList]()},
+		func(c *gin.Context) {
+			v, err := n.Starters(c.Request.Context())
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/solo/starters/{slug}/play", Tag: "solo", Summary: "Start a starter scenario: import it as the caller's own scenario and start an adventure from it, in one step", Status: http.StatusCreated, Request: typeOf[narrative.Persona](), Response: page, Errors: codes(apperr.ScenarioInvalid)},
+		func(c *gin.Context) {
+			var in narrative.Persona
+			if !bindJSON(c, &in) {
+				return
+			}
+			v, err := n.StartStarter(c.Request.Context(), userOf(c), c.Param("slug"), in)
+			reply(c, http.StatusCreated, v, err)
+		}, s.identify)
+
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures", Tag: "solo", Summary: "The caller's adventures", Response: typeOf[narrative.AdventureList]()},
 		func(c *gin.Context) {
 			v, err := n.ListAdventures(c.Request.Context(), userOf(c))

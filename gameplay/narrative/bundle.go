@@ -168,11 +168,16 @@ func (s *Service) ExportScenario(ctx context.Context, userID, id int64) (Scenari
 // fields; import_format_unsupported for another format or version;
 // scenario_invalid with per-field problems. Nothing is written on any error.
 func (s *Service) ImportScenario(ctx context.Context, userID int64, data []byte) (ScenarioView, error) {
+	return s.importScenario(ctx, s.store, userID, data)
+}
+
+// importScenario is ImportScenario in store.
+func (s *Service) importScenario(ctx context.Context, store *models.Store, userID int64, data []byte) (ScenarioView, error) {
 	var b ScenarioBundle
 	if err := scenarioBundleSpec.Decode(data, &b); err != nil {
 		return ScenarioView{}, err
 	}
-	return s.CreateScenario(ctx, userID, b.Scenario)
+	return s.createScenario(ctx, store, userID, b.Scenario)
 }
 
 // DecodeAdventureBundle reads an adventure bundle strictly (see

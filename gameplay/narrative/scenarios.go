@@ -176,11 +176,17 @@ func ownScenario(ctx context.Context, store *models.Store, userID, id int64) (*m
 
 // CreateScenario stores a new scenario.
 func (s *Service) CreateScenario(ctx context.Context, userID int64, in ScenarioInput) (ScenarioView, error) {
+	return s.createScenario(ctx, s.store, userID, in)
+}
+
+// createScenario is CreateScenario in store (a transaction of a caller's, or
+// the service's store).
+func (s *Service) createScenario(ctx context.Context, store *models.Store, userID int64, in ScenarioInput) (ScenarioView, error) {
 	if err := validateScenario(&in); err != nil {
 		return ScenarioView{}, err
 	}
 	var out ScenarioView
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	err := store.Tx(ctx, func(tx *models.Store) error {
 		sc := scenarioRow(userID, in)
 		sc.CreatedAt, sc.UpdatedAt = s.now(), s.now()
 		cards := scenarioCardRows(in.Cards, nil)
@@ -273,11 +279,21 @@ func validatePersona(p *Persona) error {
 // stat schema and the cards, creates the main branch and the opening node
 // (depth 0) holding the initial world state, all in one transaction.
 func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Persona) (AdventurePage, error) {
-	if err := validatePersona(&persona); err != nil {
+	advID, err := s.play(ctx, s.store, userID, scenarioID, persona)
+	if err != nil {
 		return AdventurePage{}, err
 	}
+	return s.GetAdventure(ctx, userID, advID)
+}
+
+// play is Play in store (a transaction of a caller's, or the service's
+// store); it returns the new adventure's id.
+func (s *Service) play(ctx context.Context, store *models.Store, userID, scenarioID int64, persona Persona) (int64, error) {
+	if err := validatePersona(&persona); err != nil {
+		return 0, err
+	}
 	var advID int64
-	err := s.store.Tx(ctx, func(tx *models.Store) error {
+	err := store.Tx(ctx, func(tx *models.Store) error {
 		sc, err := ownScenario(ctx, tx, userID, scenarioID)
 		if err != nil {
 			return err
@@ -320,8 +336,5 @@ func (s *Service) Play(ctx context.Context, userID, scenarioID int64, persona Pe
 		advID = adv.ID
 		return tx.UpdateAdventure(ctx, adv.ID, map[string]any{"head_branch_id": main.ID, "head_depth": 0})
 	})
-	if err != nil {
-		return AdventurePage{}, err
-	}
-	return s.GetAdventure(ctx, userID, advID)
+	return advID, err
 }

@@ -97,6 +97,7 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
     const line = await texts(page);
 
     // --- export from the play screen and the scenario from the solo page
+    await button(page, 'More actions').click();
     const adventureFile = await download(page, () => button(page, 'Export adventure').click());
     assert.equal(adventureFile.name, 'The Lighthouse.adventure.json');
     const bundle = JSON.parse(adventureFile.text);

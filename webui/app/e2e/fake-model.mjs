@@ -33,6 +33,8 @@ function pieces(text, words = 2) {
 //   push(r)   queue a reply { text, state?, reasoning?: string[], hold?: boolean,
 //             finishReason?: 'stop'|'length', delayMs?, status? }; returns { release } which,
 //             for hold: true, lets the reply go on after its first content chunk;
+//             a request without stream: true (the settings' connection test)
+//             gets its reply as one plain completion;
 //             status answers with that HTTP error status instead of a reply
 //   requests  every chat request body received, parsed, in order (the memory
 //             bank's calls aside)
@@ -90,6 +92,20 @@ export async function startFakeModel() {
       if (reply.status) {
         res.writeHead(reply.status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'fake model: scripted failure', type: 'server_error' } }));
+        return;
+      }
+      if (body.stream !== true) {
+        // a plain completion: the settings' connection test
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-fake',
+            object: 'chat.completion',
+            created: CREATED,
+            model: body.model || 'fake',
+            choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+          }),
+        );
         return;
       }
       stream(req, res, body, reply).catch(() => res.destroy());

@@ -328,6 +328,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     assert.ok(texts.at(-1).trim().endsWith('(scripted)'), `the newest narration ends with (scripted): ${texts.at(-1)}`);
 
     // --- the script console shows the input script's log line
+    await button(page, 'More actions').click();
     await button(page, 'Script console').click();
     const consoleDrawer = page.getByRole('dialog', { name: 'Script console' });
     await consoleDrawer.getByTestId('console-entries').waitFor();
@@ -372,6 +373,9 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await node(page, turn1).waitFor();
 
     // --- the Memory drawer opens from the keyboard: nothing in the bank yet
+    // (in the overflow menu, which ArrowDown opens at its first item)
+    await button(page, 'More actions').focus();
+    await page.keyboard.press('ArrowDown');
     const memoryButton = button(page.getByRole('group', { name: 'Turn controls' }), 'Memory');
     await memoryButton.focus();
     await page.keyboard.press('Enter');
@@ -406,11 +410,15 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     });
     await page.setViewportSize({ width: 1300, height: 1000 });
 
-    // Escape closes the drawer and gives the focus back to its button
+    // Escape closes the drawer and gives the focus back to the menu it came from
     await button(panel, 'Close').focus();
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
-    assert.equal(await memoryButton.evaluate((el) => el === document.activeElement), true, 'focus returns to the Memory button');
+    assert.equal(
+      await button(page, 'More actions').evaluate((el) => el === document.activeElement),
+      true,
+      'focus returns to the overflow menu that held the Memory button',
+    );
 
     // --- the next prompt carries the pinned memory
     const turn2 = 'Bram pours a cup of cider and slides it across the bar.';
@@ -430,6 +438,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await insights.waitFor({ state: 'detached' });
 
     // --- back in Memory: it was used; unpin it and forget it
+    await button(page, 'More actions').click();
     await memoryButton.click();
     await memory.getByText('Used last turn', { exact: true }).waitFor();
     await button(memory, 'Unpin').click();
@@ -457,6 +466,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await insights.waitFor({ state: 'detached' });
 
     // --- seven steps close the first block: the bank writes its memory in the background
+    await button(page, 'More actions').click();
     await memoryButton.click();
     const written = panel.locator('[data-testid="memory"][data-kind="block"]');
     await written.filter({ hasText: FAKE_MEMORY }).waitFor();
@@ -475,6 +485,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await pointAtModel(page);
     // --- the narrator settings ask for a reasoning effort
     const settings = page.getByTestId('provider-settings');
+    await settings.getByText('Advanced', { exact: true }).click();
     await label(settings, 'Reasoning effort').selectOption('medium');
     await button(settings, 'Save narrator settings').click();
     await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -502,6 +513,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
     // --- add a card in play
     const controls = page.getByRole('group', { name: 'Turn controls' });
+    await button(controls, 'More actions').click();
     await button(controls, 'Story cards').click();
     const panel = page.getByRole('dialog', { name: 'Story cards' });
     await panel.getByTestId('lore-count').filter({ hasText: '0 of at most 500 cards' }).waitFor();
@@ -526,6 +538,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
     // --- at 390×844: the drawer fits, the card says it was in the last prompt; edit it there
     await page.setViewportSize({ width: 390, height: 844 });
+    await button(controls, 'More actions').click();
     await button(controls, 'Story cards').click();
     await card.getByTestId('lore-used').filter({ hasText: 'In the last prompt named by “harbourmaster”' }).waitFor();
     await eventually(async () => {
@@ -549,6 +562,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     await page.setViewportSize({ width: 1300, height: 1000 });
 
     // --- set it aside: the next prompt goes without it, though its key is named
+    await button(controls, 'More actions').click();
     await button(controls, 'Story cards').click();
     await button(card, 'Set aside').click();
     await button(card, 'Bring back').waitFor();

@@ -42,6 +42,8 @@ const DEFAULT_GETS: [RegExp, Handler][] = [
   [/^\/api\/me$/, () => json(200, { id: 1, display_name: 'Ann' })],
   [/^\/api\/sessions\/\d+\/roll-results$/, () => json(200, { results: [], before: 0, has_more: false })],
   [/^\/api\/sessions\/\d+\/encounter$/, () => json(200, { encounter: null })],
+  // the solo page's starter stories (test/starters.test.tsx gives some)
+  [/^\/api\/solo\/starters$/, () => json(200, { starters: [] })],
 ];
 
 // stubServer answers fetch from routes ("METHOD /path"), else DEFAULT_GETS;

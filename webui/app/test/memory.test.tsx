@@ -364,13 +364,13 @@ describe('memory drawer', () => {
     expect(callsTo('GET', '/api/adventures/7/memories').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('closes on Escape and gives the focus back to the Memory button', async () => {
+  it('closes on Escape and gives the focus back to the overflow menu that holds the Memory button', async () => {
     stubBank();
     const panel = await openPanel();
     expect(document.activeElement).toBe(btn(panel, en['solo.memory.close']));
     fireEvent.keyDown(panel, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: en['solo.memory.open'] }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: en['reader.more'] }));
   });
 });
 

@@ -1,3 +1,4 @@
+import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
 
 // English UI strings. zh-TW.ts must have exactly the same keys (a test checks).
@@ -1360,6 +1361,7 @@ export const en = {
   'title.apiDocs': 'API documentation',
   'title.notFound': 'Page not found',
   ...combatEn,
+  ...readerEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

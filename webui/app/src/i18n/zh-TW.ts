@@ -1,3 +1,4 @@
+import { readerZhTW } from './reader.zh-TW';
 import type { MessageKey } from './en';
 import { combatZhTW } from './combat.zh-TW';
 
@@ -1348,4 +1349,5 @@ export const zhTW: Record<MessageKey, string> = {
   'title.apiDocs': 'API 文件',
   'title.notFound': '找不到頁面',
   ...combatZhTW,
+  ...readerZhTW,
 };

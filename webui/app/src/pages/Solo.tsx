@@ -1,35 +1,117 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { Play } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { Schemas } from '../api';
+import { MODEL_SETTINGS_ID } from '../components/ErrorNotice';
+import { format } from '../i18n/messages';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { usePageTitle } from '../usePageTitle';
-import { deleteAdventure, listAdventures, listScenarios, type AdventureSummary, type ScenarioSummary } from '../solo/api';
+import {
+  deleteAdventure,
+  listAdventures,
+  listScenarios,
+  listStarters,
+  startStarter,
+  type AdventureSummary,
+  type ScenarioSummary,
+  type Starter,
+} from '../solo/api';
+import '../solo/Starters.css';
 import { ExportBundleButton, ImportBundleButton } from '../solo/BundleButtons';
 import { ImportDialog } from '../solo/ImportDialog';
 import { PlayDialog } from '../solo/PlayDialog';
 import { ProviderSettingsPanel } from '../solo/ProviderSettings';
 import { useAction } from '../useAction';
-import { useApi } from '../useApi';
+import { useApi, type Loadable } from '../useApi';
 
 // SoloPage is the solo area: the player's adventures, their scenarios and
 // the language-model settings that narrate them.
 export function SoloPage() {
   const { t } = useI18n();
   usePageTitle('title.solo');
+  const [adventures, reload] = useApi(listAdventures);
+  // a newcomer (no adventure yet) meets the starter stories first
+  const newcomer = adventures.state === 'ok' && adventures.data.adventures.length === 0;
+  const { hash } = useLocation();
+  // a link from a "model not reachable" error lands on the model settings
+  useEffect(() => {
+    if (hash !== `#${MODEL_SETTINGS_ID}`) return;
+    const el = document.getElementById(MODEL_SETTINGS_ID);
+    el?.scrollIntoView?.({ block: 'start' });
+    el?.focus({ preventScroll: true });
+  }, [hash]);
   return (
     <>
       <h1>{t('solo.title')}</h1>
       <p className="lead">{t('solo.intro')}</p>
-      <Adventures />
+      {newcomer && <Starters lead />}
+      <Adventures list={adventures} reload={reload} />
       <Scenarios />
+      {!newcomer && <Starters />}
       <ProviderSettingsPanel />
     </>
   );
 }
 
-function Adventures() {
+// Starters lists the stories shipped with the server; Start imports one as
+// the player's own scenario, starts an adventure from it and opens it (one
+// tap, as a published story starts on AI Dungeon). lead: shown first, to a
+// newcomer.
+function Starters({ lead = false }: { lead?: boolean }) {
   const { t } = useI18n();
-  const [list, reload] = useApi(listAdventures);
+  const navigate = useNavigate();
+  const [list, reload] = useApi(listStarters);
+  const action = useAction();
+  const [starting, setStarting] = useState<string | null>(null);
+  const start = async (s: Starter) => {
+    setStarting(s.slug);
+    const page = await action.run(() => startStarter(s.slug));
+    setStarting(null);
+    if (page) void navigate(`/solo/adventures/${page.adventure.id}`);
+  };
+  return (
+    <section className={`panel starters${lead ? ' is-lead' : ''}`} aria-labelledby="solo-starters-title" data-testid="starters">
+      <h2 id="solo-starters-title">{t('starters.title')}</h2>
+      <p className="hint">{lead ? t('starters.empty') : t('starters.intro')}</p>
+      {list.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {list.state === 'error' && <ErrorNotice code={list.code} lead={t('starters.failed')} onRetry={reload} />}
+      {list.state === 'ok' && (
+        <ul className="starter-list">
+          {list.data.starters.map((s) => (
+            <li key={s.slug} className="starter" data-testid="starter">
+              <h3>{s.title}</h3>
+              <p className="starter-premise">{s.premise}</p>
+              <p className="starter-meta hint">
+                {format(t('starters.cards'), { n: s.cards })}
+                {s.has_scripts && (
+                  <span className="tag" title={t('starters.scriptedHint')}>
+                    {t('starters.scripted')}
+                  </span>
+                )}
+              </p>
+              <button
+                type="button"
+                className="starter-start"
+                aria-label={format(t('starters.startLabel'), { title: s.title })}
+                disabled={action.busy}
+                aria-busy={starting === s.slug}
+                onClick={() => void start(s)}
+              >
+                <Play aria-hidden="true" size={18} />
+                {t('starters.start')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {action.error !== null && <ErrorNotice code={action.error} lead={t('starters.failedStart')} />}
+    </section>
+  );
+}
+
+function Adventures({ list, reload }: { list: Loadable<Schemas['AdventureList']>; reload: () => void }) {
+  const { t } = useI18n();
   return (
     <section className="panel" aria-labelledby="solo-adventures-title">
       <h2 id="solo-adventures-title">{t('solo.adventures.title')}</h2>

@@ -1,4 +1,19 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  ArrowLeft,
+  BookOpen,
+  Brain,
+  EllipsisVertical,
+  FastForward,
+  Lightbulb,
+  Pencil,
+  RefreshCw,
+  RotateCcw,
+  Settings2,
+  Terminal,
+  Undo2,
+  type LucideIcon,
+} from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -28,8 +43,12 @@ import { AdventureSettings } from './AdventureSettings';
 import { ExportBundleButton } from './BundleButtons';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
+import { Menu } from './Menu';
 import { LorePanel } from './LorePanel';
 import { MemoryPanel } from './MemoryPanel';
+import { ReaderOptions } from './ReaderOptions';
+import { useReaderPrefs } from './readerPrefs';
+import './Reader.css';
 import { RefreshPanel } from './RefreshPanel';
 import { ScriptConsole } from './ScriptConsole';
 import { ScriptNotices } from './ScriptNotices';
@@ -40,6 +59,39 @@ import { TokenMeter } from './TokenMeter';
 import { TurnInput } from './TurnInput';
 
 const OLDER_PAGE = 30;
+
+// toEnd scrolls the page to its end: the newest turn, just above the pinned
+// input. nearEnd says whether the reader is within a few lines of it.
+function toEnd() {
+  const el = document.scrollingElement;
+  if (el && typeof el.scrollTo === 'function') el.scrollTo({ top: el.scrollHeight });
+}
+function nearEnd(): boolean {
+  const el = document.scrollingElement;
+  return el != null && el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+}
+
+// IconAction is one of the reader's icon buttons: the icon shown, the label
+// its accessible name and tooltip, keys its keyboard shortcut.
+function IconAction({
+  label,
+  icon: Icon,
+  keys,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  icon: LucideIcon;
+  keys?: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button type="button" className="icon-button" disabled={disabled} aria-keyshortcuts={keys} aria-label={label} title={label} onClick={onClick}>
+      <Icon aria-hidden="true" size={20} />
+    </button>
+  );
+}
 
 // AdventurePlayPage is /solo/adventures/:id.
 export function AdventurePlayPage() {
@@ -83,16 +135,15 @@ function Play({ id }: { id: string }) {
   // messages of the scripts for the player after the last turn
   const [notices, setNotices] = useState<Notice[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
-  const consoleButton = useRef<HTMLButtonElement>(null);
+  // the overflow menu's button: focus comes back to it when a drawer it
+  // opened closes
+  const moreButton = useRef<HTMLButtonElement>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
-  const memoryButton = useRef<HTMLButtonElement>(null);
   const [loreOpen, setLoreOpen] = useState(false);
-  const loreButton = useRef<HTMLButtonElement>(null);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
   const [insightsFor, setInsightsFor] = useState<number | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const settingsButton = useRef<HTMLButtonElement>(null);
   const [announce, setAnnounce] = useState('');
   const action = useAction();
   // the edits and deletes of single nodes: their failure shows at the node
@@ -106,6 +157,31 @@ function Play({ id }: { id: string }) {
   const [stopError, setStopError] = useState<string | null>(null);
   // the help popover listing the keyboard shortcuts
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  // the reader's font and size; editRequest opens the newest turn's editor
+  const [prefs, setPrefs] = useReaderPrefs();
+  const [editRequest, setEditRequest] = useState(0);
+  // The story opens at its newest turn, and stays there while it grows (a
+  // reply streaming in, the counter under the box loading) as long as the
+  // reader is at the end; scrolling up to read lets go, sending holds on.
+  const following = useRef(true);
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (page === null || opened.current) return;
+    opened.current = true;
+    toEnd();
+  }, [page]);
+  useEffect(() => {
+    const onScroll = () => {
+      following.current = nearEnd();
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => following.current && toEnd());
+    grown?.observe(document.body);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      grown?.disconnect();
+    };
+  }, []);
 
   useEffect(() => {
     if (loaded.state !== 'ok') return;
@@ -142,6 +218,8 @@ function Play({ id }: { id: string }) {
     setStopping(false);
     setStopError(null);
     setLive({ kind, sent: input, player: null, text: '', reasoning: '', stopped: null });
+    following.current = true;
+    toEnd();
     const ctrl = new AbortController();
     abortRef.current = ctrl;
     let player: ActionView | null = null;
@@ -230,6 +308,7 @@ function Play({ id }: { id: string }) {
   const canRetry = !busy && !elsewhere && (last?.kind === 'narration' || last?.kind === 'player');
   const canUndo = !busy && !elsewhere && last !== undefined && last.kind !== 'opening';
   const canContinue = !busy && !elsewhere;
+  const canEdit = !busy && !elsewhere && last !== undefined;
   // the tip is a player action with no narration: its turn failed or was
   // stopped before any text, and it waits for Retry (or Undo)
   const waiting = last?.kind === 'player';
@@ -278,12 +357,25 @@ function Play({ id }: { id: string }) {
     if (older) setPage((p) => p && { ...p, story: [...older.story, ...p.story], has_more: older.has_more });
   };
 
+  const retry = () => void stream('retry', null);
+  const cont = () => void stream('continue', { mode: 'continue', text: '' });
+  // the overflow menu's drawers: one at a time on the right edge
+  const openDrawer = (which: 'memory' | 'lore' | 'console') => {
+    setInsightsFor(null);
+    setMemoryOpen(which === 'memory');
+    setLoreOpen(which === 'lore');
+    setConsoleOpen(which === 'console');
+  };
+
   return (
-    <div className="solo-play">
-      <p className="crumbs">
-        <Link to="/solo">{t('solo.back')}</Link>
-      </p>
-      <h1>{adv.title}</h1>
+    <div className="solo-play solo-reader" data-font={prefs.font} data-size={prefs.size} data-testid="solo-reader">
+      <header className="reader-head">
+        <Link to="/solo" className="icon-button" aria-label={t('reader.back')} title={t('reader.back')}>
+          <ArrowLeft aria-hidden="true" size={20} />
+        </Link>
+        <h1>{adv.title}</h1>
+        <ReaderOptions prefs={prefs} onChange={setPrefs} />
+      </header>
       {adv.state_line !== '' && (
         <p className="state-line" aria-label={t('solo.stateLine')}>
           <span className="hint">{t('solo.stateLine')}:</span>{' '}
@@ -291,182 +383,78 @@ function Play({ id }: { id: string }) {
         </p>
       )}
 
-      {page.has_more && (
-        <p>
-          <button type="button" onClick={loadOlder} disabled={busy}>
-            {t('solo.story.older')}
-          </button>
+      <BranchList
+        adventureId={adv.id}
+        version={version}
+        busy={busy}
+        onSwitch={(branchId) => void run(() => switchBranch(adv.id, branchId))}
+      />
+
+      <div className="reader-column">
+        {page.has_more && (
+          <p>
+            <button type="button" onClick={loadOlder} disabled={busy}>
+              {t('solo.story.older')}
+            </button>
+          </p>
+        )}
+
+        <Story
+          story={shown}
+          statPaths={Object.keys(adv.stat_schema ?? {})}
+          reasoningById={reasoningById}
+          live={live}
+          editRequest={editRequest}
+          tipActions={busy || elsewhere ? null : { onRetry: retry, onUndo: undo, onContinue: cont }}
+          handlers={{
+            busy,
+            onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
+            onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
+            onInsights: openInsights,
+            onEdit: async (actionId, text) => {
+              const saved = await runNode(actionId, 'edit', () => editAction(actionId, text));
+              if (!saved) return false;
+              setPage((p) => p && { ...p, story: p.story.map((a) => (a.id === saved.id ? saved : a)) });
+              return true;
+            },
+            onDelete: async (actionId) => {
+              const p = await runNode(actionId, 'delete', () => deleteAction(actionId));
+              adopt(p);
+              return p !== undefined;
+            },
+            onDismiss: clearNode,
+            failure: nodeFailure,
+          }}
+        />
+        <p className="visually-hidden" role="status">
+          {announce}
         </p>
-      )}
 
-      <Story
-        story={shown}
-        statPaths={Object.keys(adv.stat_schema ?? {})}
-        reasoningById={reasoningById}
-        live={live}
-        tipActions={
-          busy || elsewhere
-            ? null
-            : { onRetry: () => void stream('retry', null), onUndo: undo, onContinue: () => void stream('continue', { mode: 'continue', text: '' }) }
-        }
-        handlers={{
-          busy,
-          onTake: (actionId) => void run(() => chooseTake(adv.id, actionId)),
-          onFork: (actionId) => void run(() => forkAt(adv.id, actionId)),
-          onInsights: openInsights,
-          onEdit: async (actionId, text) => {
-            const saved = await runNode(actionId, 'edit', () => editAction(actionId, text));
-            if (!saved) return false;
-            setPage((p) => p && { ...p, story: p.story.map((a) => (a.id === saved.id ? saved : a)) });
-            return true;
-          },
-          onDelete: async (actionId) => {
-            const p = await runNode(actionId, 'delete', () => deleteAction(actionId));
-            adopt(p);
-            return p !== undefined;
-          },
-          onDismiss: clearNode,
-          failure: nodeFailure,
-        }}
-      />
-      <p className="visually-hidden" role="status">
-        {announce}
-      </p>
-
-      {elsewhere && !refusedBusy && (
-        <div className="notice notice-warn" data-testid="turn-elsewhere">
-          <p>{t('solo.turn.inProgress')}</p>
-          <button type="button" onClick={reload}>
-            {t('solo.turn.checkAgain')}
-          </button>
-        </div>
-      )}
-      {turnError !== null &&
-        (turnError.code === 'script_stopped' ? (
-          // not a failure of the narrator: the code's text and what the script said
-          <ErrorNotice code={turnError.code} detail={turnError.message} />
-        ) : (
-          <ErrorNotice
-            code={turnError.code}
-            // a failed new turn keeps the player's action, waiting at the tip
-            // with Retry and Undo; a failed retry or continue changed nothing
-            lead={refusedBusy ? t('solo.turn.inProgress') : waiting ? t('solo.turn.failedKept') : t('solo.turn.failed')}
-            onRetry={refusedBusy ? reload : undefined}
-          />
-        ))}
-      {stopError !== null && <ErrorNotice code={stopError} />}
-      {action.error !== null && <ErrorNotice code={action.error} />}
-
-      <ScriptNotices notices={notices} onChange={setNotices} />
-
-      <TurnInput
-        disabled={busy || elsewhere}
-        onSend={(input) => stream('turn', input)}
-        stop={streaming ? { onStop: () => void stop(), stopping } : null}
-        meter={(text) => <TokenMeter adventureId={adv.id} version={version} text={text} />}
-      />
-      <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
-        <button
-          type="button"
-          // a narration gets a new take; a player action whose narration
-          // failed gets narrated
-          disabled={!canRetry}
-          aria-keyshortcuts="r"
-          onClick={() => void stream('retry', null)}
-        >
-          {t('solo.retry')}
-        </button>
-        <button
-          type="button"
-          disabled={!canUndo}
-          aria-keyshortcuts="u"
-          onClick={undo}
-        >
-          {t('solo.undo')}
-        </button>
-        <button
-          type="button"
-          disabled={!canContinue}
-          aria-keyshortcuts="c"
-          onClick={() => void stream('continue', { mode: 'continue', text: '' })}
-        >
-          {t('solo.continue')}
-        </button>
-        {lastPrompt && (
-          <button type="button" onClick={() => openInsights(lastPrompt.id)}>
-            {t('solo.insights.last')}
-          </button>
+        {elsewhere && !refusedBusy && (
+          <div className="notice notice-warn" data-testid="turn-elsewhere">
+            <p>{t('solo.turn.inProgress')}</p>
+            <button type="button" onClick={reload}>
+              {t('solo.turn.checkAgain')}
+            </button>
+          </div>
         )}
-        <button
-          type="button"
-          ref={memoryButton}
-          aria-expanded={memoryOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setConsoleOpen(false);
-            setLoreOpen(false);
-            setMemoryOpen(true);
-          }}
-        >
-          {t('solo.memory.open')}
-        </button>
-        <button
-          type="button"
-          ref={loreButton}
-          aria-expanded={loreOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setMemoryOpen(false);
-            setConsoleOpen(false);
-            setLoreOpen(true);
-          }}
-        >
-          {t('solo.lore.open')}
-        </button>
-        <button
-          type="button"
-          ref={consoleButton}
-          aria-expanded={consoleOpen}
-          onClick={() => {
-            setInsightsFor(null);
-            setMemoryOpen(false);
-            setLoreOpen(false);
-            setConsoleOpen(true);
-          }}
-        >
-          {t('solo.console.open')}
-        </button>
-        <button
-          type="button"
-          ref={settingsButton}
-          aria-expanded={settingsOpen}
-          aria-controls="solo-adventure-settings"
-          onClick={() => setSettingsOpen((o) => !o)}
-        >
-          {t('solo.settings.open')}
-        </button>
-        {adv.scenario_id !== null && (
-          <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
-            {t('solo.refresh.open')}
-          </button>
-        )}
-        <ExportBundleButton
-          kind="adventure"
-          id={adv.id}
-          title={adv.title}
-          label={t('solo.bundle.exportAdventure')}
-          disabled={busy}
-        />
-        <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
-        <ShortcutKeys
-          actions={{
-            retry: canRetry ? () => void stream('retry', null) : null,
-            undo: canUndo ? undo : null,
-            continue: canContinue ? () => void stream('continue', { mode: 'continue', text: '' }) : null,
-            help: () => setShortcutsOpen((o) => !o),
-          }}
-        />
-      </div>
+        {turnError !== null &&
+          (turnError.code === 'script_stopped' ? (
+            // not a failure of the narrator: the code's text and what the script said
+            <ErrorNotice code={turnError.code} detail={turnError.message} />
+          ) : (
+            <ErrorNotice
+              code={turnError.code}
+              // a failed new turn keeps the player's action, waiting at the tip
+              // with Retry and Undo; a failed retry or continue changed nothing
+              lead={refusedBusy ? t('solo.turn.inProgress') : waiting ? t('solo.turn.failedKept') : t('solo.turn.failed')}
+              onRetry={refusedBusy ? reload : undefined}
+            />
+          ))}
+        {stopError !== null && <ErrorNotice code={stopError} />}
+        {action.error !== null && <ErrorNotice code={action.error} />}
+
+        <ScriptNotices notices={notices} onChange={setNotices} />
 
       {settingsOpen && (
         <AdventureSettings
@@ -476,7 +464,7 @@ function Play({ id }: { id: string }) {
           onSaved={(view) => setPage((p) => p && { ...p, adventure: view })}
           onClose={() => {
             setSettingsOpen(false);
-            settingsButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -490,13 +478,84 @@ function Play({ id }: { id: string }) {
           onClose={() => setRefreshing(false)}
         />
       )}
+      </div>
 
-      <BranchList
-        adventureId={adv.id}
-        version={version}
-        busy={busy}
-        onSwitch={(branchId) => void run(() => switchBranch(adv.id, branchId))}
-      />
+      <div className="reader-dock" data-testid="reader-dock">
+        <div className="solo-controls" role="group" aria-label={t('solo.controls')}>
+          {/* a narration gets a new take; a player action whose narration failed gets narrated */}
+          <IconAction label={t('solo.retry')} keys="r" disabled={!canRetry} onClick={retry} icon={RotateCcw} />
+          <IconAction label={t('solo.undo')} keys="u" disabled={!canUndo} onClick={undo} icon={Undo2} />
+          <IconAction label={t('solo.continue')} keys="c" disabled={!canContinue} onClick={cont} icon={FastForward} />
+          <IconAction label={t('reader.edit')} disabled={!canEdit} onClick={() => setEditRequest((n) => n + 1)} icon={Pencil} />
+          <span className="controls-gap" />
+          <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+          <Menu
+            className="more-menu"
+            testId="more-menu"
+            label={t('reader.more')}
+            itemsLabel={t('reader.more')}
+            toggle={<EllipsisVertical aria-hidden="true" size={20} />}
+            toggleRef={moreButton}
+            closeOnPick
+          >
+            {lastPrompt && (
+              <button type="button" onClick={() => openInsights(lastPrompt.id)}>
+                <Lightbulb aria-hidden="true" size={18} />
+                {t('solo.insights.last')}
+              </button>
+            )}
+            <button type="button" aria-expanded={memoryOpen} onClick={() => openDrawer('memory')}>
+              <Brain aria-hidden="true" size={18} />
+              {t('solo.memory.open')}
+            </button>
+            <button type="button" aria-expanded={loreOpen} onClick={() => openDrawer('lore')}>
+              <BookOpen aria-hidden="true" size={18} />
+              {t('solo.lore.open')}
+            </button>
+            <button type="button" aria-expanded={consoleOpen} onClick={() => openDrawer('console')}>
+              <Terminal aria-hidden="true" size={18} />
+              {t('solo.console.open')}
+            </button>
+            <button
+              type="button"
+             
+              aria-expanded={settingsOpen}
+              aria-controls="solo-adventure-settings"
+              onClick={() => setSettingsOpen((o) => !o)}
+            >
+              <Settings2 aria-hidden="true" size={18} />
+              {t('solo.settings.open')}
+            </button>
+            {adv.scenario_id !== null && (
+              <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
+                <RefreshCw aria-hidden="true" size={18} />
+                {t('solo.refresh.open')}
+              </button>
+            )}
+            <ExportBundleButton
+              kind="adventure"
+              id={adv.id}
+              title={adv.title}
+              label={t('solo.bundle.exportAdventure')}
+              disabled={busy}
+            />
+          </Menu>
+          <ShortcutKeys
+            actions={{
+              retry: canRetry ? retry : null,
+              undo: canUndo ? undo : null,
+              continue: canContinue ? cont : null,
+              help: () => setShortcutsOpen((o) => !o),
+            }}
+          />
+        </div>
+        <TurnInput
+          disabled={busy || elsewhere}
+          onSend={(input) => stream('turn', input)}
+          stop={streaming ? { onStop: () => void stop(), stopping } : null}
+          meter={(text) => <TokenMeter adventureId={adv.id} version={version} text={text} />}
+        />
+      </div>
 
       {insightsFor !== null && <InsightsDrawer actionId={insightsFor} onClose={() => setInsightsFor(null)} />}
       {memoryOpen && (
@@ -506,7 +565,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setMemoryOpen(false);
-            memoryButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -517,7 +576,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setLoreOpen(false);
-            loreButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}
@@ -527,7 +586,7 @@ function Play({ id }: { id: string }) {
           version={version}
           onClose={() => {
             setConsoleOpen(false);
-            consoleButton.current?.focus();
+            moreButton.current?.focus();
           }}
         />
       )}

@@ -62,7 +62,7 @@ export function ProviderProbe({
         </div>
       );
     }
-    return <ErrorNotice code={a.error} />;
+    return <ErrorNotice code={a.error} inSettings />;
   };
 
   return (

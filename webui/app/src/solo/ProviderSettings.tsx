@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ErrorNotice } from '../components/ErrorNotice';
+import { ErrorNotice, MODEL_SETTINGS_ID } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
 import { useAction } from '../useAction';
@@ -15,12 +15,18 @@ export function ProviderSettingsPanel() {
   const { t } = useI18n();
   const [settings, reload] = useApi(getProviderSettings);
   return (
-    <section className="panel" aria-labelledby="solo-provider-title" data-testid="provider-settings">
+    <section
+      className="panel"
+      id={MODEL_SETTINGS_ID}
+      tabIndex={-1}
+      aria-labelledby="solo-provider-title"
+      data-testid="provider-settings"
+    >
       <h2 id="solo-provider-title">{t('solo.provider.title')}</h2>
       <p className="hint">{t('solo.provider.intro')}</p>
       {settings.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {settings.state === 'error' && (
-        <ErrorNotice code={settings.code} lead={t('solo.provider.failed')} onRetry={reload} />
+        <ErrorNotice code={settings.code} lead={t('solo.provider.failed')} onRetry={reload} inSettings />
       )}
       {settings.state === 'ok' && <ProviderForm initial={settings.data} />}
     </section>
@@ -238,66 +244,70 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
         canList={!onDemo}
         onPickModel={(model) => set({ model })}
       />
-      <div className="fields">
-        {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
-        {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
-        {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
-        {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-reasoning_effort`}>
-            {t('solo.provider.reasoning')}
-          </label>
-          <select
-            id={`${id}-reasoning_effort`}
-            value={draft.reasoning_effort}
-            aria-describedby={`${id}-reasoning_effort-hint`}
-            onChange={(e) => set({ reasoning_effort: effortOf(e.target.value) })}
-          >
-            {REASONING_EFFORTS.map((e) => (
-              <option key={e} value={e}>
-                {t(`solo.provider.reasoning.${e === '' ? 'unset' : e}`)}
-              </option>
-            ))}
-          </select>
-          <span className="hint" id={`${id}-reasoning_effort-hint`}>
-            {t('solo.provider.reasoningHint')}
-          </span>
-        </div>
-      </div>
-      <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
-        <legend>{t('solo.provider.memoryTitle')}</legend>
-        <p className="hint" id={`${id}-memory-intro`}>
-          {t('solo.provider.memoryIntro')}
-        </p>
+      <details className="provider-advanced" data-testid="provider-advanced">
+        <summary>{t('provider.advanced')}</summary>
+        <p className="hint">{t('provider.advancedHint')}</p>
         <div className="fields">
-          <div className="field wide">
-            <label className="field-label" htmlFor={`${id}-embedding_model`}>
-              {t('solo.provider.embeddingModel')}
+          {numberField('context_budget', t('solo.provider.contextBudget'), t('solo.provider.contextBudgetHint'), 512, 200000, 1)}
+          {numberField('max_output_tokens', t('solo.provider.maxOutput'), t('solo.provider.maxOutputHint'), 32, 16000, 1)}
+          {numberField('temperature', t('solo.provider.temperature'), t('solo.provider.temperatureHint'), 0, 2, 0.05)}
+          {numberField('top_p', t('solo.provider.topP'), t('solo.provider.topPHint'), 0, 1, 0.01)}
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-reasoning_effort`}>
+              {t('solo.provider.reasoning')}
             </label>
-            <input
-              id={`${id}-embedding_model`}
-              value={draft.embedding_model}
-              maxLength={200}
-              spellCheck={false}
-              aria-describedby={`${id}-embedding_model-hint`}
-              onChange={(e) => set({ embedding_model: e.target.value })}
-            />
-            <span className="hint" id={`${id}-embedding_model-hint`}>
-              {t('solo.provider.embeddingModelHint')}
+            <select
+              id={`${id}-reasoning_effort`}
+              value={draft.reasoning_effort}
+              aria-describedby={`${id}-reasoning_effort-hint`}
+              onChange={(e) => set({ reasoning_effort: effortOf(e.target.value) })}
+            >
+              {REASONING_EFFORTS.map((e) => (
+                <option key={e} value={e}>
+                  {t(`solo.provider.reasoning.${e === '' ? 'unset' : e}`)}
+                </option>
+              ))}
+            </select>
+            <span className="hint" id={`${id}-reasoning_effort-hint`}>
+              {t('solo.provider.reasoningHint')}
             </span>
           </div>
-          {numberField('memory_top_k', t('solo.provider.memoryTopK'), t('solo.provider.memoryTopKHint'), 1, 20, 1)}
-          {numberField(
-            'memory_capacity',
-            t('solo.provider.memoryCapacity'),
-            t('solo.provider.memoryCapacityHint'),
-            10,
-            10000,
-            1,
-          )}
         </div>
-      </fieldset>
-      {action.error !== null && <ErrorNotice code={action.error} />}
+        <fieldset className="provider-memory" aria-describedby={`${id}-memory-intro`}>
+          <legend>{t('solo.provider.memoryTitle')}</legend>
+          <p className="hint" id={`${id}-memory-intro`}>
+            {t('solo.provider.memoryIntro')}
+          </p>
+          <div className="fields">
+            <div className="field wide">
+              <label className="field-label" htmlFor={`${id}-embedding_model`}>
+                {t('solo.provider.embeddingModel')}
+              </label>
+              <input
+                id={`${id}-embedding_model`}
+                value={draft.embedding_model}
+                maxLength={200}
+                spellCheck={false}
+                aria-describedby={`${id}-embedding_model-hint`}
+                onChange={(e) => set({ embedding_model: e.target.value })}
+              />
+              <span className="hint" id={`${id}-embedding_model-hint`}>
+                {t('solo.provider.embeddingModelHint')}
+              </span>
+            </div>
+            {numberField('memory_top_k', t('solo.provider.memoryTopK'), t('solo.provider.memoryTopKHint'), 1, 20, 1)}
+            {numberField(
+              'memory_capacity',
+              t('solo.provider.memoryCapacity'),
+              t('solo.provider.memoryCapacityHint'),
+              10,
+              10000,
+              1,
+            )}
+          </div>
+        </fieldset>
+      </details>
+      {action.error !== null && <ErrorNotice code={action.error} inSettings />}
       <p className="form-actions">
         <button type="submit" disabled={action.busy}>
           {t('solo.provider.save')}

@@ -1,3 +1,4 @@
+import { Keyboard } from 'lucide-react';
 import { useEffect, useId, useRef } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
@@ -112,9 +113,12 @@ export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenCha
         aria-expanded={open}
         aria-controls={id}
         aria-keyshortcuts="?"
+        className="icon-button"
+        aria-label={t('solo.shortcuts')}
+        title={`${t('solo.shortcuts')} (?)`}
         onClick={() => onOpenChange(!open)}
       >
-        {t('solo.shortcuts')} <kbd>?</kbd>
+        <Keyboard aria-hidden="true" size={20} />
       </button>
       {open && (
         <div className="shortcuts-popover" id={id} role="dialog" aria-label={t('solo.shortcuts.label')} data-testid="shortcuts-help">

@@ -1,10 +1,12 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Ellipsis, UserRound } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Markdown } from '../components/Markdown';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionView, Outcome, TurnInput } from './api';
-import { chipText, chipTitle, shortNames } from './outcomes';
+import { Menu } from './Menu';
+import { chipText, chipTitle, chipTrend, shortNames } from './outcomes';
 import { liveText, type StopReason } from './sse';
 
 // LiveTurn is a turn while its reply streams in.
@@ -57,6 +59,7 @@ export function Story({
   live,
   handlers,
   tipActions = null,
+  editRequest = 0,
 }: {
   story: ActionView[];
   statPaths: string[];
@@ -64,6 +67,9 @@ export function Story({
   live: LiveTurn | null;
   handlers: NodeHandlers;
   tipActions?: TipActions | null;
+  // editRequest: each new value opens the newest turn's text for editing
+  // (the reader's Edit action)
+  editRequest?: number;
 }) {
   const { t } = useI18n();
   // Name stats as the state line does; paths only an outcome mentions join in.
@@ -84,7 +90,9 @@ export function Story({
             h={handlers}
             // a player action at the tip has no narration yet (its turn
             // failed or was stopped before any text), unless one streams now
-            tip={i === story.length - 1 ? { waiting: a.kind === 'player' && live === null, actions: tipActions } : null}
+            tip={
+              i === story.length - 1 ? { waiting: a.kind === 'player' && live === null, actions: tipActions, editRequest } : null
+            }
           />
         ))}
       </ol>
@@ -95,11 +103,17 @@ export function Story({
   );
 }
 
+// PlayerText is what the player wrote: marked "You" (an icon and a word,
+// not only a colour) with its mode, set apart from the narration.
 function PlayerText({ mode, text }: { mode: string; text: string }) {
   const { t } = useI18n();
   const known = mode === 'do' || mode === 'say' || mode === 'story';
   return (
     <>
+      <span className="author-mark" data-testid="author-mark">
+        <UserRound aria-hidden="true" size={14} />
+        {t('reader.you')}
+      </span>
       {known && <span className="tag mode-tag">{t(`solo.mode.${mode}` as MessageKey)}</span>}
       <p className="solo-text" data-testid="node-text">
         {text}
@@ -119,7 +133,7 @@ function StoryNode({
   names: Map<string, string>;
   reasoning: string | undefined;
   h: NodeHandlers;
-  tip: { waiting: boolean; actions: TipActions | null } | null;
+  tip: { waiting: boolean; actions: TipActions | null; editRequest: number } | null;
 }) {
   const { t } = useI18n();
   const takes = a.takes ?? { index: 1, count: 1, ids: [a.id] };
@@ -144,6 +158,15 @@ function StoryNode({
     setConfirming(false);
     setDraft(a.text);
   };
+  // the reader's Edit action asks the newest turn to open its editor
+  const editRequest = tip?.editRequest ?? 0;
+  const seenRequest = useRef(editRequest);
+  useEffect(() => {
+    if (editRequest === seenRequest.current) return;
+    seenRequest.current = editRequest;
+    setConfirming(false);
+    setDraft(a.text);
+  }, [editRequest, a.text]);
   const cancelEdit = () => {
     setDraft(null);
     if (failure?.op === 'edit') h.onDismiss();
@@ -340,94 +363,21 @@ function StoryNode({
 }
 
 // TurnMenu holds a turn's actions (Fork, Insights, Edit, Delete) out of the
-// reading text: a small ⋯ button at the turn's corner; the items show while
-// the pointer is over the turn, while one of them has focus, or once opened.
-// ⋯ (click, Enter, Space, ArrowDown) opens and focuses the first item, the
-// arrow keys and Home/End move between the items, Tab walks them, Escape
-// closes and gives focus back to ⋯. keepOpen holds it open (a delete waits
-// for its confirmation).
+// reading text: a small ⋯ button in the turn's gutter (see Menu); the items
+// also show while the pointer is over the turn.
 export function TurnMenu({ depth, keepOpen = false, children }: { depth: number; keepOpen?: boolean; children: ReactNode }) {
   const { t } = useI18n();
-  const id = useId();
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
-  const items = useRef<HTMLDivElement>(null);
-  const shown = open || keepOpen;
-  const buttons = () => [...(items.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])];
-  const focusAt = (i: number) => {
-    const all = buttons();
-    if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
-  };
-  const openAt = (i: number) => {
-    setOpen(true);
-    focusAt(i);
-  };
-  const close = () => {
-    setOpen(false);
-    toggle.current?.focus();
-  };
-  const onItemsKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const all = buttons();
-    const at = all.indexOf(document.activeElement as HTMLButtonElement);
-    switch (e.key) {
-      case 'ArrowDown':
-      case 'ArrowRight':
-        focusAt(at + 1);
-        break;
-      case 'ArrowUp':
-      case 'ArrowLeft':
-        focusAt(at - 1);
-        break;
-      case 'Home':
-        focusAt(0);
-        break;
-      case 'End':
-        focusAt(-1);
-        break;
-      case 'Escape':
-        close();
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
-    e.stopPropagation();
-  };
   return (
-    <div
-      className={`turn-menu${shown ? ' is-open' : ''}`}
-      data-testid="turn-menu"
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
-      }}
+    <Menu
+      className="turn-menu"
+      testId="turn-menu"
+      label={format(t('solo.menu.label'), { depth })}
+      itemsLabel={format(t('solo.menu.items'), { depth })}
+      toggle={<Ellipsis aria-hidden="true" size={18} />}
+      keepOpen={keepOpen}
     >
-      <button
-        type="button"
-        className="tool turn-menu-toggle"
-        ref={toggle}
-        aria-label={format(t('solo.menu.label'), { depth })}
-        aria-expanded={shown}
-        aria-controls={id}
-        onClick={() => (open ? setOpen(false) : openAt(0))}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            openAt(0);
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            openAt(-1);
-          } else if (e.key === 'Escape' && open) {
-            e.preventDefault();
-            setOpen(false);
-          }
-        }}
-      >
-        ⋯
-      </button>
-      <div className="turn-menu-items" id={id} ref={items} role="group" aria-label={format(t('solo.menu.items'), { depth })} onKeyDown={onItemsKey}>
-        {children}
-      </div>
-    </div>
+      {children}
+    </Menu>
   );
 }
 
@@ -471,9 +421,10 @@ function Chips({ outcomes, names }: { outcomes: Outcome[]; names: Map<string, st
       {outcomes.map((o, i) => (
         <li
           key={`${o.path}-${i}`}
-          className={`stat-chip is-${o.status}`}
+          className={`stat-chip is-${o.status} trend-${chipTrend(o)}`}
           data-testid="stat-chip"
           data-status={o.status}
+          data-trend={chipTrend(o)}
           data-path={o.path}
           title={chipTitle(t, o)}
         >

@@ -1,3 +1,4 @@
+import { SendHorizontal, Square } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { PlayerMode, TurnInput as TurnBody } from './api';
@@ -76,10 +77,12 @@ export function TurnInput({
             disabled={stop.stopping}
             onClick={stop.onStop}
           >
+            <Square aria-hidden="true" size={16} />
             {stop.stopping ? t('solo.stopping') : t('solo.stop')}
           </button>
         ) : (
-          <button type="submit" disabled={disabled || text.trim() === ''}>
+          <button type="submit" className="send-button" disabled={disabled || text.trim() === ''}>
+            <SendHorizontal aria-hidden="true" size={18} />
             {t('solo.send')}
           </button>
         )}

@@ -96,6 +96,14 @@ export const deleteScenario = (id: number) => apiSend<Schemas['Deleted']>('DELET
 export const playScenario = (id: number, persona: Persona) =>
   apiSend<AdventurePage>('POST', `/api/scenarios/${id}/play`, persona);
 
+// ---- starter scenarios (shipped with the server) ---------------------------
+
+export type Starter = Schemas['Starter'];
+export const listStarters = (signal?: AbortSignal) => apiGet<Schemas['StarterList']>('/api/solo/starters', signal);
+// startStarter imports a starter as the caller's scenario and starts an adventure from it.
+export const startStarter = (slug: string, persona: Persona = { persona_name: '', persona_pronouns: '', persona_desc: '' }) =>
+  apiSend<AdventurePage>('POST', `/api/solo/starters/${enc(slug)}/play`, persona);
+
 // ---- adventures ------------------------------------------------------------
 
 export const listAdventures = (signal?: AbortSignal) =>

@@ -87,3 +87,11 @@ export function chipTitle(t: T, o: Outcome): string {
   if (reason) parts.push(reason);
   return parts.join(' · ');
 }
+
+// chipTrend says which way an applied or clamped number went: 'loss' (hp −15:
+// damage, shown red), 'gain' (healing, green), or 'set' for anything else
+// (a text or yes/no stat, a rejected change).
+export function chipTrend(o: Outcome): 'loss' | 'gain' | 'set' {
+  if (o.status === 'rejected' || typeof o.from !== 'number' || typeof o.to !== 'number') return 'set';
+  return o.to < o.from ? 'loss' : o.to > o.from ? 'gain' : 'set';
+}

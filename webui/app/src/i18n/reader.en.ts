@@ -1,0 +1,35 @@
+// English strings of the solo reader (the play screen's reading options,
+// icon actions and overflow menu), the starter scenarios and the links to
+// the model settings; en.ts spreads them in.
+export const readerEn = {
+  'reader.more': 'More actions',
+  'reader.edit': 'Edit the last turn',
+  'reader.options': 'Reading options',
+  'reader.font': 'Font',
+  'reader.font.serif': 'Serif',
+  'reader.font.sans': 'Sans',
+  'reader.font.hyperlegible': 'Hyperlegible',
+  'reader.size': 'Text size',
+  'reader.size.s': 'Small',
+  'reader.size.m': 'Medium',
+  'reader.size.l': 'Large',
+  'reader.size.xl': 'Extra large',
+  'reader.you': 'You',
+  'reader.narrator': 'Narrator',
+  'reader.back': 'Back to all solo adventures',
+
+  'starters.title': 'Starter stories',
+  'starters.intro': 'Ready-made stories shipped with Adventure Table. One tap starts your own copy.',
+  'starters.failed': 'Could not load the starter stories.',
+  'starters.start': 'Start',
+  'starters.startLabel': 'Start “{title}”',
+  'starters.scripted': 'Scripted',
+  'starters.scriptedHint': 'This story runs scripts (an hour clock).',
+  'starters.cards': '{n} story cards',
+  'starters.failedStart': 'The story could not be started.',
+  'starters.empty': 'New here? Pick a story and play it now.',
+
+  'modelSettings.link': 'Open the model settings',
+  'provider.advanced': 'Advanced',
+  'provider.advancedHint': 'Context size, reply length, sampling, reasoning and the memory bank. The defaults suit most models.',
+} as const;

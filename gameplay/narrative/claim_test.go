@@ -2,6 +2,7 @@ package narrative_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -182,23 +183,29 @@ func TestShutdownInterruptsTheTurn(t *testing.T) {
 // mid-stream and an error status.
 func TestModelFaultsKeepThePreviousState(t *testing.T) {
 	limits := llm.Timeouts{Connect: 300 * time.Millisecond, Headers: 400 * time.Millisecond, Idle: 500 * time.Millisecond, Total: 1500 * time.Millisecond}
+	// The total limit's own case: chunks far inside a long idle limit, so
+	// only the total can end it, however late a busy machine delivers them
+	// (250 ms chunks against a 500 ms idle limit once ended it as idle).
+	totalOnly := limits
+	totalOnly.Idle = 10 * time.Second
 	cases := []struct {
-		name string
-		url  func(t *testing.T) string
-		code apperr.Code
+		name   string
+		url    func(t *testing.T) string
+		code   apperr.Code
+		limits *llm.Timeouts
 	}{
-		{"ConnectTimeout", func(t *testing.T) string { return llmtest.Silent(t) }, apperr.ProviderConnectTimeout},
-		{"HeadersTimeout", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallBeforeHeaders) }, apperr.ProviderHeadersTimeout},
-		{"IdleTimeoutAfterHeaders", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallAfterHeaders) }, apperr.ProviderIdleTimeout},
-		{"IdleTimeoutMidReply", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallAfterChunk) }, apperr.ProviderIdleTimeout},
+		{"ConnectTimeout", func(t *testing.T) string { return llmtest.Silent(t) }, apperr.ProviderConnectTimeout, nil},
+		{"HeadersTimeout", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallBeforeHeaders) }, apperr.ProviderHeadersTimeout, nil},
+		{"IdleTimeoutAfterHeaders", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallAfterHeaders) }, apperr.ProviderIdleTimeout, nil},
+		{"IdleTimeoutMidReply", func(t *testing.T) string { return llmtest.Hang(t, llmtest.StallAfterChunk) }, apperr.ProviderIdleTimeout, nil},
 		{"TotalTimeout", func(t *testing.T) string {
-			return llmtest.Repeat(t, llmtest.Reply{Chunks: []string{"a ", "b ", "c ", "d ", "e ", "f ", "g ", "h ", "i ", "j "}, Delay: 250 * time.Millisecond, FinishReason: "stop"})
-		}, apperr.ProviderTotalTimeout},
-		{"ResetMidStream", func(t *testing.T) string { return llmtest.Reset(t, "The door ", "opens") }, apperr.ProviderUnavailable},
+			return llmtest.Repeat(t, llmtest.Reply{Chunks: slices.Repeat([]string{"a "}, 40), Delay: 100 * time.Millisecond, FinishReason: "stop"})
+		}, apperr.ProviderTotalTimeout, &totalOnly},
+		{"ResetMidStream", func(t *testing.T) string { return llmtest.Reset(t, "The door ", "opens") }, apperr.ProviderUnavailable, nil},
 		{"ErrorEventMidStream", func(t *testing.T) string {
 			return llmtest.Repeat(t, llmtest.Reply{Chunks: []string{"The door "}, MidStreamError: true})
-		}, apperr.ProviderUnavailable},
-		{"ErrorStatus", func(t *testing.T) string { return llmtest.Repeat(t, llmtest.Reply{Status: 502}) }, apperr.ProviderUnavailable},
+		}, apperr.ProviderUnavailable, nil},
+		{"ErrorStatus", func(t *testing.T) string { return llmtest.Repeat(t, llmtest.Reply{Status: 502}) }, apperr.ProviderUnavailable, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +215,11 @@ func TestModelFaultsKeepThePreviousState(t *testing.T) {
 			f.play(adv, "look", "The hall is dark.", `{"player.hp": -10}`)
 			before := f.page(adv)
 			f.setModel(tc.url(t))
-			svc := f.process("faults", llm.NewOpenAIWithTimeouts(nil, limits))
+			timeouts := limits
+			if tc.limits != nil {
+				timeouts = *tc.limits
+			}
+			svc := f.process("faults", llm.NewOpenAIWithTimeouts(nil, timeouts))
 			start := time.Now()
 			turn, err := svc.StartRetry(context.Background(), f.user, adv)
 			events := run(t, turn, err)

@@ -247,6 +247,17 @@ describe('controls', () => {
     expect(targets).toEqual(['', 'seat:10', 'npc:1']);
   });
 
+  it('on their turn a player attacks from their own row of the order, and rows show an HP bar where HP is sent', () => {
+    render(wrap(<EncounterPanel sessionId={12} state={state(fight({ current_id: 'seat:9' }))} isDM={false} mySeatId={9} canAct seats={seats} />));
+    const mine = screen.getAllByTestId('combatant').find((r) => r.getAttribute('data-id') === 'seat:9')!;
+    expect(within(mine).getByRole('button', { name: en['combat.attack'] })).toBeTruthy();
+    // the hidden Goblin sends no HP: no bar; a seat's HP has one
+    expect(within(row('Goblin')).queryByTestId('combatant-hp-bar')).toBeNull();
+    const withHp = screen.getAllByTestId('combatant').filter((r) => within(r).queryByTestId('combatant-hp'));
+    expect(withHp.length).toBeGreaterThan(0);
+    for (const r of withHp) expect(within(r).getByTestId('combatant-hp-bar').getAttribute('role')).toBe('meter');
+  });
+
   it('a player’s attack form offers the attacks of their sheet as the resume derived them', () => {
     const dagger = { name: 'Dagger', to_hit: 4, damage: '1d4+2', damage_modifier: 2, damage_type: 'piercing' };
     render(wrap(<EncounterPanel sessionId={12} state={state(fight({ current_id: 'seat:9' }))} isDM={false} mySeatId={9} canAct seats={seats} myAttacks={[dagger]} />));

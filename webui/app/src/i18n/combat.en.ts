@@ -12,6 +12,7 @@ export const combatEn = {
   'combat.turnNow': 'Turn',
   'combat.hidden': 'hidden',
   'combat.hp': 'HP {current}/{max}',
+  'combat.hpOf': 'Hit points of {name}',
   'combat.ac': 'AC {ac}',
   'combat.deathSaves': 'Death saves: {ok} ✓ {fail} ✗',
   'combat.condition.rounds': '{condition} ({n})',

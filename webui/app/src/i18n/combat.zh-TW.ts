@@ -13,6 +13,7 @@ export const combatZhTW: Record<keyof typeof combatEn, string> = {
   'combat.turnNow': '行動中',
   'combat.hidden': '隱藏',
   'combat.hp': 'HP {current}/{max}',
+  'combat.hpOf': '{name} 的生命值',
   'combat.ac': 'AC {ac}',
   'combat.deathSaves': '死亡豁免：{ok} ✓ {fail} ✗',
   'combat.condition.rounds': '{condition}（{n}）',

@@ -51,6 +51,28 @@ export function HpBar({ hp }: { hp: HP }) {
   );
 }
 
+// HpMeter is a thin bar of current / max hit points (and temporary ones),
+// for rows that already print the numbers (the initiative order).
+export function HpMeter({ hp, label }: { hp: HP; label: string }) {
+  const share = hp.max > 0 ? hp.current / hp.max : 0;
+  const level = share <= 0.25 ? 'low' : share <= 0.5 ? 'mid' : 'high';
+  return (
+    <span
+      className={`hp-bar hp-meter hp-${level}`}
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={hp.max}
+      aria-valuenow={hp.current}
+      aria-valuetext={`${hp.current}/${hp.max}`}
+      data-testid="combatant-hp-bar"
+    >
+      <span className="hp-fill" style={{ width: `${pct(hp.current, hp.max)}%` }} />
+      {hp.temp > 0 && <span className="hp-temp" style={{ width: `${pct(hp.temp, hp.max)}%` }} />}
+    </span>
+  );
+}
+
 // ConditionChips lists a character's conditions; the DM can remove one.
 export function ConditionChips({
   sessionId,

@@ -4,7 +4,7 @@
 // attack with anyone, change a combatant, end), the player's (roll
 // initiative, attack with their own combatant, end their own turn, death
 // saves), and the notice when the turn passes to the reader's seat.
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -14,6 +14,7 @@ import { useAction } from '../useAction';
 import { useCoalescedRun } from '../useCoalesced';
 import { usePageTitle } from '../usePageTitle';
 import { CONDITIONS, type AttackDerived } from './api';
+import { HpMeter } from './CharacterState';
 import {
   addCombatant,
   advanceEncounter,
@@ -93,10 +94,29 @@ function conditionText(c: CombatantView['conditions'][number], t: T): string {
   return c.rounds ? format(t('combat.condition.rounds'), { condition: name, n: c.rounds }) : name;
 }
 
-function CombatantRow({ c, isDM, mine, t }: { c: CombatantView; isDM: boolean; mine: boolean; t: T }) {
+function CombatantRow({
+  c,
+  isDM,
+  mine,
+  t,
+  children,
+}: {
+  c: CombatantView;
+  isDM: boolean;
+  mine: boolean;
+  t: T;
+  // what the reader does on this row (their attack, on their turn)
+  children?: ReactNode;
+}) {
   const hp = c.hp;
+  const row = useRef<HTMLLIElement>(null);
+  // The turn in play stays in view as the order scrolls past it.
+  useEffect(() => {
+    if (c.current) row.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [c.current]);
   return (
     <li
+      ref={row}
       className={`combatant${c.current ? ' is-current' : ''}${mine ? ' is-mine' : ''} status-${c.status}`}
       data-testid="combatant"
       data-id={c.id}
@@ -125,6 +145,7 @@ function CombatantRow({ c, isDM, mine, t }: { c: CombatantView; isDM: boolean; m
               {hp.temp > 0 && ` ${format(t('card.tempHp'), { n: hp.temp })}`}
             </span>
           )}
+          {hp && <HpMeter hp={hp} label={format(t('combat.hpOf'), { name: c.name })} />}
           {c.ac != null && <span data-testid="combatant-ac">{format(t('combat.ac'), { ac: c.ac })}</span>}
           {c.status === 'dying' && c.death_saves && (
             <span data-testid="combatant-saves">
@@ -141,6 +162,7 @@ function CombatantRow({ c, isDM, mine, t }: { c: CombatantView; isDM: boolean; m
             ))}
           </span>
         )}
+        {children && <div className="combatant-act">{children}</div>}
       </span>
     </li>
   );
@@ -247,7 +269,12 @@ export function EncounterPanel({
         <>
           <ol className="initiative-order" data-testid="initiative-order" aria-label={t('combat.order')}>
             {view.combatants.map((c) => (
-              <CombatantRow key={c.id} c={c} isDM={isDM} mine={c.id === mine} t={t} />
+              <CombatantRow key={c.id} c={c} isDM={isDM} mine={c.id === mine} t={t}>
+                {/* A player attacks on their own turn, from their own row (the server says not_your_turn otherwise). */}
+                {canAct && !isDM && c.id === mine && view.phase === 'fighting' && view.current_id === mine && (
+                  <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} attacks={myAttacks} onResult={onResult} />
+                )}
+              </CombatantRow>
             ))}
           </ol>
           {isDM && canAct && view.phase === 'initiative' && (
@@ -260,10 +287,6 @@ export function EncounterPanel({
             </div>
           )}
           {canAct && isDM && <DmControls sessionId={sessionId} view={view} seats={seats} onResult={onResult} />}
-          {/* A player attacks on their own turn (the server says not_your_turn otherwise). */}
-          {canAct && !isDM && mine && view.phase === 'fighting' && view.current_id === mine && (
-            <PlayerAttack sessionId={sessionId} view={view} attackerId={mine} attacks={myAttacks} onResult={onResult} />
-          )}
         </>
       )}
     </section>

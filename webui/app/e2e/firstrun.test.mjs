@@ -11,35 +11,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { chromiumOrSkip, journey, skipLine } from './harness.mjs';
+import { chromiumOrSkip, journey, skipLine, smallTargets } from './harness.mjs';
 import { PHONE, showPart, SIZES, sizeName } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 const MAX_STEPS = 3;
 const shotsDir = process.env.AT_FIRSTRUN_SHOTS;
-
-// smallTargets lists the visible interactive elements smaller than 24×24 px
-// (WCAG 2.5.8), except links inside a sentence (the criterion's inline
-// exception). A control inside a label counts with its label.
-const smallTargets = (page) =>
-  page.evaluate(() => {
-    const out = [];
-    const sel = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="tab"], [tabindex]:not([tabindex="-1"])';
-    for (const el of document.querySelectorAll(sel)) {
-      const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.display === 'none') continue;
-      let box = el.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue;
-      const label = el.closest('label');
-      if (label && el.matches('input')) box = label.getBoundingClientRect();
-      if (box.width >= 24 && box.height >= 24) continue;
-      const parent = el.parentElement;
-      const inline = el.matches('a') && style.display === 'inline' && parent && parent.textContent.trim() !== el.textContent.trim();
-      if (inline) continue;
-      out.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || el.name || '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
-    }
-    return out;
-  });
 
 describe('first runs reach a game', { skip: !haveChromium && skipLine() }, () => {
   const { url, at, open, pageErrors } = journey();

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { chromiumOrSkip, eventually, skipLine, smallTargets } from './harness.mjs';
 import { button, character, DESKTOP, PHONE, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -50,6 +50,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
     const w = await widths(page);
     assert.ok(w.scroll <= w.inner, `${what} (${w.path}) scrolls sideways at 390 px: scrollWidth ${w.scroll} > ${w.inner}`);
+    assert.deepEqual(await smallTargets(page), [], `${what} (${w.path}): interactive elements under 24×24 px at 390 px`);
     return w;
   }
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { chromiumOrSkip, eventually, skipLine, smallTargets } from './harness.mjs';
 import { soloJourney } from './solo-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -43,28 +43,6 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
     const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     assert.ok(w.scroll <= w.inner, `${what} scrolls sideways: scrollWidth ${w.scroll} > ${w.inner}`);
   }
-
-  // smallTargets lists the visible controls smaller than 24×24 px (a radio
-  // or checkbox counts by its label, which takes the click too; a link
-  // inside a sentence is exempt, as WCAG 2.5.8 says).
-  const smallTargets = (page) =>
-    page.evaluate(() => {
-      const out = [];
-      const sel = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex]:not([tabindex="-1"])';
-      for (const el of document.querySelectorAll(sel)) {
-        const style = getComputedStyle(el);
-        if (style.visibility === 'hidden' || style.opacity === '0') continue;
-        let target = el;
-        if ((el.type === 'radio' || el.type === 'checkbox') && el.closest('label')) target = el.closest('label');
-        if (el.tagName === 'A' && style.display === 'inline' && el.parentElement?.tagName === 'P' && el.parentElement.textContent.trim() !== el.textContent.trim()) continue;
-        const r = target.getBoundingClientRect();
-        if (r.width === 0 && r.height === 0) continue;
-        // a control hidden inside a closed menu or details is not shown
-        if (target.closest('details:not([open])') && !target.matches('summary')) continue;
-        if (r.width < 24 || r.height < 24) out.push(`${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') || el.textContent || el.name || '').trim().slice(0, 40)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
-      }
-      return out;
-    });
 
   async function noSmallTargets(page, what) {
     await settle(page);

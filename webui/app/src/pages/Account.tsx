@@ -591,7 +591,7 @@ function LocalAccount() {
       <h1>{t('account.local.title')}</h1>
       <p className="lead">{t('account.local.body')}</p>
       <p>
-        <Link to="/">{t('account.local.home')}</Link>
+        <Link to="/" className="button-link">{t('account.local.home')}</Link>
       </p>
     </div>
   );

@@ -265,6 +265,8 @@ func (s *Server) tableRoutes() {
 		}, s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/characters", Tag: "characters", Summary: "Create a character", Status: http.StatusCreated, Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.CharacterInvalid}},
 		withBody(http.StatusCreated, t.CreateCharacter), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/characters/preview", Tag: "characters", Summary: "What the sheet rules derive from a character being edited (modifiers, saves, skills, AC, attacks), without saving it", Request: typeOf[table.CharacterInput](), Response: typeOf[table.CharacterDerived](), Errors: []apperr.Code{apperr.CharacterInvalid}},
+		withBody(http.StatusOK, t.PreviewCharacter), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/characters/templates", Tag: "characters", Summary: "The quick characters (level-1 sheets) a friend can sit down with", Response: typeOf[table.QuickTemplates]()},
 		func(c *gin.Context) { c.JSON(http.StatusOK, t.ListQuickTemplates(c.Request.Context())) }, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}", Tag: "characters", Summary: "One of the caller's characters", Response: character, Errors: []apperr.Code{apperr.NotFound}},

@@ -481,6 +481,19 @@ func (s *Service) CreateCharacter(ctx context.Context, c Caller, in CharacterInp
 	return characterView(*ch), nil
 }
 
+// PreviewCharacter is what the sheet rules derive from a character being
+// edited, before it is saved: the editor's totals follow the typing through
+// the very rules the saved sheet uses, not a copy of them in the browser.
+// Nothing is read or written. Returns character_invalid.
+func (s *Service) PreviewCharacter(_ context.Context, _ Caller, in CharacterInput) (CharacterDerived, error) {
+	if err := in.validate(); err != nil {
+		return CharacterDerived{}, err
+	}
+	var ch models.Character
+	in.apply(&ch)
+	return characterDerived(&ch), nil
+}
+
 // createCharacter checks and writes a character of the caller. Returns
 // character_invalid.
 func (s *Service) createCharacter(ctx context.Context, tx *models.Store, c Caller, in CharacterInput) (*models.Character, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/sheet"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/gameplay/table/tabletest"
+	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
 // TestCharacterDerivedIsWhatRollsUse: the sheet's derived values are the
@@ -117,4 +118,33 @@ func TestCharacterDerivedFromStoredSheet(t *testing.T) {
 	if diff := cmp.Diff(v, again, cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
 		t.Errorf("the stored character derives differently (-update +get):\n%s", diff)
 	}
+}
+
+// The editor's preview derives exactly what saving would, and writes
+// nothing; a bad sheet is character_invalid.
+func TestPreviewCharacterDerivesAsSaving(t *testing.T) {
+	svc, store := newService(t)
+	me := tabletest.NewUser(t, svc, "Mira")
+	in := tabletest.Character("Mira")
+	in.Abilities.Dex = 18
+	before, err := store.TableCounts(ctx)
+	tabletest.Must(t, err)
+	preview, err := svc.PreviewCharacter(ctx, me, in)
+	tabletest.Must(t, err)
+	after, err := store.TableCounts(ctx)
+	tabletest.Must(t, err)
+	if after["characters"] != before["characters"] {
+		t.Fatalf("a preview wrote a character")
+	}
+	saved, err := svc.CreateCharacter(ctx, me, in)
+	tabletest.Must(t, err)
+	if !cmp.Equal(preview, saved.Derived) {
+		t.Fatalf("preview %+v, saved %+v", preview, saved.Derived)
+	}
+	if preview.Modifiers["dex"] != 4 {
+		t.Fatalf("dex 18 gives modifier %d, want +4", preview.Modifiers["dex"])
+	}
+	in.Level = 0
+	_, err = svc.PreviewCharacter(ctx, me, in)
+	wantCode(t, err, apperr.CharacterInvalid)
 }

@@ -215,9 +215,17 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       await at(ann, path);
       await ann.locator('h1').first().waitFor();
       measured.push(`${what} ${(await fitsPhone(ann, what)).scroll}`);
+      if (what === 'character editor') {
+        // the long sheet keeps Save on screen (it was 4,800 px down), and its
+        // totals follow the typing before any save
+        const save = await ann.getByRole('button', { name: 'Save character', exact: true }).boundingBox();
+        assert.ok(save && save.y >= 0 && save.y + save.height <= 844, `the sheet's Save is in view at 390×844: ${JSON.stringify(save)}`);
+        await ann.getByLabel('Dexterity', { exact: true }).fill('20');
+        await waitText(ann.getByTestId('mod-dex'), '+5');
+      }
     }
     await at(dana, `rooms/${room.id}`);
-    await dana.locator('h1').first().waitFor();
+    await dana.getByTestId('room-name').waitFor();
     measured.push(`room as owner ${(await fitsPhone(dana, 'room (owner)')).scroll}`);
 
     // the session page, as the DM and as the player: the feed first

@@ -624,6 +624,24 @@ describe('character editor', () => {
     expect(document.body.textContent).not.toContain('exceeds max');
   });
 
+  it('totals follow the typing: the draft goes to the server\'s sheet rules (preview) and its answer shows before any save', async () => {
+    stubServer({
+      'GET /api/characters/3': () => json(200, MIRA),
+      'POST /api/characters/preview': (body) => {
+        const dex = (body as { abilities: { dex: number } }).abilities.dex;
+        const mod = Math.floor((dex - 10) / 2);
+        return json(200, { ...MIRA.derived, modifiers: { ...MIRA.derived.modifiers, dex: mod } });
+      },
+    });
+    renderApp('/characters/3');
+    await screen.findByLabelText(en['character.name']);
+    fireEvent.change(screen.getByLabelText(en['ability.dex']), { target: { value: '20' } });
+    await vi.waitFor(() => expect(screen.getByTestId('mod-dex').textContent).toBe('+5'), { timeout: 3000 });
+    const sent = callsTo('POST', '/api/characters/preview').at(-1)!.body as { abilities: { dex: number } };
+    expect(sent.abilities.dex).toBe(20);
+    expect(callsTo('PUT', '/api/characters/3')).toHaveLength(0);
+  });
+
   it('creates a new character and goes to its page', async () => {
     stubServer({
       'POST /api/characters': (body) => json(201, { ...MIRA, ...(body as object), id: 7, proficiency_bonus: 2 }),

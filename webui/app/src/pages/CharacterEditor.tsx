@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Field } from '../components/Field';
@@ -17,9 +17,11 @@ import {
   UNARMORED,
   createCharacter,
   getCharacter,
+  previewCharacter,
   updateCharacter,
   type Ability,
   type Character,
+  type CharacterDerived,
   type CharacterInput,
 } from '../table/api';
 import { useAction } from '../useAction';
@@ -38,6 +40,9 @@ import {
   type ItemRow,
   type SpellRow,
 } from './SheetLists';
+
+// PREVIEW_DELAY_MS is how long typing rests before the totals are derived.
+const PREVIEW_DELAY_MS = 250;
 
 // The form keeps numbers as the text typed, so a field can be cleared while editing.
 interface Draft {
@@ -280,6 +285,25 @@ function Editor({ initial }: { initial: Character | null }) {
     if (!saved) navigate(`/characters/${c.id}`, { replace: true, state: { created: true } });
   };
 
+  // The totals follow the typing: each settled draft is sent to the
+  // server's sheet rules (POST /api/characters/preview), the one place they
+  // live; a draft they refuse keeps the last totals.
+  const [preview, setPreview] = useState<CharacterDerived | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      previewCharacter(inputOf(draft)).then(
+        (d) => live && setPreview(d),
+        () => {},
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [draft]);
+  const derived = preview ?? saved?.derived ?? null;
+
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const toggle = (list: string[], v: string, on: boolean) => (on ? [...new Set([...list, v])] : list.filter((x) => x !== v));
 
@@ -378,7 +402,7 @@ function Editor({ initial }: { initial: Character | null }) {
           </div>
         </fieldset>
 
-        {saved && <SheetSummary c={saved} />}
+        {derived && <SheetSummary d={derived} />}
 
         <fieldset aria-describedby={described('abilities')}>
           <legend>{t('character.abilities')}</legend>
@@ -395,7 +419,7 @@ function Editor({ initial }: { initial: Character | null }) {
                   aria-invalid={badKey(`abilities.${a}`) || (fieldErrors.abilities?.includes('abilities') ?? false) || undefined}
                 />
                 <span className="derived" data-testid={`mod-${a}`} title={t('character.modifier')}>
-                  {total(saved?.derived.modifiers[a])}
+                  {total(derived?.modifiers[a])}
                 </span>
               </Field>
             ))}
@@ -428,7 +452,7 @@ function Editor({ initial }: { initial: Character | null }) {
                       />
                     </td>
                     <td className="derived" data-testid={`save-${a}`}>
-                      {total(saved?.derived.saves[a])}
+                      {total(derived?.saves[a])}
                     </td>
                   </tr>
                 );
@@ -480,7 +504,7 @@ function Editor({ initial }: { initial: Character | null }) {
                       />
                     </td>
                     <td className="derived" data-testid={`skill-${s}`}>
-                      {total(saved?.derived.skills[s])}
+                      {total(derived?.skills[s])}
                     </td>
                   </tr>
                 );
@@ -708,7 +732,7 @@ function Editor({ initial }: { initial: Character | null }) {
             idp={idp}
             rows={draft.attacks}
             onChange={(attacks) => set({ attacks })}
-            derived={saved?.derived.attacks}
+            derived={derived?.attacks}
             bad={rowBad('attacks')}
           />
           {saved && draft.attacks.length > 0 && <p className="hint">{t('character.totalsHint')}</p>}
@@ -738,8 +762,8 @@ function Editor({ initial }: { initial: Character | null }) {
             lead={action.error === 'character_invalid' ? t('character.invalid') : undefined}
           />
         )}
-        <p className="form-actions">
-          <button type="submit" disabled={action.busy}>
+        <p className="form-actions sheet-save-bar">
+          <button type="submit" className="primary" disabled={action.busy}>
             {t('character.save')}
           </button>{' '}
           <span role="status" className="hint">
@@ -765,14 +789,13 @@ function Editor({ initial }: { initial: Character | null }) {
   );
 }
 
-// total writes a server-derived modifier, or a dash before the first save.
+// total writes a server-derived modifier, or a dash while none is known.
 const total = (n: number | undefined) => (n === undefined ? '—' : signed(n));
 
-// SheetSummary shows the saved sheet's headline numbers as the server
-// derived them: AC, initiative, speed, passive Perception and hit dice.
-export function SheetSummary({ c }: { c: Character }) {
+// SheetSummary shows the sheet's headline numbers as the server derived
+// them: AC, initiative, speed, passive Perception and hit dice.
+function SheetSummary({ d }: { d: CharacterDerived }) {
   const { t } = useI18n();
-  const d = c.derived;
   const stats: { key: string; label: string; value: string; note?: string }[] = [
     {
       key: 'ac',

@@ -82,7 +82,7 @@ export function RoomPage() {
         <h1>{t('nav.tables')}</h1>
         {room.loading && <p aria-busy="true">{t('common.loading')}</p>}
         {room.error !== null && <ErrorNotice code={room.error} lead={t('room.failed')} onRetry={room.reload} />}
-        <p>
+        <p className="crumbs">
           <Link to="/tables">{t('room.back')}</Link>
         </p>
       </>

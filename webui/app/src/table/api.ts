@@ -234,6 +234,7 @@ export const listCharacters = (signal?: AbortSignal) =>
 export const getCharacter = (id: string | number, signal?: AbortSignal) =>
   apiGet<Character>(`/api/characters/${enc(id)}`, signal);
 export const createCharacter = (input: CharacterInput) => apiSend<Character>('POST', '/api/characters', input);
+export const previewCharacter = (input: CharacterInput) => apiSend<CharacterDerived>('POST', '/api/characters/preview', input);
 export const updateCharacter = (id: number, input: CharacterInput) =>
   apiSend<Character>('PUT', `/api/characters/${id}`, input);
 // A character as a file in the app's own format (adventure-table.character).

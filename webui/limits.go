@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -22,11 +23,14 @@ import (
 var (
 	ipClassByPath = map[string]limits.Class{
 		"POST /api/rooms/join":       limits.Join,
+		"POST /api/tables/sit":       limits.Join, // joins as /api/rooms/join does
 		"POST /api/account/login":    limits.Login,
 		"POST /api/account/register": limits.Login,
 	}
 	userClassByRoute = map[string]limits.Class{
 		"POST /api/rooms":                      limits.Create,
+		"POST /api/tables":                     limits.Create, // a room, its campaign, seats and a lobby
+		"POST /api/solo/starters/{slug}/play":  limits.Create, // a scenario and its adventure
 		"POST /api/rooms/{id}/campaigns":       limits.Create,
 		"POST /api/characters":                 limits.Create,
 		"POST /api/characters/import":          limits.Create,
@@ -62,7 +66,13 @@ func (s *Server) limitRequests(c *gin.Context) {
 		respondError(c, err)
 		return
 	}
-	if class, ok := ipClassByPath[c.Request.Method+" "+p]; ok {
+	class, ok := ipClassByPath[c.Request.Method+" "+p]
+	if !ok && c.Request.Method == http.MethodGet && strings.HasPrefix(p, "/api/invites/") {
+		// An invite's preview answers whether a code is right: it is a
+		// guess at a code as much as a join is.
+		class, ok = limits.Join, true
+	}
+	if ok {
 		if err := s.opts.Limits.Allow(class, ip); err != nil {
 			respondError(c, err)
 		}

@@ -223,6 +223,13 @@ func TestWrongInviteCodesAreLimited(t *testing.T) {
 	if rec := f.send(t, attacker, "POST", "/api/rooms/join", fmt.Sprintf(`{"invite_code":%q}`, room.InviteCode)); !limited(t, rec) {
 		t.Fatalf("the right code past the budget: %d %s", rec.Code, rec.Body)
 	}
+	// The first-run doors guess codes too: the invite's preview and sitting down.
+	if rec := f.send(t, attacker, "GET", "/api/invites/"+room.InviteCode, ""); !limited(t, rec) {
+		t.Fatalf("an invite preview past the budget: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.send(t, attacker, "POST", "/api/tables/sit", fmt.Sprintf(`{"invite_code":%q}`, room.InviteCode)); !limited(t, rec) {
+		t.Fatalf("sitting down past the budget: %d %s", rec.Code, rec.Body)
+	}
 	rec = f.send(t, attacker, "GET", "/api/rooms", "")
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"rooms":[]`) {
 		t.Fatalf("the attacker's rooms: %d %s", rec.Code, rec.Body)
@@ -306,6 +313,12 @@ func TestPerUserClasses(t *testing.T) {
 	}
 	if rec := f.send(t, ann, "POST", "/api/imports", `{"entries":{}}`); !limited(t, rec) {
 		t.Fatalf("a scenario import past the creation budget: %d %s", rec.Code, rec.Body)
+	}
+	// The one-screen table and a starter story create as the long ways do.
+	for _, path := range []string{"/api/tables", "/api/solo/starters/clockwork-bazaar/play"} {
+		if rec := f.send(t, ann, "POST", path, `{"name":"Quick"}`); !limited(t, rec) {
+			t.Fatalf("%s past the creation budget: %d %s", path, rec.Code, rec.Body)
+		}
 	}
 	if rec := f.send(t, ann, "POST", "/api/imports/preview", `{"entries":{}}`); rec.Code != http.StatusOK {
 		t.Fatalf("a preview creates nothing and is not charged as creation: %d %s", rec.Code, rec.Body)

@@ -253,6 +253,10 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await fitsPhone(ann, 'session as player, attack picker');
     await ann.getByRole('tab', { name: 'Chat', exact: true }).click();
     console.log(`# 390×844 scrollWidth: ${measured.join(', ')}`);
+    // the chat takes most of a phone (it had 304 of 844 px under the headers)
+    const chatBox = await ann.getByTestId('chat').boundingBox();
+    console.log(`# 390×844: the player's chat is ${Math.round(chatBox.height)} px high`);
+    assert.ok(chatBox.height >= 844 * 0.45, `the player's chat at 390×844 is ${Math.round(chatBox.height)} px high, want at least 45 % of the screen`);
     assert.ok(await ann.getByTestId('chat-line').first().isVisible(), 'the player reads the feed');
     // a player sees no DM controls, on any tab
     await ann.getByRole('tab', { name: 'At the table', exact: true }).click();

@@ -2,24 +2,15 @@
 // on every page of the app and on the session page's tabs and drawers, as
 // the DM and as a player, in the light and the dark theme, at 1366×768 and
 // at 390×844: no serious or critical violation of WCAG 2.1 A/AA. The rules
-// are axe's; the pages are the real binary's.
+// are axe's; the pages are the real binary's. (The solo reader and its
+// drawers are audited by e2e/solo-firstrun.test.mjs.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromiumOrSkip, skipLine } from './harness.mjs';
+import { axeViolations as audit, chromiumOrSkip, skipLine } from './harness.mjs';
 import { character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
-
-// audit returns the serious and critical violations on the page as it is.
-async function audit(page) {
-  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
-}
 
 for (const viewport of [DESKTOP, PHONE]) {
   describe(`accessibility at ${sizeName(viewport)}`, { skip: !haveChromium && skipLine() }, () => {

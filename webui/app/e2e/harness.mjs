@@ -2,6 +2,7 @@
 // real server binary on a free port with a fresh data dir, stop it
 // gracefully, and keep screenshots of the pages of a failing test.
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -275,3 +276,13 @@ export const smallTargets = (page) =>
     }
     return out;
   });
+
+// axeViolations audits the page as it is with axe-core and returns its
+// serious and critical WCAG 2.1 A/AA violations, one line each.
+export async function axeViolations(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+}

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { chromiumOrSkip, eventually, skipLine, smallTargets } from './harness.mjs';
+import { axeViolations, chromiumOrSkip, eventually, skipLine, smallTargets } from './harness.mjs';
 import { soloJourney } from './solo-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -191,6 +191,21 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
       await button(page, 'Story cards').waitFor();
       await shoot(page, 'solo-reader-menu');
       await page.keyboard.press('Escape');
+      // the reader and its drawers, light and dark: no serious or critical axe violation
+      const found = [];
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const v of await axeViolations(page)) found.push(`${scheme} reader: ${v}`);
+        for (const drawer of ['Story cards', 'Memory']) {
+          await page.getByRole('button', { name: 'More actions', exact: true }).click();
+          await button(page, drawer).click();
+          await page.getByRole('dialog').first().waitFor();
+          for (const v of await axeViolations(page)) found.push(`${scheme} ${drawer}: ${v}`);
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').first().waitFor({ state: 'detached' });
+        }
+      }
+      assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
       assert.deepEqual(pageErrors, [], 'no page errors and no CSP violations');
     });
   }

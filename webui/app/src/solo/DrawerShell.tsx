@@ -30,7 +30,7 @@ export function DrawerShell({
   const id = useId();
   const key = (k: string) => `solo.${keys}.${k}` as MessageKey;
   return (
-    <aside
+    <div
       className={`drawer ${keys}-drawer`}
       role="dialog"
       aria-labelledby={`${id}-title`}
@@ -54,6 +54,6 @@ export function DrawerShell({
       {!ready && loaded.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {loaded.state === 'error' && <ErrorNotice code={loaded.code} lead={t(key('failed'))} onRetry={reload} />}
       {ready && children}
-    </aside>
+    </div>
   );
 }

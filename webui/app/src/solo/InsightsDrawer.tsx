@@ -34,7 +34,7 @@ export function InsightsDrawer({ actionId, onClose }: { actionId: number; onClos
   useEffect(() => close.current?.focus(), [actionId]);
 
   return (
-    <aside
+    <div
       className="drawer"
       role="dialog"
       aria-labelledby={`${id}-title`}
@@ -58,7 +58,7 @@ export function InsightsDrawer({ actionId, onClose }: { actionId: number; onClos
         />
       )}
       {ins.state === 'ok' && <InsightsBody ins={ins.data} />}
-    </aside>
+    </div>
   );
 }
 

@@ -42,7 +42,7 @@ export function ScriptConsole({
     (LEVELS as readonly string[]).includes(l) ? t(`solo.console.level.${l as ScriptLevel}`) : l;
 
   return (
-    <aside
+    <div
       className="drawer"
       role="dialog"
       aria-labelledby={`${id}-title`}
@@ -100,6 +100,6 @@ export function ScriptConsole({
             </tbody>
           </table>
         ))}
-    </aside>
+    </div>
   );
 }

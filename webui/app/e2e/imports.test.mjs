@@ -153,20 +153,17 @@ describe('import journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(p.format, 'SillyTavern World Info');
     assert.equal(p.counts, '3 story cards, 0 scripts');
     assert.deepEqual(p.mapped, ['3 story cards from entries']);
-    assert.deepEqual(p.unmapped, [
-      'The Forge: the setting selectiveLogic = AND_ALL has no equivalent (cards trigger on their keys)',
-      'Hidden ghost: disabled in the file, so not imported',
-      'River: the setting constant = true has no equivalent (cards trigger on their keys)',
-    ]);
+    // the AND_ALL secondary key and the constant entry keep their meaning now: no note for them
+    assert.deepEqual(p.unmapped, ['Hidden ghost: disabled in the file, so not imported']);
     assert.equal(await listed(), 0, 'the preview created something');
     let id = await importIt(p.dialog, 'Imported lorebook');
     let sc = await stored(id);
     assert.deepEqual(
-      sc.cards.map((c) => [c.title, c.keys, c.entry]),
+      sc.cards.map((c) => [c.title, c.keys, c.secondary_keys ?? [], c.logic ?? '', c.constant ?? false, c.entry]),
       [
-        ['Mira', ['Mira', 'smith'], 'Mira is the village smith.'],
-        ['The Forge', ['forge', 'night'], 'The forge never cools.'],
-        ['River', ['river'], 'The river runs east.'],
+        ['Mira', ['Mira', 'smith'], [], '', false, 'Mira is the village smith.'],
+        ['The Forge', ['forge'], ['night'], 'and_all', false, 'The forge never cools.'],
+        ['River', ['river'], [], '', true, 'The river runs east.'],
       ],
     );
     assert.equal(await page.getByTestId('card-row').count(), 3);

@@ -26,7 +26,7 @@ GO_DB_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay
 
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
-.PHONY: api-types
+.PHONY: api-types screenshots
 .PHONY: load load-smoke
 
 help: ## List the targets
@@ -119,6 +119,13 @@ fuzz: ## Run every fuzz target (each Fuzz… function, found with go test -list)
 api-types: ui-deps ## Regenerate the OpenAPI document (webui/app/src/api/openapi.json) and the web app's API types from it
 	go test -count=1 -run '^TestOpenAPIFileIsCurrent$$' ./webui -update
 	cd $(APP) && npm run gen:api
+
+SHOTS := $(APP)/e2e/screenshots
+screenshots: build ## Remake README's pictures with the journeys: the DM's table and the solo reader, desktop and phone, light and dark
+	rm -rf $(SHOTS) /tmp/at-solo-shots && mkdir -p $(SHOTS)
+	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) AT_TABLE_SHOTS=$(CURDIR)/$(SHOTS) AT_SOLO_SHOTS=/tmp/at-solo-shots \
+	  node --test --test-concurrency=1 e2e/a11y.test.mjs e2e/solo-firstrun.test.mjs
+	cp /tmp/at-solo-shots/solo-reader-1366x768-*.png /tmp/at-solo-shots/solo-reader-390x844-*.png $(SHOTS)/
 
 golden: ## Refresh golden files
 	go test ./mcp -run Golden -update

@@ -7,10 +7,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { axeViolations as audit, chromiumOrSkip, skipLine } from './harness.mjs';
 import { character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
+// AT_TABLE_SHOTS=<dir> keeps the DM's session page in each theme and size
+// (make screenshots puts them beside README's other pictures).
+const shotsDir = process.env.AT_TABLE_SHOTS;
 
 for (const viewport of [DESKTOP, PHONE]) {
   describe(`accessibility at ${sizeName(viewport)}`, { skip: !haveChromium && skipLine() }, () => {
@@ -84,6 +89,10 @@ for (const viewport of [DESKTOP, PHONE]) {
           await at(page, `sessions/${sessionId}`);
           await page.getByTestId('chat').waitFor();
           await check(page, `${scheme} session (${who})`);
+          if (shotsDir && who === 'DM') {
+            mkdirSync(shotsDir, { recursive: true });
+            await page.screenshot({ path: join(shotsDir, `table-session-${viewport.width}x${viewport.height}-${scheme}.png`) });
+          }
           if (viewport === PHONE) {
             for (const tab of ['At the table', 'Dice', 'Actions', 'Chat']) {
               await page.getByRole('tab', { name: tab, exact: true }).click();

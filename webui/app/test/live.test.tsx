@@ -258,6 +258,30 @@ describe('event feed', () => {
 
 // ---- input bar ---------------------------------------------------------------
 
+describe('a player whose seat is not in the game yet', () => {
+  const notJoined = (character: boolean) =>
+    resume('player', {
+      seats: [
+        seat({ id: 8, role: 'dm', label: 'DM', controller_access_id: 5, controller_display_name: 'Dana' }),
+        seat({ id: 9, label: 'Seat A', controller_access_id: 6, controller_display_name: 'Bob', ...(character ? { character: { id: 3, name: 'Mira', level: 3 } } : {}) }),
+        seat({ id: 10, label: 'Seat B', controller_access_id: 7, controller_display_name: 'Cid', character: { id: 4, name: 'Nox', level: 3 } }),
+      ],
+      participants: [participant(2, 10, 'Cid', 4, 'Nox')],
+    });
+  it('is told to choose a character, with the way to the room page', async () => {
+    stubServer({ 'GET /api/sessions/12': () => json(200, notJoined(false)) });
+    renderApp('/sessions/12');
+    const next = await screen.findByTestId('seat-next');
+    expect(next.textContent).toContain(en['table.card.pickCharacter']);
+    expect(within(next).getByRole('link', { name: en['table.card.toRoom'] }).getAttribute('href')).toBe('/rooms/2');
+  });
+  it('with a character, is told the DM lets them in', async () => {
+    stubServer({ 'GET /api/sessions/12': () => json(200, notJoined(true)) });
+    renderApp('/sessions/12');
+    expect((await screen.findByTestId('seat-next')).textContent).toContain(en['table.card.waitForDm']);
+  });
+});
+
 describe('input bar', () => {
   it('quick actions post the right kind and intent with an idempotency key; the answer shows at once', async () => {
     let seq = 10;

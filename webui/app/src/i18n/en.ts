@@ -228,6 +228,9 @@ export const en = {
 
   'table.cards': 'At the table',
   'table.card.notAtTable': 'not at the table',
+  'table.card.pickCharacter': 'You are not in the game yet: choose the character this seat plays.',
+  'table.card.toRoom': 'Choose on the room page',
+  'table.card.waitForDm': 'Your character is ready: the DM lets you join the game.',
   'table.card.controller': 'Played by',
   'table.actAs': 'Act as {name}',
   'table.proxy.banner': 'Acting as {name}',

@@ -228,6 +228,9 @@ export const zhTW: Record<MessageKey, string> = {
 
   'table.cards': '在桌上',
   'table.card.notAtTable': '未在桌上',
+  'table.card.pickCharacter': '你還沒加入遊戲：請選擇這個座位扮演的角色。',
+  'table.card.toRoom': '到房間頁選擇',
+  'table.card.waitForDm': '你的角色已準備好：DM 會讓你加入遊戲。',
   'table.card.controller': '操作者',
   'table.actAs': '代為扮演 {name}',
   'table.proxy.banner': '正在代為扮演 {name}',

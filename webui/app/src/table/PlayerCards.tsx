@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
@@ -298,6 +299,13 @@ export function PlayerCards({
           <p className="hint">
             {seatLabel(t, seat)} · {t('table.card.notAtTable')}
           </p>
+          {seat.id === data.me.seat_id && (
+            // The reader's own seat is not in the game yet: say what gets it in.
+            <p className="seat-next" data-testid="seat-next">
+              {seat.character ? t('table.card.waitForDm') : t('table.card.pickCharacter')}{' '}
+              {!seat.character && <Link to={`/rooms/${data.room.id}`}>{t('table.card.toRoom')}</Link>}
+            </p>
+          )}
           <Controller
             kind={seat.controller_kind}
             name={controllerShown(t, seat)}

@@ -820,6 +820,15 @@ describe('table feed', () => {
     expect(card.textContent).toContain('d20 + 5');
     expect(card.textContent).toContain(en['dice.quick']);
     expect(byTestId(card, 'feed-roll-total').textContent).toBe('6');
+    // the card folds to its total and opens again
+    const fold = byTestId(card, 'roll-fold');
+    expect(fold.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(fold);
+    expect(card.textContent).not.toContain('d20 + 5');
+    expect(byTestId(card, 'feed-roll-total').textContent).toBe('6');
+    expect(byTestId(card, 'roll-fold').getAttribute('aria-label')).toBe(en['dice.unfold']);
+    fireEvent.click(byTestId(card, 'roll-fold'));
+    expect(card.textContent).toContain('d20 + 5');
     // chat, roll, chat: one column in the order it happened
     const order = Array.from(feed.children).map((li) => li.getAttribute('data-kind'));
     expect(order.slice(-3)).toEqual(['character_dialogue', 'roll.quick', 'character_dialogue']);

@@ -344,6 +344,8 @@ export const en = {
   'dice.natural1': 'natural 1',
   'dice.failed': 'Could not load the rolls.',
   'dice.quick': 'Quick roll',
+  'dice.fold': 'Hide the dice',
+  'dice.unfold': 'Show the dice',
   'dice.inline': 'Inline roll',
   'dice.check': 'a check',
   'dice.physical': 'own dice',

@@ -344,6 +344,8 @@ export const zhTW: Record<MessageKey, string> = {
   'dice.natural1': '自然 1',
   'dice.failed': '無法載入擲骰紀錄。',
   'dice.quick': '快速擲骰',
+  'dice.fold': '隱藏骰子',
+  'dice.unfold': '顯示骰子',
   'dice.inline': '行內擲骰',
   'dice.check': '一次檢定',
   'dice.physical': '實體骰',

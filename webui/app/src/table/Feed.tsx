@@ -645,16 +645,32 @@ export function naturalOf(r: RollResultView): '20' | '1' | null {
 // (kept, dropped, rerolled, exploded), the total and pass / fail.
 function RollCard({ r, what, ctx }: { r: RollResultView; what: string | null; ctx: LogCtx }) {
   const nat = naturalOf(r);
+  // Folded, a card is its total: the dice open on demand (Foundry's way).
+  const [open, setOpen] = useState(true);
   return (
-    <div className={`feed-card roll-card${nat ? ` is-nat${nat}` : ''}`} data-testid="roll-card" data-natural={nat ?? undefined}>
+    <div className={`feed-card roll-card${nat ? ` is-nat${nat}` : ''}${open ? '' : ' is-folded'}`} data-testid="roll-card" data-natural={nat ?? undefined}>
       <div className="roll-head">
         <span className="speaker">{whoRolled(r, ctx.names, ctx.t)}</span>
         <span className="roll-what">{what ?? ctx.t('dice.quick')}</span>
         {r.source === 'physical' && <span className="tag">{ctx.t('dice.physical')}</span>}
         {r.visibility !== 'public' && <span className="tag">{ctx.t('dice.private')}</span>}
+        <button
+          type="button"
+          className="roll-fold"
+          aria-expanded={open}
+          aria-label={ctx.t(open ? 'dice.fold' : 'dice.unfold')}
+          data-testid="roll-fold"
+          onClick={() => setOpen(!open)}
+        >
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+        </button>
       </div>
       <div className="roll-body">
-        <code className="roll-formula">{r.formula}</code> <DiceView audit={r.audit} /> <span className="roll-eq">=</span>{' '}
+        {open && (
+          <>
+            <code className="roll-formula">{r.formula}</code> <DiceView audit={r.audit} /> <span className="roll-eq">=</span>{' '}
+          </>
+        )}
         <strong className="roll-total" data-testid="feed-roll-total">
           {r.total}
         </strong>{' '}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState, type ChangeEvent, type FormEve
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Field } from '../components/Field';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
 import { serverText } from '../i18n/serverText';
@@ -203,10 +204,7 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
     <div className="firstrun">
       <InviteHead preview={preview} />
       <form className="panel firstrun-form" onSubmit={submit} data-testid="join-form">
-        <div className="field">
-          <label className="field-label" htmlFor={ids.name}>
-            {t('join.name')}
-          </label>
+        <Field label={t('join.name')} htmlFor={ids.name}>
           <input
             id={ids.name}
             value={name}
@@ -220,7 +218,7 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
           <span id={ids.nameHint} className="hint">
             {t('join.nameHint')}
           </span>
-        </div>
+        </Field>
         <fieldset className="firstrun-choices">
           <legend className="field-label">{t('join.character')}</legend>
           {characters.length > 0 && (
@@ -252,10 +250,7 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
             ))}
           </div>
           {template && (
-            <div className="field">
-              <label className="field-label" htmlFor={ids.charName}>
-                {t('join.characterName')}
-              </label>
+            <Field label={t('join.characterName')} htmlFor={ids.charName}>
               <input
                 id={ids.charName}
                 value={characterName}
@@ -263,12 +258,9 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
                 maxLength={80}
                 placeholder={template.character.name}
               />
-            </div>
+            </Field>
           )}
-          <div className="field">
-            <label className="field-label" htmlFor={ids.file}>
-              {t('join.import')}
-            </label>
+          <Field label={t('join.import')} htmlFor={ids.file}>
             <input id={ids.file} type="file" accept=".json,application/json" onChange={onFile} disabled={upload.busy} />
             {imported !== null && (
               <p role="status" className="hint">
@@ -276,7 +268,7 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
               </p>
             )}
             {upload.error !== null && <ErrorNotice code={upload.error} lead={t('join.importFailed')} />}
-          </div>
+          </Field>
         </fieldset>
         <p>
           <button type="submit" className="firstrun-primary" disabled={sit.busy}>

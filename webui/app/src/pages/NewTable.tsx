@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Field } from '../components/Field';
 import { InviteLink } from '../components/InviteLink';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
@@ -56,22 +57,13 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
     <>
       <p className="lead">{t('newTable.intro')}</p>
       <form className="panel firstrun-form" onSubmit={submit}>
-        <div className="field">
-          <label className="field-label" htmlFor={ids.name}>
-            {t('newTable.name')}
-          </label>
+        <Field label={t('newTable.name')} htmlFor={ids.name}>
           <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required autoFocus />
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={ids.me}>
-            {t('newTable.me')}
-          </label>
+        </Field>
+        <Field label={t('newTable.me')} htmlFor={ids.me}>
           <input id={ids.me} value={me} onChange={(e) => setMe(e.target.value)} maxLength={80} autoComplete="nickname" />
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={ids.campaign}>
-            {t('newTable.campaign')}
-          </label>
+        </Field>
+        <Field label={t('newTable.campaign')} htmlFor={ids.campaign}>
           <input
             id={ids.campaign}
             value={campaign}
@@ -83,11 +75,8 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
           <span id={ids.campaignHint} className="hint">
             {t('newTable.campaignHint')}
           </span>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={ids.seats}>
-            {t('newTable.seats')}
-          </label>
+        </Field>
+        <Field label={t('newTable.seats')} htmlFor={ids.seats}>
           <select id={ids.seats} value={seats} onChange={(e) => setSeats(Number(e.target.value))}>
             {SEAT_CHOICES.map((n) => (
               <option key={n} value={n}>
@@ -95,7 +84,7 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <p>
           <button type="submit" className="firstrun-primary" disabled={action.busy}>
             {t('newTable.submit')}

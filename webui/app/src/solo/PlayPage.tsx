@@ -171,8 +171,15 @@ function Play({ id }: { id: string }) {
     toEnd();
   }, [page]);
   useEffect(() => {
+    // Only the reader moving up lets go of the end: a scroll the layout
+    // makes (content growing above the fold, scroll anchoring on a busy
+    // machine) must not stop the story from following its newest turn.
+    let lastTop = document.scrollingElement?.scrollTop ?? 0;
     const onScroll = () => {
-      following.current = nearEnd();
+      const top = document.scrollingElement?.scrollTop ?? 0;
+      if (top < lastTop - 1) following.current = nearEnd();
+      else if (nearEnd()) following.current = true;
+      lastTop = top;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => following.current && toEnd());

@@ -20,11 +20,24 @@ import (
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-// tool is one MCP tool: its name, what a model reads about it, and the
-// typed gameplay call behind it.
+// tool is one MCP tool: what a model reads about it (its spec: name,
+// description, schemas, hints) and the typed gameplay call behind it.
+// Registered with the SDK for /mcp, and called directly by the Toolbox for
+// the server's own narrator: the same handler either way.
 type tool struct {
-	name     string
-	register func(s *mcpsdk.Server, deps toolDeps)
+	name   string
+	spec   *mcpsdk.Tool
+	handle func(ctx context.Context, d toolDeps, p Principal, args json.RawMessage) *mcpsdk.CallToolResult
+}
+
+func (t tool) register(s *mcpsdk.Server, d toolDeps) {
+	s.AddTool(t.spec, func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		p, ok := PrincipalFromContext(ctx)
+		if !ok {
+			return errorResult(d.logger, t.name, apperr.E(apperr.Unauthorized, "A bearer token is required.")), nil
+		}
+		return t.handle(ctx, d, p, req.Params.Arguments), nil
+	})
 }
 
 type toolDeps struct {
@@ -67,50 +80,44 @@ func (h hints) annotations() *mcpsdk.ToolAnnotations {
 // mcpsdk.AddTool) so that a failure can carry the structured error code
 // in structuredContent.error; the SDK's typed path would replace it.
 func typed[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, d toolDeps, c table.Caller, in In) (Out, error)) tool {
-	return tool{name: name, register: func(s *mcpsdk.Server, d toolDeps) {
-		inSchema, err := inputSchema(reflect.TypeFor[In]())
-		if err != nil {
-			panic(fmt.Sprintf("tool %s input schema: %v", name, err))
+	inSchema, err := inputSchema(reflect.TypeFor[In]())
+	if err != nil {
+		panic(fmt.Sprintf("tool %s input schema: %v", name, err))
+	}
+	outSchema, err := outputSchema(reflect.TypeFor[Out]())
+	if err != nil {
+		panic(fmt.Sprintf("tool %s output schema: %v", name, err))
+	}
+	// The schemas go to the SDK already encoded: it re-encodes a tool's
+	// input schema on every call (to look for parameter headers), and a
+	// *jsonschema.Schema costs a reflective encoding each time, about 7% of
+	// a wait_for_event wake under load.
+	spec := &mcpsdk.Tool{Name: name, Title: title, Description: description, InputSchema: encoded(inSchema), OutputSchema: encoded(outSchema), Annotations: h.annotations()}
+	return tool{name: name, spec: spec, handle: func(ctx context.Context, d toolDeps, p Principal, raw json.RawMessage) *mcpsdk.CallToolResult {
+		// The grant's call budget: over it, the tool answers rate_limited
+		// with details.retry_after_seconds.
+		if err := d.limits.Allow(limits.MCP, strconv.FormatInt(p.GrantID, 10)); err != nil {
+			return errorResult(d.logger, name, err)
 		}
-		outSchema, err := outputSchema(reflect.TypeFor[Out]())
-		if err != nil {
-			panic(fmt.Sprintf("tool %s output schema: %v", name, err))
+		var in In
+		args := bytes.TrimSpace(raw)
+		if len(args) == 0 || string(args) == "null" {
+			args = []byte("{}")
 		}
-		// The schemas go to the SDK already encoded: it re-encodes a
-		// tool's input schema on every call (to look for parameter
-		// headers), and a *jsonschema.Schema costs a reflective encoding
-		// each time, about 7% of a wait_for_event wake under load.
-		s.AddTool(&mcpsdk.Tool{Name: name, Title: title, Description: description, InputSchema: encoded(inSchema), OutputSchema: encoded(outSchema), Annotations: h.annotations()},
-			func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
-				p, ok := PrincipalFromContext(ctx)
-				if !ok {
-					return errorResult(d.logger, name, apperr.E(apperr.Unauthorized, "A bearer token is required.")), nil
-				}
-				// The grant's call budget: over it, the tool answers
-				// rate_limited with details.retry_after_seconds.
-				if err := d.limits.Allow(limits.MCP, strconv.FormatInt(p.GrantID, 10)); err != nil {
-					return errorResult(d.logger, name, err), nil
-				}
-				var in In
-				args := bytes.TrimSpace(req.Params.Arguments)
-				if len(args) == 0 || string(args) == "null" {
-					args = []byte("{}")
-				}
-				dec := json.NewDecoder(bytes.NewReader(args))
-				dec.DisallowUnknownFields()
-				if err := dec.Decode(&in); err != nil {
-					return errorResult(d.logger, name, apperr.E(apperr.InvalidRequest, "The arguments do not match the tool's input schema: %v", err)), nil
-				}
-				out, err := call(ctx, d, p.caller(), in)
-				if err != nil {
-					return errorResult(d.logger, name, err), nil
-				}
-				raw, err := json.Marshal(out)
-				if err != nil {
-					return nil, err
-				}
-				return &mcpsdk.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: string(raw)}}}, nil
-			})
+		dec := json.NewDecoder(bytes.NewReader(args))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&in); err != nil {
+			return errorResult(d.logger, name, apperr.E(apperr.InvalidRequest, "The arguments do not match the tool's input schema: %v", err))
+		}
+		out, err := call(ctx, d, p.caller(), in)
+		if err != nil {
+			return errorResult(d.logger, name, err)
+		}
+		body, err := json.Marshal(out)
+		if err != nil {
+			return errorResult(d.logger, name, err)
+		}
+		return &mcpsdk.CallToolResult{StructuredContent: json.RawMessage(body), Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: string(body)}}}
 	}}
 }
 

@@ -44,6 +44,7 @@ var migrations = []Migration{
 	migrationV22ReleaseMembers,
 	migrationV23CardRules,
 	migrationV24BrowserSessions,
+	migrationV25Narrators,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -84,6 +85,7 @@ var currentModels = []any{
 	&DemoUsage{},
 	&Encounter{},
 	&BrowserSession{},
+	&Narrator{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

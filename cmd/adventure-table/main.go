@@ -28,6 +28,7 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/mcp"
+	"github.com/adventure-table/adventure-table/mcp/narrator"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/tlsdev"
 	"github.com/adventure-table/adventure-table/webui"
@@ -269,6 +270,11 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	if lanWarning != "" {
 		logger.Warn(lanWarning)
 	}
+	// The server's own narrator serves the seats given to it, through the
+	// same tools /mcp offers (mounted or not: it calls them in process).
+	narrators := narrator.New(narrator.Options{Table: services.Table, Model: services.Narrative, ProcessID: processID, Logger: logger,
+		Tools: mcp.NewToolbox(mcp.Options{Logger: logger, Table: services.Table, Limits: lim})})
+	go narrators.Run(ctx)
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {

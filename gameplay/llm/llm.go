@@ -32,17 +32,42 @@ const (
 	RoleSystem    = "system"
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
+	// RoleTool carries a tool's result back to the model (ToolCallID says
+	// which call it answers).
+	RoleTool = "tool"
 )
 
-// Message is one chat message; Role is system, user or assistant.
+// Message is one chat message; Role is system, user, assistant or tool.
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are the calls an assistant message made (native tool calling).
+	ToolCalls []ToolCall
+	// ToolCallID names the call a tool message answers.
+	ToolCallID string
+}
+
+// Tool is a function the model may call: its name, what it does, and the
+// JSON Schema of its arguments, sent as chat completions' `tools`.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
+}
+
+// ToolCall is one function call the model asked for. Arguments is the
+// JSON text the model wrote, unchecked.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string
 }
 
 // Request is one completion request.
 type Request struct {
 	Messages []Message
+	// Tools, when present, are offered to the model (native tool calling).
+	Tools []Tool
 }
 
 // Event kinds.
@@ -61,6 +86,9 @@ type Event struct {
 type Result struct {
 	Text      string
 	Reasoning string
+	// ToolCalls are the calls the model made, assembled from the stream's
+	// pieces in the order of their index.
+	ToolCalls []ToolCall
 	// FinishReason is "stop", "length", ...; "" means the stream ended without one.
 	FinishReason string
 	// Truncated is true when FinishReason is "length" or when the stream ended

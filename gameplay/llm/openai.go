@@ -69,13 +69,33 @@ func params(s Settings, r Request) (openai.ChatCompletionNewParams, error) {
 		case RoleUser:
 			msgs = append(msgs, openai.UserMessage(m.Content))
 		case RoleAssistant:
-			msgs = append(msgs, openai.AssistantMessage(m.Content))
+			if len(m.ToolCalls) == 0 {
+				msgs = append(msgs, openai.AssistantMessage(m.Content))
+				continue
+			}
+			var a openai.ChatCompletionAssistantMessageParam
+			if m.Content != "" {
+				a.Content.OfString = openai.String(m.Content)
+			}
+			for _, tc := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID: tc.ID, Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments}}})
+			}
+			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		case RoleTool:
+			msgs = append(msgs, openai.ToolMessage(m.Content, m.ToolCallID))
 		default:
 			return openai.ChatCompletionNewParams{}, &Error{Kind: KindBadRequest,
 				Message: fmt.Sprintf("message %d has unknown role %q", i, m.Role)}
 		}
 	}
+	var tools []openai.ChatCompletionToolUnionParam
+	for _, t := range r.Tools {
+		tools = append(tools, openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{
+			Name: t.Name, Description: openai.String(t.Description), Parameters: openai.FunctionParameters(t.Parameters)}))
+	}
 	return openai.ChatCompletionNewParams{
+		Tools:       tools,
 		Model:       s.Model,
 		Messages:    msgs,
 		Temperature: openai.Float(s.Temperature),
@@ -113,6 +133,7 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 		res             Result
 		text, reasoning strings.Builder
 		sawChunk        bool
+		calls           toolCallParts
 	)
 	for stream.Next() {
 		sawChunk = true
@@ -128,6 +149,9 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 			if ch.Delta.Content != "" {
 				text.WriteString(ch.Delta.Content)
 				onEvent(Event{Kind: EventChunk, Text: ch.Delta.Content})
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				calls.add(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
 			}
 			if ch.FinishReason != "" {
 				res.FinishReason = ch.FinishReason
@@ -146,6 +170,7 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 	}
 	res.Text = text.String()
 	res.Reasoning = reasoning.String()
+	res.ToolCalls = calls.assemble()
 	res.Truncated = res.FinishReason == "" || res.FinishReason == "length"
 
 	if err := stream.Err(); err != nil {
@@ -258,4 +283,42 @@ func streamErrorMessage(e *ssestream.StreamError) string {
 		}
 	}
 	return e.Message
+}
+
+// toolCallParts gathers streamed tool-call pieces: the first piece of a
+// call carries its id and name, later ones append to its arguments; the
+// index says which call a piece belongs to.
+type toolCallParts struct {
+	order []int64
+	byIdx map[int64]*ToolCall
+}
+
+func (p *toolCallParts) add(index int64, id, name, args string) {
+	if p.byIdx == nil {
+		p.byIdx = map[int64]*ToolCall{}
+	}
+	tc, ok := p.byIdx[index]
+	if !ok {
+		tc = &ToolCall{}
+		p.byIdx[index] = tc
+		p.order = append(p.order, index)
+	}
+	if id != "" {
+		tc.ID = id
+	}
+	if name != "" {
+		tc.Name += name
+	}
+	tc.Arguments += args
+}
+
+func (p *toolCallParts) assemble() []ToolCall {
+	out := make([]ToolCall, 0, len(p.order))
+	for _, i := range p.order {
+		out = append(out, *p.byIdx[i])
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

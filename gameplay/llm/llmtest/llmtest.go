@@ -52,12 +52,27 @@ type Reply struct {
 	KeepAlive bool
 	// Delay is waited before every chunk (stops early when the client goes away).
 	Delay time.Duration
+	// ToolCalls are sent after the content chunks as delta.tool_calls, each
+	// in two pieces (its id and name, then its arguments in halves), as
+	// real endpoints stream them. Give FinishReason "tool_calls" with them.
+	ToolCalls []ToolCall
+}
+
+// ToolCall is one scripted (or recorded) function call.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 // Message is one recorded request message.
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are an assistant message's calls; ToolCallID the call a
+	// tool message answers.
+	ToolCalls  []ToolCall
+	ToolCallID string
 }
 
 // StreamOptions is the recorded stream_options.
@@ -80,7 +95,11 @@ type Request struct {
 	// ReasoningEffort is the request's reasoning_effort; "" when absent.
 	ReasoningEffort string
 	StreamOptions   *StreamOptions
-	Raw             []byte
+	// Tools are the names of the functions offered (native tool calling),
+	// ToolSchemas their parameter schemas by name.
+	Tools       []string
+	ToolSchemas map[string]json.RawMessage
+	Raw         []byte
 }
 
 // Fake is the scripted server. Create it with New.
@@ -151,8 +170,23 @@ func (f *Fake) Requests() []Request {
 }
 
 type wireMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+	ToolCallID string `json:"tool_call_id"`
+}
+
+type wireTool struct {
+	Function struct {
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"function"`
 }
 
 type wireRequest struct {
@@ -165,6 +199,7 @@ type wireRequest struct {
 	MaxCompletionTokens *int           `json:"max_completion_tokens"`
 	ReasoningEffort     string         `json:"reasoning_effort"`
 	StreamOptions       *StreamOptions `json:"stream_options"`
+	Tools               []wireTool     `json:"tools"`
 }
 
 // content accepts a string or an array of {type:"text", text} parts.
@@ -222,7 +257,18 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		Raw:                 body,
 	}
 	for _, m := range wr.Messages {
-		rec.Messages = append(rec.Messages, Message{Role: m.Role, Content: content(m.Content)})
+		msg := Message{Role: m.Role, Content: content(m.Content), ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
+		rec.Messages = append(rec.Messages, msg)
+	}
+	for _, t := range wr.Tools {
+		if rec.ToolSchemas == nil {
+			rec.ToolSchemas = map[string]json.RawMessage{}
+		}
+		rec.Tools = append(rec.Tools, t.Function.Name)
+		rec.ToolSchemas[t.Function.Name] = t.Function.Parameters
 	}
 
 	f.mu.Lock()
@@ -329,6 +375,18 @@ func (f *Fake) stream(w http.ResponseWriter, r *http.Request, req Request, reply
 	for _, piece := range reply.Chunks {
 		if !wait() || !send(chunk(map[string]any{"content": piece}, "")) {
 			return
+		}
+	}
+	for i, tc := range reply.ToolCalls {
+		half := len(tc.Arguments) / 2
+		pieces := []map[string]any{
+			{"index": i, "id": tc.ID, "type": "function", "function": map[string]any{"name": tc.Name, "arguments": tc.Arguments[:half]}},
+			{"index": i, "function": map[string]any{"arguments": tc.Arguments[half:]}},
+		}
+		for _, p := range pieces {
+			if !wait() || !send(chunk(map[string]any{"tool_calls": []any{p}}, "")) {
+				return
+			}
 		}
 	}
 	if reply.MidStreamError {

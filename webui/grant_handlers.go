@@ -24,3 +24,27 @@ func (s *Server) grantRoutes() {
 		Response: minted, Errors: codes(apperr.RoomOwnerRequired, apperr.AIGrantAlreadyBound)},
 		withID("id", http.StatusCreated, t.SetDMSeatAI), s.identify)
 }
+
+// narratorRoutes mount the server's own narrator at a seat: choosing it,
+// directing it (pause, resume, act now), taking the seat back, and its
+// state for the table.
+func (s *Server) narratorRoutes() {
+	t := s.opts.Services.Table
+	who := []apperr.Code{apperr.NotFound, apperr.RoomAccessRevoked}
+	codes := func(extra ...apperr.Code) []apperr.Code { return append(append([]apperr.Code{}, who...), extra...) }
+	view := typeOf[table.NarratorView]()
+
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/narrator", Tag: "ai", Summary: "Give a seat to Adventure Table's narrator: the DM seat (owner, before the session), my own player seat, or a free seat with a character (owner, an AI companion). It spends the caller's model settings", Status: http.StatusCreated,
+		Request: typeOf[table.NarratorInput](), Response: view,
+		Errors: codes(apperr.RoomOwnerRequired, apperr.SeatControllerRequired, apperr.SessionNotActive, apperr.AIGrantAlreadyBound, apperr.SeatNotReady, apperr.InvalidRequest)},
+		withIDAndBody("id", http.StatusCreated, t.SeatNarrator), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/narrator/control", Tag: "ai", Summary: "Pause, resume or wake (act now, also the retry after a failure) the narrator at a seat, or change its quiet time",
+		Request: typeOf[table.NarratorControl](), Response: view, Errors: codes(apperr.RoomAuthorityRequired, apperr.InvalidRequest)},
+		withIDAndBody("id", http.StatusOK, t.ControlNarrator), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/seats/{id}/narrator/take-back", Tag: "ai", Summary: "Take a seat back from the narrator at any moment: a player's own seat returns to them, a companion's goes free, the DM seat goes to the owner",
+		Response: typeOf[table.RoomView](), Errors: codes(apperr.TakeBackOriginRequired, apperr.RoomOwnerRequired)},
+		withID("id", http.StatusOK, t.TakeBackNarrator), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/rooms/{id}/narrators", Tag: "ai", Summary: "The narrators at the room's seats and what they are doing (costs for those who direct them)",
+		Response: typeOf[[]table.NarratorView]()},
+		withID("id", http.StatusOK, t.ListNarrators), s.identify)
+}

@@ -107,6 +107,7 @@ func New(opts Options) (*Server, error) {
 	s.rollRoutes()
 	s.encounterRoutes()
 	s.grantRoutes()
+	s.narratorRoutes()
 	s.soloRoutes()
 	s.bundleRoutes()
 	s.loreRoutes()

@@ -273,9 +273,9 @@ type stepState struct {
 
 // Codes a step records on its narrator (shown to the owner).
 const (
-	flagUnbackedOutcome apperr.Code = "narrator_unbacked_outcome"
-	flagSecretLeak      apperr.Code = "narrator_secret_in_public"
-	flagToolLimit       apperr.Code = "narrator_tool_limit"
+	flagUnbackedOutcome = apperr.NarratorUnbackedOutcome
+	flagSecretLeak      = apperr.NarratorSecretInPublic
+	flagToolLimit       = apperr.NarratorToolLimit
 )
 
 // step runs one step of seat n under a claim in the database.

@@ -165,6 +165,13 @@ const (
 	ScriptStopped   Code = "script_stopped"
 	// MemoryInvalid: a memory the player writes or edits is empty or too long.
 	MemoryInvalid Code = "memory_invalid"
+	// What a narrator step at a table seat was flagged for (shown to whoever
+	// directs it): narration stating a hit, damage or a check's result with
+	// no roll in the step; a DC in text the players read (never posted);
+	// more tool calls than a step may make.
+	NarratorUnbackedOutcome Code = "narrator_unbacked_outcome"
+	NarratorSecretInPublic  Code = "narrator_secret_in_public"
+	NarratorToolLimit       Code = "narrator_tool_limit"
 	// BundleInvalid: an imported adventure bundle's story does not hold
 	// together, or the rows it would write pass a cap; fields say where.
 	BundleInvalid Code = "bundle_invalid"
@@ -318,6 +325,9 @@ var kinds = map[Code]Kind{
 	TurnInterrupted:         KindUnavailable,
 	ScriptStopped:           KindConflict,
 	MemoryInvalid:           KindInvalid,
+	NarratorUnbackedOutcome: KindConflict,
+	NarratorSecretInPublic:  KindConflict,
+	NarratorToolLimit:       KindConflict,
 	BundleInvalid:           KindInvalid,
 	CardInvalid:             KindInvalid,
 	CardLimitReached:        KindConflict,

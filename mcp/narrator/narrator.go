@@ -237,6 +237,10 @@ func wants(n table.NarratorSeat, e table.EventView) urgency {
 			if e.SubjectSeatID == nil {
 				return now_ // a monster's turn: the narrator plays it
 			}
+		case table.EventEncounterChanged:
+			if !own {
+				return later // an initiative rolled, a condition changed
+			}
 		}
 		return ignore
 	}

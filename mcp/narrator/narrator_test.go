@@ -453,3 +453,64 @@ func TestNarratorStuckIsNeverSilent(t *testing.T) {
 		t.Fatal("a player paused the DM's narrator")
 	}
 }
+
+// TestNarratorPlaysTheMonsters: in combat the narrator starts the fight,
+// begins it once the player has rolled initiative, plays the monster on
+// its turn at once (attacking through fight, so the server rolls), and
+// leaves the player's turn to the player.
+func TestNarratorPlaysTheMonsters(t *testing.T) {
+	s := newScene(t)
+	s.startedByNarrator()
+	ctx := context.Background()
+	mira := fmt.Sprintf("seat:%d", s.f.PlayerSeatID)
+	s.say(s.f.Seated, "@DM I kick open the door of the crypt.")
+	s.fake.Push(toolReply(
+		call("f1", "fight", map[string]any{"action": "start", "name": "Crypt", "npcs": []any{map[string]any{"name": "Ghoul", "ac": 12, "hp": 22, "initiative_bonus": 2}}}),
+		call("f2", "fight", map[string]any{"action": "initiative", "combatant_id": "npc:1", "faces": []int{19}})))
+	s.fake.Push(textReply("A ghoul lurches out of the dark! Roll initiative, Mira."))
+	s.scan()
+
+	// Mira rolls; the table goes quiet; the narrator begins the fight.
+	_, err := s.svc.Table.RollEncounterInitiative(ctx, s.f.Seated, s.f.LobbyID, table.InitiativeInput{CombatantID: mira, Faces: []int{2}})
+	tabletest.Must(t, err)
+	s.fake.Push(toolReply(call("f3", "fight", map[string]any{"action": "end_turn"})))
+	s.fake.Push(textReply("The ghoul is quicker."))
+	s.later()
+	s.scan()
+	now, err := s.svc.Table.GetEncounter(ctx, s.f.Owner, s.f.LobbyID)
+	tabletest.Must(t, err)
+	if now.Encounter == nil || now.Encounter.CurrentID != "npc:1" {
+		t.Fatalf("the fight did not begin on the ghoul's turn: %+v", now.Encounter)
+	}
+
+	// The ghoul's turn is the narrator's at once (the clock does not move).
+	s.fake.Push(toolReply(
+		call("f4", "fight", map[string]any{"action": "attack", "combatant_id": "npc:1", "target_id": mira, "weapon": "Claws", "bonus": 4, "damage": "2d6+2", "faces": []int{17}}),
+		call("f5", "fight", map[string]any{"action": "end_turn"})))
+	s.fake.Push(textReply("Claws rake across Mira's shoulder."))
+	s.scan()
+	var attacks int
+	for _, e := range s.events(s.f.Seated, 0) {
+		if e.Kind == table.EventEncounterAttack && e.ActingSeatID != nil && *e.ActingSeatID == s.f.DMSeatID {
+			attacks++
+		}
+	}
+	if attacks != 1 {
+		t.Fatalf("the ghoul attacked %d times, want 1", attacks)
+	}
+	if v := s.narratorView(s.f.DMSeatID); v.LastError != "" {
+		t.Fatalf("the narration after a real attack was flagged: %+v", v)
+	}
+	now, err = s.svc.Table.GetEncounter(ctx, s.f.Seated, s.f.LobbyID)
+	tabletest.Must(t, err)
+	if now.Encounter.CurrentID != mira {
+		t.Fatalf("after the ghoul's turn it is %q's", now.Encounter.CurrentID)
+	}
+	// Mira's turn waits for Mira.
+	n := s.fake.Count("/v1/chat/completions")
+	s.later()
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n {
+		t.Fatal("the narrator acted on the player's turn")
+	}
+}

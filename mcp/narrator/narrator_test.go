@@ -28,7 +28,7 @@ import (
 // scene is a table whose DM seat the owner gave to the server's narrator,
 // driven by a scripted model.
 type scene struct {
-	t      *testing.T
+	t      testing.TB
 	store  *models.Store
 	svc    *gameplay.Services
 	f      tabletest.Fixture
@@ -38,7 +38,9 @@ type scene struct {
 	clock  atomic.Int64 // the runner's clock, unix nanoseconds
 }
 
-func newScene(t *testing.T) *scene {
+func newScene(t *testing.T) *scene { return newSceneTB(t) }
+
+func newSceneTB(t testing.TB) *scene {
 	t.Helper()
 	store := modelstest.MustOpen(t)
 	s := &scene{t: t, store: store, fake: llmtest.New(t)}

@@ -19,7 +19,8 @@ type narratorV25 struct {
 	MaxToolCalls     int            `gorm:"not null;default:8"`
 	HandledSeq       int64          `gorm:"not null;default:0"`
 	ActNow           bool           `gorm:"not null;default:false"`
-	StepToken        string         `gorm:"size:40;not null;default:''"`
+	WindowDeadline   *time.Time
+	StepToken        string `gorm:"size:40;not null;default:''"`
 	StepHeartbeat    *time.Time
 	State            string    `gorm:"size:16;not null;default:'idle'"`
 	LastError        string    `gorm:"size:64;not null;default:''"`

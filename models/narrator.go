@@ -36,6 +36,10 @@ type Narrator struct {
 	HandledSeq int64 `gorm:"not null;default:0"`
 	// ActNow asks for a step at once (the web app's "Act now" and retry).
 	ActNow bool `gorm:"not null;default:false"`
+	// WindowDeadline is when the "What do you do?" window the narrator
+	// opened runs out (it adjudicates then, or as soon as every player has
+	// declared); NULL when none is open.
+	WindowDeadline *time.Time
 	// StepToken holds the claim on the seat's step ("<process>.<nonce>"),
 	// "" when none; StepHeartbeat is renewed while the step runs, and a
 	// claim whose heartbeat went stale may be taken by any process.
@@ -142,6 +146,13 @@ func (s *Store) FinishNarratorStep(ctx context.Context, grantID int64, token str
 func (s *Store) SetNarratorHandled(ctx context.Context, grantID, seq int64) error {
 	err := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND handled_seq < ?", grantID, seq).
 		Update("handled_seq", seq).Error
+	return translate(err, "narrator")
+}
+
+// SetNarratorWindow records (or, with nil, clears) the deadline of the
+// window the narrator has open.
+func (s *Store) SetNarratorWindow(ctx context.Context, grantID int64, deadline *time.Time) error {
+	err := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ?", grantID).Update("window_deadline", deadline).Error
 	return translate(err, "narrator")
 }
 

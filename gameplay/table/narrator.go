@@ -20,6 +20,9 @@ import (
 const (
 	DefaultNarratorDebounce = 4 * time.Second
 	DefaultNarratorToolCall = 8
+	// DefaultNarratorWindow is how long a "What do you do?" window the
+	// narrator opens waits for every player to declare.
+	DefaultNarratorWindow = 2 * time.Minute
 	maxNarratorDebounce     = 60 * time.Second
 )
 
@@ -422,6 +425,12 @@ func (s *Service) FinishNarratorStep(ctx context.Context, grantID int64, token s
 // SkipNarratorEvents marks events up to seq as seen without a step.
 func (s *Service) SkipNarratorEvents(ctx context.Context, grantID, seq int64) error {
 	return s.store.SetNarratorHandled(ctx, grantID, seq)
+}
+
+// SetNarratorWindow records (nil: clears) the deadline of the window the
+// narrator has open.
+func (s *Service) SetNarratorWindow(ctx context.Context, grantID int64, deadline *time.Time) error {
+	return s.store.SetNarratorWindow(ctx, grantID, deadline)
 }
 
 // ReleaseNarratorClaims frees, at start-up, the step claims this process's

@@ -180,7 +180,13 @@ func (r *Runner) due(ctx context.Context, n table.NarratorSeat) (bool, error) {
 	if n.ActNow {
 		return true, nil
 	}
-	if n.SessionID == nil || n.State == table.NarratorStuck || n.HeadSeq <= n.HandledSeq {
+	if n.SessionID == nil || n.State == table.NarratorStuck {
+		return false, nil
+	}
+	if n.WindowDeadline != nil && !now.Before(*n.WindowDeadline) {
+		return true, nil // the window's time is up: adjudicate what was declared
+	}
+	if n.HeadSeq <= n.HandledSeq {
 		return false, nil
 	}
 	page, err := r.opts.Table.ListEvents(ctx, table.AI(n.GrantID), *n.SessionID, n.HandledSeq, 100)
@@ -189,7 +195,13 @@ func (r *Runner) due(ctx context.Context, n table.NarratorSeat) (bool, error) {
 	}
 	var last time.Time
 	for _, e := range page.Events {
-		switch wants(n, e) {
+		u := wants(n, e)
+		if n.Role == table.RoleDM {
+			if u, err = r.window(ctx, &n, e, u); err != nil {
+				return false, err
+			}
+		}
+		switch u {
 		case now_:
 			return true, nil
 		case later:
@@ -200,6 +212,59 @@ func (r *Runner) due(ctx context.Context, n table.NarratorSeat) (bool, error) {
 		return false, r.opts.Table.SkipNarratorEvents(ctx, n.GrantID, page.Cursor)
 	}
 	return page.HasMore || now.Sub(last) >= time.Duration(n.DebounceMS)*time.Millisecond, nil
+}
+
+// window keeps the DM narrator's "What do you do?" window: the one it
+// opens gets a deadline; while it is open a declaration asks nothing until
+// every player in the session has declared (then at once); its closing
+// clears the deadline.
+func (r *Runner) window(ctx context.Context, n *table.NarratorSeat, e table.EventView, u urgency) (urgency, error) {
+	switch e.Kind {
+	case table.EventWindowOpened:
+		deadline := e.CreatedAt.Add(table.DefaultNarratorWindow)
+		n.WindowDeadline = &deadline
+		return ignore, r.opts.Table.SetNarratorWindow(ctx, n.GrantID, &deadline)
+	case table.EventWindowClosed:
+		n.WindowDeadline = nil
+		return u, r.opts.Table.SetNarratorWindow(ctx, n.GrantID, nil)
+	case table.EventActionDeclared:
+		if n.WindowDeadline == nil {
+			return u, nil
+		}
+		all, err := r.everyoneDeclared(ctx, *n)
+		if err != nil || !all {
+			return ignore, err
+		}
+		return now_, nil
+	}
+	return u, nil
+}
+
+// everyoneDeclared: every player seat in the session has a pending action
+// in the open window, as the DM's seat reads the board.
+func (r *Runner) everyoneDeclared(ctx context.Context, n table.NarratorSeat) (bool, error) {
+	caller := table.AI(n.GrantID)
+	board, err := r.opts.Table.Board(ctx, caller, *n.SessionID)
+	if err != nil || len(board.Windows) == 0 {
+		return false, err
+	}
+	open := board.Windows[len(board.Windows)-1].ID
+	declared := map[int64]bool{}
+	for _, a := range board.PendingActions {
+		if a.WindowID != nil && *a.WindowID == open {
+			declared[a.SubjectSeatID] = true
+		}
+	}
+	res, err := r.opts.Table.Resume(ctx, caller, *n.SessionID)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range res.Participants {
+		if !declared[p.SeatID] {
+			return false, nil
+		}
+	}
+	return len(res.Participants) > 0, nil
 }
 
 type urgency int
@@ -315,6 +380,11 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 			r.call(context.WithoutCancel(ctx), st, "post_message", map[string]any{"kind": "ooc",
 				"text": "The narrator is stuck (" + end.LastError + "). Whoever runs the table can press Retry."})
 		}
+	}
+	if n.WindowDeadline != nil && !r.opts.Now().Before(*n.WindowDeadline) {
+		// Its time was up and the step has answered it: one step, not one
+		// per scan (the model closes the window, or leaves it open).
+		_ = r.opts.Table.SetNarratorWindow(context.WithoutCancel(ctx), n.GrantID, nil)
 	}
 	if err := r.opts.Table.FinishNarratorStep(context.WithoutCancel(ctx), n.GrantID, token, end); err != nil {
 		r.log.Warn("narrator step not recorded", "grant_id", n.GrantID, "error", err)
@@ -519,6 +589,7 @@ func systemPrompt(n table.NarratorSeat) string {
 		b.WriteString("You act only through the tools you are given; they are the same an outside agent uses, and they refuse what your seat may not do. ")
 		b.WriteString("Rules you keep: never decide a roll yourself — ask for checks with request_check (a secret DC stays secret) and resolve attacks with fight; ")
 		b.WriteString("narrate outcomes only after the tool has given them; on a monster's turn in combat, play the monster with fight; never write a DC in text the players read. ")
+		b.WriteString("To ask every player what they do, open an action_window with a prompt: you are called again once all have declared or its time is up; then adjudicate each declared action (adjudicate_action, request_check) and close the window. ")
 	} else {
 		b.WriteString("You play one player character at a tabletop role-playing table with humans, through the tools you are given. ")
 		b.WriteString("Stay in character, act on your own turns, roll checks the DM asks of you with roll_check, and never speak for the DM or other players. ")

@@ -516,3 +516,75 @@ func TestNarratorPlaysTheMonsters(t *testing.T) {
 		t.Fatal("the narrator acted on the player's turn")
 	}
 }
+
+// TestExplorationWindow: the narrator opens a "What do you do?" window;
+// one player's declaration wakes nothing, the second (everyone) wakes it
+// at once, and it adjudicates; a window only one player answers wakes it
+// when its two minutes are up, once.
+func TestExplorationWindow(t *testing.T) {
+	s := newScene(t)
+	s.startedByNarrator()
+	ctx := context.Background()
+	tomas, err := s.svc.Table.JoinAndSit(ctx, s.f.Unseated, table.JoinInput{InviteCode: s.f.InviteCode, DisplayName: "Unseated", CharacterID: &s.f.UnseatedCharacterID})
+	tabletest.Must(t, err)
+
+	openWindow := func() int64 {
+		t.Helper()
+		s.say(s.f.Seated, "@DM we step into the great hall.")
+		s.fake.Push(toolReply(call("w", "action_window", map[string]any{"prompt": "Statues line the hall. What do you do?"})))
+		s.fake.Push(textReply("Statues line the hall. What do you do?"))
+		s.scan()
+		board, err := s.svc.Table.Board(ctx, s.f.Seated, s.f.LobbyID)
+		tabletest.Must(t, err)
+		if len(board.Windows) == 0 {
+			t.Fatal("no window opened")
+		}
+		s.scan() // the runner notes the window it opened
+		return board.Windows[len(board.Windows)-1].ID
+	}
+	declare := func(c table.Caller, window int64, text string) {
+		t.Helper()
+		_, err := s.svc.Table.DeclareAction(ctx, c, s.f.LobbyID, table.ActionInput{Text: text, WindowID: &window})
+		tabletest.Must(t, err)
+	}
+
+	w := openWindow()
+	n := s.fake.Count("/v1/chat/completions")
+	declare(s.f.Seated, w, "I study the statues' eyes.")
+	s.later() // a minute: still inside the window
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n {
+		t.Fatal("the narrator adjudicated before every player declared")
+	}
+	declare(s.f.Unseated, w, "I guard the door.")
+	s.fake.Push(toolReply(call("c", "action_window", map[string]any{"window_id": w})))
+	s.fake.Push(textReply("One statue's eyes follow Mira; the door holds."))
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n+2 {
+		t.Fatalf("the last declaration did not wake the narrator (%d calls)", s.fake.Count("/v1/chat/completions")-n)
+	}
+	ctxMsg := s.fake.Requests()[n].Messages[1].Content
+	if !strings.Contains(ctxMsg, "study the statues") || !strings.Contains(ctxMsg, "guard the door") {
+		t.Fatalf("the adjudicating step does not see the declarations:\n%s", ctxMsg)
+	}
+	_ = tomas
+
+	// A window only Mira answers: nothing until its time is up, then once.
+	w = openWindow()
+	declare(s.f.Seated, w, "I listen at the far door.")
+	n = s.fake.Count("/v1/chat/completions")
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n {
+		t.Fatal("the narrator did not wait for the window's time")
+	}
+	s.clock.Add(int64(3 * time.Minute))
+	s.fake.Push(textReply("Time presses on. Mira hears chanting; Tomas hesitates."))
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n+1 {
+		t.Fatalf("the window's end did not wake the narrator once (%d calls)", s.fake.Count("/v1/chat/completions")-n)
+	}
+	s.scan()
+	if s.fake.Count("/v1/chat/completions") != n+1 {
+		t.Fatal("the narrator woke again for the same expired window")
+	}
+}

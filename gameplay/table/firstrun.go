@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -317,23 +316,11 @@ func (s *Service) JoinAndSit(ctx context.Context, c Caller, in JoinInput) (JoinV
 		if se.Status != models.SessionActive {
 			return nil // the lobby seats them when the DM starts
 		}
-		// Lock the session (its runtime row allocates the event's seq) and
-		// re-read the seat as it now is.
-		if _, err := tx.FindSessionByID(ctx, se.ID, true); err != nil {
-			return err
+		joined, err := s.lateJoinUnlessSeated(ctx, tx, &se, seat.ID)
+		if joined {
+			notify = se.ID
 		}
-		parts, err := tx.FindParticipants(ctx, se.ID)
-		if err != nil {
-			return err
-		}
-		if slices.ContainsFunc(parts, func(p models.SessionParticipant) bool { return p.SeatID == seat.ID }) {
-			return nil // sat down again: already at the table
-		}
-		if seat, err = tx.FindSeatByID(ctx, seat.ID, true); err != nil {
-			return err
-		}
-		notify = se.ID
-		return s.lateJoin(ctx, tx, &se, seat, seat.ID)
+		return err
 	})
 	if err != nil {
 		return JoinView{}, err

@@ -170,11 +170,7 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 				return err
 			}
 			if seat.Role == models.SeatPlayer && seat.ControllerKind == models.ControllerNone {
-				seat, err := tx.FindSeatByID(ctx, seat.ID, true)
-				if err != nil {
-					return err
-				}
-				if err := s.lateJoinUnlessSeated(ctx, tx, active, seat); err != nil {
+				if _, err := s.lateJoinUnlessSeated(ctx, tx, active, seat.ID); err != nil {
 					return err
 				}
 			}
@@ -192,21 +188,28 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 }
 
 // lateJoinUnlessSeated adds a ready seat to the running session unless it
-// already takes part, acting as itself.
-func (s *Service) lateJoinUnlessSeated(ctx context.Context, tx *models.Store, se *models.Session, seat *models.CampaignSeat) error {
+// already takes part, acting as itself (a friend sitting down by invite, a
+// companion the owner seats), and says whether it joined. It locks the
+// session first (its runtime row allocates the event's seq) and re-reads
+// the seat as it now is.
+func (s *Service) lateJoinUnlessSeated(ctx context.Context, tx *models.Store, se *models.Session, seatID int64) (bool, error) {
 	if _, err := tx.FindSessionByID(ctx, se.ID, true); err != nil {
-		return err
+		return false, err
 	}
 	parts, err := tx.FindParticipants(ctx, se.ID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, p := range parts {
-		if p.SeatID == seat.ID {
-			return nil
+		if p.SeatID == seatID {
+			return false, nil
 		}
 	}
-	return s.lateJoin(ctx, tx, se, seat, seat.ID)
+	seat, err := tx.FindSeatByID(ctx, seatID, true)
+	if err != nil {
+		return false, err
+	}
+	return true, s.lateJoin(ctx, tx, se, seat, seat.ID)
 }
 
 // narratorAt reads, locked, the seat's narrator: the seat must be held by

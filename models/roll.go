@@ -41,7 +41,9 @@ type RollGroup struct {
 }
 
 // RollRequest asks one seat for a check. DC is secret: only projections
-// for the DM carry it.
+// for the DM carry it until the check resolves. DCSalt is the random salt
+// (hex) of the DC's commitment, which players see while the DC is secret;
+// empty for a request without a DC (or one made before commitments).
 type RollRequest struct {
 	ID                int64      `gorm:"primaryKey"`
 	SessionID         int64      `gorm:"not null;index"`
@@ -54,6 +56,7 @@ type RollRequest struct {
 	AbilityRef        string    `gorm:"size:8;not null"`
 	SkillRef          string    `gorm:"size:32;not null;default:''"`
 	DC                *int      `gorm:"column:dc"`
+	DCSalt            string    `gorm:"column:dc_salt;size:32;not null;default:''"`
 	ModifierMode      string    `gorm:"size:16;not null;check:ck_roll_requests_mode,modifier_mode IN ('normal','advantage','disadvantage')"`
 	FlatAdjustment    int       `gorm:"not null;default:0"`
 	RevealOutcome     bool      `gorm:"not null;default:false"`

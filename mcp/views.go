@@ -47,11 +47,11 @@ type Roll struct {
 
 // Check is a check request.
 type Check struct {
-	RequestID  int64  `json:"request_id"`
-	SeatID     int64  `json:"seat_id"`
-	Check      string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
-	Mode       string `json:"mode,omitempty"`
-	DC         int    `json:"dc,omitempty" jsonschema:"DM only, until rolled"`
+	RequestID int64  `json:"request_id"`
+	SeatID    int64  `json:"seat_id"`
+	Check     string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
+	Mode      string `json:"mode,omitempty"`
+	DC        int    `json:"dc,omitempty" jsonschema:"DM only, until rolled"`
 	// A secret DC's commitment, and once rolled the salt that opens it
 	// (table.DCCommitment).
 	Commitment string `json:"dc_commitment,omitempty"`

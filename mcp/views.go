@@ -51,7 +51,7 @@ type Check struct {
 	SeatID    int64  `json:"seat_id"`
 	Check     string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
 	Mode      string `json:"mode,omitempty"`
-	DC        int    `json:"dc,omitempty" jsonschema:"DM only, until rolled"`
+	DC        int    `json:"dc,omitempty" jsonschema:"DM only, until revealed"`
 	// A secret DC's commitment, and once rolled the salt that opens it
 	// (table.DCCommitment).
 	Commitment string `json:"dc_commitment,omitempty"`

@@ -13,9 +13,9 @@ import (
 
 // TestSecretDCOverHTTP: while a check with a secret DC is pending, every
 // route a player can read answers without the DC or its salt, and the board
-// and the player's events carry its commitment; after the roll they answer
-// without pass/fail (hidden outcome), and the player's board reveals the DC
-// and salt, which recompute the commitment. The DM's answers have the DC
+// and the player's events carry its commitment; after both players rolled
+// they answer without pass/fail (hidden outcome), and the player's board
+// reveals the DC and salt, which recompute the commitment. The DM's answers have the DC
 // and the outcome.
 func TestSecretDCOverHTTP(t *testing.T) {
 	f := newFixture(t, withSecret)

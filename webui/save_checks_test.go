@@ -45,8 +45,11 @@ func TestSaveCheckOverHTTP(t *testing.T) {
 	}
 	rec = call(t, h, tf.Seated, "GET", p("/api/sessions/%d/rolls", tf.LobbyID), "")
 	// rolled, the DC is revealed with the salt of its commitment
-	if body := rec.Body.String(); rec.Code != 200 || !strings.Contains(body, `"request_type":"save"`) || !strings.Contains(body, `"dc":12,"dc_commitment":"`+r.DCCommitment+`","dc_salt":"`+r.DCSalt+`"`) {
-		t.Fatalf("the player's board: %d %s", rec.Code, body)
+	var board table.RollBoard
+	json.Unmarshal(rec.Body.Bytes(), &board)
+	if rec.Code != 200 || len(board.Requests) != 1 || board.Requests[0].RequestType != "save" || board.Requests[0].DC == nil ||
+		table.DCCommitment(*board.Requests[0].DC, board.Requests[0].DCSalt) != r.DCCommitment {
+		t.Fatalf("the player's board: %d %s", rec.Code, rec.Body)
 	}
 	rec = call(t, h, tf.Owner, "POST", p("/api/sessions/%d/checks", tf.LobbyID), `{"save":"perception"}`)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"code":"check_invalid"`) || !strings.Contains(rec.Body.String(), `"save"`) {

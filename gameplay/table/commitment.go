@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,10 +11,14 @@ import (
 )
 
 // A secret DC is committed to when the check is asked: players see only
-// the commitment, the DM the DC. When the check resolves, its roll.resolved
-// event reveals the DC and the salt, so anyone can recompute the commitment
-// and see that the DC was not changed after the roll. A cancelled check
-// reveals nothing: the DM may ask again with the same DC.
+// the commitment, the DM the DC. Once every check of the request's group is
+// settled (rolled or cancelled), a roll.revealed event for each rolled check
+// gives the DC and the salt to whoever saw the roll, so anyone can recompute
+// the commitment and see that the DC was not changed after the roll. The
+// group waits for its last check because one DC is asked of all its seats:
+// revealing it on the first roll would tell the others their DC. A
+// cancelled check reveals nothing of its own (the DM may ask again with the
+// same DC), but its group's rolled checks are revealed once it is settled.
 //
 // The commitment is the lowercase hex SHA-256 of the UTF-8 string
 //
@@ -55,8 +60,43 @@ func requestCommitment(r models.RollRequest) string {
 	return DCCommitment(*r.DC, r.DCSalt)
 }
 
-// dcRevealed says whether a request's DC and salt are open to everyone who
-// sees the request: once it resolved. (The DM sees the DC throughout.)
-func dcRevealed(r models.RollRequest) bool {
-	return r.Status == models.RollResolved && r.DC != nil
+// EventRollRevealed opens a rolled check's DC commitment: its payload has
+// request_id, dc, dc_salt and dc_commitment.
+const EventRollRevealed = "roll.revealed"
+
+// revealSettledGroup reveals the DCs of a group's rolled checks once none
+// of them is pending: a roll.revealed event for each (to whoever saw its
+// roll), and the mark that lets the views show the DC and salt. It locks
+// the group so that two last rolls settle it once.
+func (s *Service) revealSettledGroup(ctx context.Context, tx *models.Store, sessionID int64, groupID *int64, dmSeat int64) error {
+	if groupID == nil {
+		return nil
+	}
+	if err := tx.LockRollGroup(ctx, *groupID); err != nil {
+		return err
+	}
+	reqs, err := tx.FindRollRequestsInGroup(ctx, *groupID)
+	if err != nil {
+		return err
+	}
+	var open []models.RollRequest
+	for _, r := range reqs {
+		if r.Status == models.RollPending {
+			return nil
+		}
+		if r.Status == models.RollResolved && !r.DCRevealed && requestCommitment(r) != "" {
+			open = append(open, r)
+		}
+	}
+	ids := make([]int64, 0, len(open))
+	for _, r := range open {
+		seat := r.TargetSeatID
+		if _, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollRevealed, acting: &dmSeat, subject: &seat,
+			character: r.TargetCharacterID, visibility: r.Visibility,
+			payload: map[string]any{"request_id": r.ID, "dc": *r.DC, "dc_salt": r.DCSalt, "dc_commitment": requestCommitment(r)}}); err != nil {
+			return err
+		}
+		ids = append(ids, r.ID)
+	}
+	return tx.MarkDCRevealed(ctx, ids)
 }

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/adventure-table/adventure-table/gameplay/table"
@@ -51,20 +52,20 @@ func rollEventPayload(t *testing.T, lt liveTable, reader table.Caller, kind stri
 }
 
 // TestDCCommitment: while a secret DC is pending a player sees its
-// commitment and neither the DC nor the salt; the roll reveals both, and
-// they recompute the commitment the player saw. The DM sees the DC
-// throughout; two requests with one DC get different salts; a cancelled
-// check reveals nothing.
+// commitment and neither the DC nor the salt; once every check of its group
+// is settled, roll.revealed gives the DC and salt, which recompute the
+// commitment the player saw. The DM sees the DC throughout; two requests
+// with one DC get different salts; a cancelled check reveals nothing.
 func TestDCCommitment(t *testing.T) {
 	lt, _ := newLiveTable(t)
-	a, b := requestPerception(t, lt) // DC 15 for both
+	a, b := requestPerception(t, lt) // DC 15 for both, one group
 	for _, r := range []table.RollRequestView{a, b} {
-		if len(r.DCSalt) != 32 || r.DCCommitment != table.DCCommitment(15, r.DCSalt) {
-			t.Fatalf("DM's request: salt %q, commitment %q", r.DCSalt, r.DCCommitment)
+		if len(r.DCCommitment) != 64 || r.DCSalt != "" {
+			t.Fatalf("DM's pending request: commitment %q, salt %q", r.DCCommitment, r.DCSalt)
 		}
 	}
-	if a.DCSalt == b.DCSalt || a.DCCommitment == b.DCCommitment {
-		t.Fatalf("two requests with DC 15 share salt %q / commitment %q", a.DCSalt, a.DCCommitment)
+	if a.DCCommitment == b.DCCommitment {
+		t.Fatalf("two requests with DC 15 share commitment %q", a.DCCommitment)
 	}
 
 	// Pending: the player (Seated, a's target) and the other player see the
@@ -83,44 +84,93 @@ func TestDCCommitment(t *testing.T) {
 		t.Fatalf("DM's pending request: %+v", dm)
 	}
 
-	// Rolled: everyone who sees it gets the DC and the salt, which open
-	// the commitment seen before.
+	// a is rolled, b is not: the group's one DC stays secret (revealing a's
+	// would tell b's player theirs).
 	_, err := lt.svc.ResolveRequest(ctx, lt.Seated, a.ID, table.RollInput{Faces: []int{4, 9}})
 	tabletest.Must(t, err)
-	for _, reader := range []table.Caller{lt.Seated, lt.Unseated, lt.Owner} {
-		r := requestOf(t, lt, reader, a.ID)
-		if r.DC == nil || *r.DC != 15 || r.DCSalt != a.DCSalt || table.DCCommitment(*r.DC, r.DCSalt) != a.DCCommitment {
-			t.Fatalf("reader %d's resolved request: dc %v, salt %q", reader.UserID, r.DC, r.DCSalt)
+	for _, reader := range []table.Caller{lt.Seated, lt.Unseated} {
+		board, err := lt.svc.Board(ctx, reader, lt.LobbyID)
+		tabletest.Must(t, err)
+		events, err := lt.svc.ListEvents(ctx, reader, lt.LobbyID, 0, 200)
+		tabletest.Must(t, err)
+		raw, _ := json.Marshal([]any{board, events})
+		if strings.Contains(string(raw), `"dc"`) || strings.Contains(string(raw), `"dc_salt"`) {
+			t.Fatalf("reader %d sees the DC while b is pending: %s", reader.UserID, raw)
 		}
 	}
-	p = rollEventPayload(t, lt, lt.Seated, table.EventRollResolved, a.ID)
-	dc, _ := p["dc"].(float64)
-	salt, _ := p["dc_salt"].(string)
-	if table.DCCommitment(int(dc), salt) != a.DCCommitment || p["dc_commitment"] != a.DCCommitment {
-		t.Fatalf("player's roll.resolved does not open the commitment: %v", p)
-	}
-	// b is still pending: its DC stays secret.
-	if r := requestOf(t, lt, lt.Seated, b.ID); r.DC != nil || r.DCSalt != "" || r.DCCommitment != b.DCCommitment {
-		t.Fatalf("pending b after a resolved: %+v", r)
-	}
 
-	// Cancelled: nothing revealed (the DM may ask again with the DC).
+	// b is cancelled: the group is settled, a's DC is revealed; b's is not.
 	_, err = lt.svc.CancelRequest(ctx, lt.Owner, b.ID)
 	tabletest.Must(t, err)
+	var salt string
+	for _, reader := range []table.Caller{lt.Seated, lt.Unseated, lt.Owner} {
+		r := requestOf(t, lt, reader, a.ID)
+		if r.DC == nil || *r.DC != 15 || len(r.DCSalt) != 32 || table.DCCommitment(*r.DC, r.DCSalt) != a.DCCommitment {
+			t.Fatalf("reader %d's revealed request: dc %v, salt %q", reader.UserID, r.DC, r.DCSalt)
+		}
+		salt = r.DCSalt
+	}
+	p = rollEventPayload(t, lt, lt.Seated, table.EventRollRevealed, a.ID)
+	dc, _ := p["dc"].(float64)
+	if p["dc_salt"] != salt || table.DCCommitment(int(dc), salt) != a.DCCommitment || p["dc_commitment"] != a.DCCommitment {
+		t.Fatalf("player's roll.revealed does not open the commitment: %v", p)
+	}
 	if r := requestOf(t, lt, lt.Unseated, b.ID); r.DC != nil || r.DCSalt != "" || r.DCCommitment != b.DCCommitment {
 		t.Fatalf("cancelled b: %+v", r)
 	}
 	if p := rollEventPayload(t, lt, lt.Unseated, table.EventRollCancelled, b.ID); p["dc"] != nil || p["dc_salt"] != nil {
 		t.Fatalf("roll.cancelled reveals: %v", p)
 	}
-	if dm := requestOf(t, lt, lt.Owner, b.ID); dm.DC == nil || *dm.DC != 15 {
+	if dm := requestOf(t, lt, lt.Owner, b.ID); dm.DC == nil || *dm.DC != 15 || dm.DCSalt != "" {
 		t.Fatalf("DM's cancelled request: %+v", dm)
 	}
 
+	// A check of one seat is revealed by its roll, with a salt of its own.
+	out, err := lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{Skill: "perception", DC: ptrInt(15), SeatIDs: []int64{lt.PlayerSeatID}})
+	tabletest.Must(t, err)
+	c := out.Requests[0]
+	_, err = lt.svc.ResolveRequest(ctx, lt.Owner, c.ID, table.RollInput{})
+	tabletest.Must(t, err)
+	if r := requestOf(t, lt, lt.Seated, c.ID); r.DC == nil || r.DCSalt == salt || table.DCCommitment(*r.DC, r.DCSalt) != c.DCCommitment {
+		t.Fatalf("a one-seat check, rolled: %+v (the first salt %s)", r, salt)
+	}
+
 	// No DC: no commitment.
-	out, err := lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{Skill: "stealth", SeatIDs: []int64{lt.PlayerSeatID}})
+	out, err = lt.svc.RequestCheck(ctx, lt.Owner, lt.LobbyID, table.CheckRequestInput{Skill: "stealth", SeatIDs: []int64{lt.PlayerSeatID}})
 	tabletest.Must(t, err)
 	if r := out.Requests[0]; r.DCCommitment != "" || r.DCSalt != "" {
 		t.Fatalf("a check without a DC has commitment %q salt %q", r.DCCommitment, r.DCSalt)
+	}
+}
+
+// TestDCRevealedOnceWhenRolledTogether: the two checks of a group rolled at
+// the same moment settle it once: one roll.revealed for each check.
+func TestDCRevealedOnceWhenRolledTogether(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	a, b := requestPerception(t, lt)
+	errs := make(chan error, 2)
+	for _, roll := range []struct {
+		c  table.Caller
+		id int64
+	}{{lt.Seated, a.ID}, {lt.Unseated, b.ID}} {
+		go func() {
+			_, err := lt.svc.ResolveRequest(ctx, roll.c, roll.id, table.RollInput{})
+			errs <- err
+		}()
+	}
+	tabletest.Must(t, <-errs)
+	tabletest.Must(t, <-errs)
+	events, err := lt.svc.ListEvents(ctx, lt.Owner, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	revealed := map[float64]int{}
+	for _, e := range events.Events {
+		if e.Kind == table.EventRollRevealed {
+			var p map[string]any
+			tabletest.Must(t, json.Unmarshal(e.Payload, &p))
+			revealed[p["request_id"].(float64)]++
+		}
+	}
+	if len(revealed) != 2 || revealed[float64(a.ID)] != 1 || revealed[float64(b.ID)] != 1 {
+		t.Fatalf("roll.revealed per request: %v, want one each for %d and %d", revealed, a.ID, b.ID)
 	}
 }

@@ -51,9 +51,10 @@ type RollResultView struct {
 }
 
 // RollRequestView is a check request as a caller may see it. DC is present
-// only for the DM until the check resolves; then everyone who sees the
-// request gets the DC and its salt, to check them against DCCommitment,
-// which everyone sees from the start (see commitment.go).
+// only for the DM until it is revealed (when every check of its group is
+// settled); then everyone who sees the request gets the DC and its salt, to
+// check them against DCCommitment, which everyone sees from the start (see
+// commitment.go).
 type RollRequestView struct {
 	ID                int64           `json:"id"`
 	GroupID           *int64          `json:"group_id"`
@@ -63,9 +64,9 @@ type RollRequestView struct {
 	RequestType       string          `json:"request_type" jsonschema:"ability, skill or save (a saving throw of the ability)"`
 	Ability           string          `json:"ability"`
 	Skill             string          `json:"skill"`
-	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only until the check resolves, then to everyone who sees it"`
+	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only until revealed, then to everyone who sees it"`
 	DCCommitment      string          `json:"dc_commitment,omitempty" jsonschema:"hex SHA-256 of 'adventure-table-dc-v1:<dc>:<dc_salt>', sent to everyone while the DC is secret"`
-	DCSalt            string          `json:"dc_salt,omitempty" jsonschema:"the commitment's random salt (hex): to the DM, and to everyone once the check resolves"`
+	DCSalt            string          `json:"dc_salt,omitempty" jsonschema:"the commitment's random salt (hex), once revealed: when every check of the group is settled"`
 	Mode              string          `json:"mode" jsonschema:"normal, advantage or disadvantage"`
 	FlatAdjustment    int             `json:"flat_adjustment"`
 	RevealOutcome     bool            `json:"reveal_outcome"`
@@ -259,11 +260,11 @@ func (v rollViewer) request(r models.RollRequest, label string, res *models.Roll
 		RevealOutcome: r.RevealOutcome, Visibility: r.Visibility, Status: r.Status, DiceNeeded: diceNeeded(r.ModifierMode),
 		CreatedAt: r.CreatedAt, ResolvedAt: r.ResolvedAt}
 	out.DCCommitment = requestCommitment(r)
-	if v.dm || dcRevealed(r) {
+	if v.dm || r.DCRevealed {
 		out.DC = r.DC
-		if out.DCCommitment != "" {
-			out.DCSalt = r.DCSalt
-		}
+	}
+	if r.DCRevealed {
+		out.DCSalt = r.DCSalt
 	}
 	if res != nil && v.seesResult(*res) {
 		rv := v.result(*res, r.RevealOutcome)
@@ -632,14 +633,9 @@ func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64,
 			public.Success = success
 		}
 		subject := req.TargetSeatID
-		payload := map[string]any{"request_id": req.ID, "result": public}
-		// The roll is in: the DC and salt open the commitment the request
-		// showed, to everyone who sees the roll.
-		if c := requestCommitment(*req); c != "" {
-			payload["dc"], payload["dc_salt"], payload["dc_commitment"] = *req.DC, req.DCSalt, c
-		}
 		if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollResolved, acting: &acting, subject: &subject,
-			character: req.TargetCharacterID, mode: mode, visibility: req.Visibility, payload: payload}); err != nil {
+			character: req.TargetCharacterID, mode: mode, visibility: req.Visibility,
+			payload: map[string]any{"request_id": req.ID, "result": public}}); err != nil {
 			return err
 		}
 		if req.DC != nil {
@@ -648,6 +644,9 @@ func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64,
 				payload: map[string]any{"request_id": req.ID, "result_id": result.ID, "dc": *req.DC, "success": *success}}); err != nil {
 				return err
 			}
+		}
+		if err := s.revealSettledGroup(ctx, tx, req.SessionID, req.RollGroupID, sc.session.DMSeatID); err != nil {
+			return err
 		}
 		if pending, err := tx.FindPendingActionByRollRequest(ctx, req.ID); err == nil && pending.Status == models.PendingWaitingForRoll {
 			if err := s.moveAction(ctx, tx, pending, models.PendingProcessing, nil); err != nil {
@@ -756,6 +755,9 @@ func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) 
 		dm, seat := sc.session.DMSeatID, req.TargetSeatID
 		if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollCancelled, acting: &dm, subject: &seat,
 			visibility: models.VisibilityActorAndDM, payload: map[string]any{"request_id": req.ID}}); err != nil {
+			return err
+		}
+		if err := s.revealSettledGroup(ctx, tx, req.SessionID, req.RollGroupID, dm); err != nil {
 			return err
 		}
 		req, err = tx.FindRollRequest(ctx, requestID, false)

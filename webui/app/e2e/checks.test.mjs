@@ -13,9 +13,29 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { chromiumOrSkip, skipLine } from './harness.mjs';
-import { button, character as sheet, tableJourney, waitText } from './table-setup.mjs';
+import { button, character as sheet, DESKTOP, PHONE, showPart, sizeName, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
+// AT_CHECK_SHOTS=<dir> keeps a player's check card, sealed and then verified,
+// at both sizes, light and dark.
+const shotsDir = process.env.AT_CHECK_SHOTS;
+
+// shootCard saves page, scrolled to card, at each size and theme as
+// <dir>/check-<what>-<size>-<scheme>.png, then restores the desktop light view.
+async function shootCard(page, card, what) {
+  if (!shotsDir) return;
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await showPart(page, 'Chat');
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await card.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shotsDir}/check-${what}-${sizeName(size)}-${scheme}.png` });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: null });
+}
 
 // dcFree removes from a page's HTML what carries numbers that are not game
 // values: scripts and stylesheets (hashed asset names), <time> elements and
@@ -133,6 +153,8 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       assert.equal(await seal.getByTestId('dc-hash').getAttribute('title'), mine.dc_commitment);
     }
 
+    await shootCard(bob, checkCard(bob, 'Brom', 'Perception'), 'sealed');
+
     // --- Bob enters his own dice: 7 and 18 (advantage keeps 18; modifier 0)
     const bobReq = checkCard(bob, 'Brom', 'Perception');
     await button(bobReq, 'Enter my dice').click();
@@ -191,6 +213,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       await verify.filter({ hasText: 'DC 15' }).filter({ hasText: '✓ matches the commitment' }).waitFor();
       assert.equal(await req.getByTestId('dc-commitment').count(), 0);
     }
+    await shootCard(bob, bobReq, 'verified');
 
     // the DM sees Ann's total and her pass / fail against DC 15
     const ariaRow = dana.locator('[data-testid="dm-request"][data-target="Aria"]');

@@ -149,6 +149,14 @@ func (s *Store) FindRollRequestsInGroup(ctx context.Context, groupID int64) ([]R
 	return out, translate(s.db.WithContext(ctx).Where("roll_group_id = ?", groupID).Order("id").Find(&out).Error, "roll requests")
 }
 
+// FindUnrevealedDCs returns a session's rolled requests whose committed DC
+// was not revealed yet, oldest first.
+func (s *Store) FindUnrevealedDCs(ctx context.Context, sessionID int64) ([]RollRequest, error) {
+	var out []RollRequest
+	return out, translate(s.db.WithContext(ctx).Where("session_id = ? AND status = ? AND dc IS NOT NULL AND dc_salt <> '' AND NOT dc_revealed", sessionID, RollResolved).
+		Order("id").Find(&out).Error, "roll requests")
+}
+
 // MarkDCRevealed records that the requests' DCs were revealed.
 func (s *Store) MarkDCRevealed(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {

@@ -19,6 +19,7 @@ import (
 // revealing it on the first roll would tell the others their DC. A
 // cancelled check reveals nothing of its own (the DM may ask again with the
 // same DC), but its group's rolled checks are revealed once it is settled.
+// When the session ends, every rolled check still sealed is revealed.
 //
 // The commitment is the lowercase hex SHA-256 of the UTF-8 string
 //
@@ -88,8 +89,15 @@ func (s *Service) revealSettledGroup(ctx context.Context, tx *models.Store, sess
 			open = append(open, r)
 		}
 	}
-	ids := make([]int64, 0, len(open))
-	for _, r := range open {
+	return s.revealDCs(ctx, tx, sessionID, open, dmSeat)
+}
+
+// revealDCs reveals rolled requests' committed DCs: a roll.revealed event
+// for each (to whoever saw its roll), and the mark that lets the views show
+// the DC and salt.
+func (s *Service) revealDCs(ctx context.Context, tx *models.Store, sessionID int64, reqs []models.RollRequest, dmSeat int64) error {
+	ids := make([]int64, 0, len(reqs))
+	for _, r := range reqs {
 		seat := r.TargetSeatID
 		if _, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollRevealed, acting: &dmSeat, subject: &seat,
 			character: r.TargetCharacterID, visibility: r.Visibility,
@@ -99,4 +107,15 @@ func (s *Service) revealSettledGroup(ctx context.Context, tx *models.Store, sess
 		ids = append(ids, r.ID)
 	}
 	return tx.MarkDCRevealed(ctx, ids)
+}
+
+// revealAtEnd reveals, when a session ends, the committed DCs of its rolled
+// checks still sealed because a check of their group was never rolled:
+// with the session over, the DC protects nothing more.
+func (s *Service) revealAtEnd(ctx context.Context, tx *models.Store, sessionID, dmSeat int64) error {
+	reqs, err := tx.FindUnrevealedDCs(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	return s.revealDCs(ctx, tx, sessionID, reqs, dmSeat)
 }

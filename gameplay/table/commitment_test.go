@@ -174,3 +174,32 @@ func TestDCRevealedOnceWhenRolledTogether(t *testing.T) {
 		t.Fatalf("roll.revealed per request: %v, want one each for %d and %d", revealed, a.ID, b.ID)
 	}
 }
+
+// TestDCRevealedWhenTheSessionEnds: a rolled check whose group never
+// settled is revealed when the session ends (before session.ended); the
+// unrolled one is not.
+func TestDCRevealedWhenTheSessionEnds(t *testing.T) {
+	lt, _ := newLiveTable(t)
+	a, b := requestPerception(t, lt)
+	_, err := lt.svc.ResolveRequest(ctx, lt.Seated, a.ID, table.RollInput{})
+	tabletest.Must(t, err)
+	if r := requestOf(t, lt, lt.Seated, a.ID); r.DC != nil {
+		t.Fatalf("revealed while b is pending: %+v", r)
+	}
+	_, err = lt.svc.EndSession(ctx, lt.Owner, lt.LobbyID)
+	tabletest.Must(t, err)
+	p := rollEventPayload(t, lt, lt.Seated, table.EventRollRevealed, a.ID)
+	dc, _ := p["dc"].(float64)
+	salt, _ := p["dc_salt"].(string)
+	if table.DCCommitment(int(dc), salt) != a.DCCommitment {
+		t.Fatalf("roll.revealed at the end does not open the commitment: %v", p)
+	}
+	events, err := lt.svc.ListEvents(ctx, lt.Seated, lt.LobbyID, 0, 200)
+	tabletest.Must(t, err)
+	if last := events.Events[len(events.Events)-1]; last.Kind != table.EventSessionEnded {
+		t.Fatalf("the last event is %s, want session.ended", last.Kind)
+	}
+	if r := requestOf(t, lt, lt.Unseated, b.ID); r.DC != nil || r.DCSalt != "" {
+		t.Fatalf("the unrolled b is revealed: %+v", r)
+	}
+}

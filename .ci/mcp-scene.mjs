@@ -8,7 +8,8 @@
 // Steps: pre-session context and start; whispers both ways (the other player never sees them);
 // a two-round fight the AI DM runs with a hidden NPC (no player reads its AC or HP);
 // narration and NPC speech; a check with a secret DC rolled by an AI and entered as physical dice
-// by the human (no player ever sees "dc"; the DM sees the outcomes), a cancelled check; damage
+// by the human (no player sees a DC before the check is settled, only its commitment, and then the
+// revealed DC opens it; the DM sees the outcomes), a cancelled check; damage
 // (HP change visible); DM proxy; a seat handed to an AI and taken back (old token refused:
 // ai_token_revoked / taken_back); session end wakes a wait in flight with session.ended, then
 // every token is refused with session_ended. Prints calls and bytes per agent. Exits non-zero on
@@ -17,6 +18,7 @@
 // Env: MCP_URL, BASE (the web origin), JAR (curl cookie jar of the human), DM_TOKEN, AT_BIN,
 // SESSION_ID, SEAT_HUMAN, SEAT_B, SEAT_C (player seats; characters Aria, Borin, Cyra, 20 HP).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -45,7 +47,19 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // HP as a number whatever its shape: 15, "15/20", {current: 15, max: 20}.
 const hpOf = (hp) => (typeof hp === 'number' ? hp : typeof hp === 'string' ? parseInt(hp, 10) : hp && typeof hp === 'object' ? hp.current : NaN);
-const hasDC = (s) => /"dc"\s*:/.test(s);
+// commitmentOf is a secret DC's commitment (gameplay/table/commitment.go).
+const commitmentOf = (dc, salt) => createHash('sha256').update(`adventure-table-dc-v1:${dc}:${salt}`).digest('hex');
+// hasDC finds a DC a player must not read: any "dc" but a revealed one, which
+// comes with the salt that opens its commitment.
+const hasDC = (s) => {
+  if (!/"dc"\s*:/.test(s)) return false;
+  let doc;
+  try { doc = JSON.parse(s); } catch { return true; }
+  const secret = (v) => Array.isArray(v) ? v.some(secret) : v && typeof v === 'object'
+    ? ('dc' in v && !(typeof v.dc_salt === 'string' && commitmentOf(v.dc, v.dc_salt) === v.dc_commitment)) || Object.values(v).some(secret)
+    : false;
+  return secret(doc);
+};
 
 // A fetch that counts the bytes on the wire and remembers the protocol version sent.
 function countingFetch(stats) {
@@ -264,7 +278,8 @@ check(cancelled !== undefined, "the DM cancelled Cyra's check", cancelled);
 await pb.until((x) => x.kind === 'roll.requested', 'the check request');
 const bctx = await pb.context();
 const mine = (bctx.checks ?? []).find((c) => c.request_id === reqOf(SEAT.B));
-check(mine && mine.seat_id === SEAT.B && mine.dc === undefined, 'a check waits for Borin, without its DC', bctx);
+check(mine && mine.seat_id === SEAT.B && mine.dc === undefined && /^[0-9a-f]{64}$/.test(mine.dc_commitment ?? ''),
+  'a check waits for Borin, without its DC, with its commitment', bctx);
 const roll = await pb.call('roll_check', { request_id: mine.request_id });
 check(roll.total >= 1 && roll.success === undefined, `Borin rolled ${roll.formula} = ${roll.total} (outcome hidden)`, roll);
 
@@ -279,6 +294,10 @@ const oB = await dm.until(outcome(reqOf(SEAT.B)), "Borin's outcome");
 const oA = await dm.until(outcome(reqOf(SEAT.A)), "the human's outcome");
 check(oB.data.dc === 12 && typeof oB.data.success === 'boolean' && oB.data.success === (roll.total >= 12), `the DM sees Borin's outcome: ${oB.data.success ? 'success' : 'failure'}`, oB);
 check(oA.data.dc === 12 && oA.data.success === false, `the DM sees the human's outcome: ${oA.data.success ? 'success' : 'failure'}`, oA);
+// every check of the request is settled: Borin's roll.revealed opens the commitment he was shown
+const revealed = await pb.until((x) => x.kind === 'roll.revealed' && x.data?.request_id === mine.request_id, "Borin's revealed DC");
+check(revealed.data.dc === 12 && revealed.data.dc_commitment === mine.dc_commitment && commitmentOf(revealed.data.dc, revealed.data.dc_salt) === mine.dc_commitment,
+  'the DC revealed to Borin (12) matches the commitment he saw before rolling', revealed);
 await pc.until((x) => x.kind === 'roll.cancelled', 'the cancelled check');
 const cctx = await pc.context();
 check(!(cctx.checks ?? []).some((c) => c.seat_id === SEAT.C), 'no check waits for Cyra after the cancel', cctx.checks);

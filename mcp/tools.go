@@ -397,7 +397,7 @@ var tools = []tool{
 			return setStage(ctx, d, c, id, in)
 		})),
 	typed("request_check", "Ask for a check", write,
-		"DM: ask one player seat, or everyone playing, for a skill or ability check or a saving throw. The DC stays secret.",
+		"DM: ask one player seat, or everyone playing, for a skill or ability check or a saving throw. The DC stays secret (players see a SHA-256 commitment, opened by roll.revealed once all have rolled).",
 		withSession(func(ctx context.Context, d toolDeps, c table.Caller, id int64, in checkInput) (Checks, error) {
 			req := table.CheckRequestInput{Ability: in.Ability, Skill: in.Skill, Save: in.Save, DC: in.DC, Mode: in.Mode, RevealOutcome: in.RevealOutcome,
 				Private: in.Private, Label: in.Label, PendingActionID: in.ActionID}

@@ -261,18 +261,39 @@ func TestFullScene(t *testing.T) {
 	if len(checks.Checks) != 1 || checks.Checks[0].DC != 15 || checks.Checks[0].SeatID != mira {
 		t.Fatalf("request_check %+v", checks)
 	}
+	// The secret DC: the player reads its commitment, not the DC or salt.
+	commitment := checks.Checks[0].Commitment
+	if len(commitment) != 64 || checks.Checks[0].Salt != "" {
+		t.Fatalf("the DM's check: commitment %q salt %q", commitment, checks.Checks[0].Salt)
+	}
 	player.must("wait_for_event", map[string]any{"after": pcx.Cursor, "timeout_seconds": 5}, &pg)
-	if raw, _ := json.Marshal(pg); len(pg.Events) == 0 || strings.Contains(string(raw), `"dc"`) {
+	if raw, _ := json.Marshal(pg); len(pg.Events) == 0 || strings.Contains(string(raw), `"dc"`) || strings.Contains(string(raw), `"dc_salt"`) ||
+		!strings.Contains(string(raw), `"dc_commitment":"`+commitment+`"`) {
 		t.Fatalf("the player's events: %s", raw)
 	}
 	player.must("get_session_context", nil, &pcx)
-	if len(pcx.Checks) != 1 || pcx.Checks[0].DC != 0 || !hasStepArg(pcx.Next, "roll_check", "request_id", checks.Checks[0].RequestID) {
+	if len(pcx.Checks) != 1 || pcx.Checks[0].DC != 0 || pcx.Checks[0].Salt != "" || pcx.Checks[0].Commitment != commitment ||
+		!hasStepArg(pcx.Next, "roll_check", "request_id", checks.Checks[0].RequestID) {
 		t.Fatalf("pending checks %+v next %+v", pcx.Checks, pcx.Next)
 	}
 	var roll Roll
 	player.must("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID}, &roll)
 	if roll.Success != nil || roll.Total < 1 || len(roll.Dice) != 1 {
 		t.Fatalf("roll_check %+v", roll)
+	}
+	// Rolled (the only check of its group): the player's roll.revealed gives
+	// the DC and the salt, which recompute the commitment.
+	player.must("wait_for_event", map[string]any{"after": pg.Cursor, "timeout_seconds": 5}, &pg)
+	revealed := false
+	for _, e := range pg.Events {
+		if e.Kind == table.EventRollRevealed {
+			dc, _ := e.Data["dc"].(float64)
+			salt, _ := e.Data["dc_salt"].(string)
+			revealed = dc == 15 && table.DCCommitment(int(dc), salt) == commitment
+		}
+	}
+	if !revealed {
+		t.Fatalf("the player's events do not open the commitment: %+v", pg.Events)
 	}
 	if code := player.call("roll_check", map[string]any{"request_id": checks.Checks[0].RequestID}, nil); code != "roll_request_already_resolved" {
 		t.Fatalf("second roll: %q", code)

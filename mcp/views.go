@@ -47,11 +47,15 @@ type Roll struct {
 
 // Check is a check request.
 type Check struct {
-	RequestID  int64  `json:"request_id"`
-	SeatID     int64  `json:"seat_id"`
-	Check      string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
-	Mode       string `json:"mode,omitempty"`
-	DC         int    `json:"dc,omitempty" jsonschema:"DM only"`
+	RequestID int64  `json:"request_id"`
+	SeatID    int64  `json:"seat_id"`
+	Check     string `json:"check" jsonschema:"the skill, ability or saving throw (dex_save)"`
+	Mode      string `json:"mode,omitempty"`
+	DC        int    `json:"dc,omitempty" jsonschema:"DM only, until revealed"`
+	// A secret DC's commitment, and once rolled the salt that opens it
+	// (table.DCCommitment).
+	Commitment string `json:"dc_commitment,omitempty"`
+	Salt       string `json:"dc_salt,omitempty"`
 	DiceNeeded int    `json:"dice_needed"`
 	Label      string `json:"label,omitempty"`
 	Status     string `json:"status,omitempty"`
@@ -359,7 +363,9 @@ func compactCheck(v table.RollRequestView) Check {
 	if v.DC != nil {
 		out.DC = *v.DC
 	}
+	out.Commitment = v.DCCommitment
 	if v.Status != "pending" {
+		out.Salt = v.DCSalt
 		out.Status = v.Status
 	}
 	return out

@@ -45,6 +45,7 @@ var migrations = []Migration{
 	migrationV23CardRules,
 	migrationV24BrowserSessions,
 	migrationV25Narrators,
+	migrationV26DCCommitment,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -41,7 +41,11 @@ type RollGroup struct {
 }
 
 // RollRequest asks one seat for a check. DC is secret: only projections
-// for the DM carry it.
+// for the DM carry it until the check resolves. DCSalt is the random salt
+// (hex) of the DC's commitment, which players see while the DC is secret;
+// empty for a request without a DC (or one made before commitments).
+// DCRevealed is set once the DC and salt were revealed to the players (when
+// the last check of its group was settled).
 type RollRequest struct {
 	ID                int64      `gorm:"primaryKey"`
 	SessionID         int64      `gorm:"not null;index"`
@@ -54,6 +58,8 @@ type RollRequest struct {
 	AbilityRef        string    `gorm:"size:8;not null"`
 	SkillRef          string    `gorm:"size:32;not null;default:''"`
 	DC                *int      `gorm:"column:dc"`
+	DCSalt            string    `gorm:"column:dc_salt;size:32;not null;default:''"`
+	DCRevealed        bool      `gorm:"column:dc_revealed;not null;default:false"`
 	ModifierMode      string    `gorm:"size:16;not null;check:ck_roll_requests_mode,modifier_mode IN ('normal','advantage','disadvantage')"`
 	FlatAdjustment    int       `gorm:"not null;default:0"`
 	RevealOutcome     bool      `gorm:"not null;default:false"`
@@ -128,6 +134,35 @@ func (s *Store) ResolveRollRequest(ctx context.Context, id, version int64, statu
 	res := s.db.WithContext(ctx).Model(&RollRequest{}).Where("id = ? AND status = ? AND version = ?", id, RollPending, version).
 		Updates(map[string]any{"status": status, "resolved_at": at, "version": clauseExpr("version + 1")})
 	return res.RowsAffected == 1, translate(res.Error, "roll request")
+}
+
+// LockRollGroup locks a group's row (PostgreSQL; SQLite's write lock
+// already serialises), so that settling its checks is done one at a time.
+func (s *Store) LockRollGroup(ctx context.Context, id int64) error {
+	var g RollGroup
+	return translate(lockIf(s.db.WithContext(ctx), true).First(&g, id).Error, "roll group")
+}
+
+// FindRollRequestsInGroup returns a group's requests, oldest first.
+func (s *Store) FindRollRequestsInGroup(ctx context.Context, groupID int64) ([]RollRequest, error) {
+	var out []RollRequest
+	return out, translate(s.db.WithContext(ctx).Where("roll_group_id = ?", groupID).Order("id").Find(&out).Error, "roll requests")
+}
+
+// FindUnrevealedDCs returns a session's rolled requests whose committed DC
+// was not revealed yet, oldest first.
+func (s *Store) FindUnrevealedDCs(ctx context.Context, sessionID int64) ([]RollRequest, error) {
+	var out []RollRequest
+	return out, translate(s.db.WithContext(ctx).Where("session_id = ? AND status = ? AND dc IS NOT NULL AND dc_salt <> '' AND NOT dc_revealed", sessionID, RollResolved).
+		Order("id").Find(&out).Error, "roll requests")
+}
+
+// MarkDCRevealed records that the requests' DCs were revealed.
+func (s *Store) MarkDCRevealed(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Model(&RollRequest{}).Where("id IN ?", ids).Update("dc_revealed", true).Error, "roll requests")
 }
 
 // FindRollRequests returns a session's requests, newest first, at most limit.

@@ -11,8 +11,12 @@ import (
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-// TestSecretDCOverHTTP: after a hidden check, every route a player can read
-// answers without the DC and without pass/fail; the DM's answers have both.
+// TestSecretDCOverHTTP: while a check with a secret DC is pending, every
+// route a player can read answers without the DC or its salt, and the board
+// and the player's events carry its commitment; after both players rolled
+// they answer without pass/fail (hidden outcome), and the player's board
+// reveals the DC and salt, which recompute the commitment. The DM's answers have the DC
+// and the outcome.
 func TestSecretDCOverHTTP(t *testing.T) {
 	f := newFixture(t, withSecret)
 	tf := startedTable(t, f)
@@ -31,6 +35,33 @@ func TestSecretDCOverHTTP(t *testing.T) {
 	}
 	var created table.CheckRequests
 	json.Unmarshal(rec.Body.Bytes(), &created)
+	readable := []string{
+		p("/api/sessions/%d/rolls", tf.LobbyID),
+		p("/api/sessions/%d/events?after=0&limit=200", tf.LobbyID),
+		p("/api/sessions/%d/events/wait?after=0&timeout=1", tf.LobbyID),
+		p("/api/sessions/%d", tf.LobbyID),
+		p("/api/rooms/%d", tf.RoomID),
+		"/api/characters",
+	}
+	commitment := map[int64]string{} // by target seat
+	for _, r := range created.Requests {
+		commitment[r.TargetSeatID] = r.DCCommitment
+	}
+	for _, who := range []table.Caller{tf.Seated, tf.Unseated, tf.DMKey} {
+		for _, path := range readable {
+			rec := call(t, h, who, "GET", path, "")
+			if body := rec.Body.String(); rec.Code != 200 || strings.Contains(body, `"dc"`) || strings.Contains(body, `"dc_salt"`) {
+				t.Fatalf("GET %s as user %d while pending: %d %s", path, who.UserID, rec.Code, body)
+			}
+		}
+	}
+	for who, seat := range map[table.Caller]int64{tf.Seated: tf.PlayerSeatID, tf.Unseated: tf.FreeSeatID} {
+		for _, path := range readable[:2] {
+			if body := call(t, h, who, "GET", path, "").Body.String(); !strings.Contains(body, `"dc_commitment":"`+commitment[seat]+`"`) {
+				t.Fatalf("GET %s as user %d lacks the commitment %s: %s", path, who.UserID, commitment[seat], body)
+			}
+		}
+	}
 	for _, r := range created.Requests {
 		who, path, body := tf.Seated, p("/api/roll-requests/%d/roll", r.ID), `{}`
 		if r.TargetSeatID == tf.FreeSeatID {
@@ -43,23 +74,26 @@ func TestSecretDCOverHTTP(t *testing.T) {
 			t.Fatalf("the roller learns the hidden outcome: %s", rec.Body)
 		}
 	}
-	readable := []string{
-		p("/api/sessions/%d/rolls", tf.LobbyID),
-		p("/api/sessions/%d/events?after=0&limit=200", tf.LobbyID),
-		p("/api/sessions/%d/events/wait?after=0&timeout=1", tf.LobbyID),
-		p("/api/sessions/%d", tf.LobbyID),
-		p("/api/rooms/%d", tf.RoomID),
-		"/api/characters",
-	}
 	for _, who := range []table.Caller{tf.Seated, tf.Unseated, tf.DMKey} {
 		for _, path := range readable {
 			rec := call(t, h, who, "GET", path, "")
 			if rec.Code != 200 {
 				t.Fatalf("GET %s: %d", path, rec.Code)
 			}
-			if body := rec.Body.String(); strings.Contains(body, `"dc"`) || strings.Contains(body, `"success"`) {
-				t.Fatalf("GET %s as user %d shows the DC or the outcome: %s", path, who.UserID, body)
+			if body := rec.Body.String(); strings.Contains(body, `"success"`) {
+				t.Fatalf("GET %s as user %d shows the outcome: %s", path, who.UserID, body)
 			}
+		}
+	}
+	// Rolled: the player's board opens each commitment.
+	var board table.RollBoard
+	json.Unmarshal(call(t, h, tf.Seated, "GET", p("/api/sessions/%d/rolls", tf.LobbyID), "").Body.Bytes(), &board)
+	if len(board.Requests) != 2 {
+		t.Fatalf("the player's board has %d requests, want 2", len(board.Requests))
+	}
+	for _, r := range board.Requests {
+		if r.DC == nil || *r.DC != 15 || r.DCSalt == "" || table.DCCommitment(*r.DC, r.DCSalt) != commitment[r.TargetSeatID] {
+			t.Fatalf("the player's resolved request %d: dc %v salt %q, commitment was %s", r.ID, r.DC, r.DCSalt, commitment[r.TargetSeatID])
 		}
 	}
 	rec = call(t, h, tf.Owner, "GET", p("/api/sessions/%d/rolls", tf.LobbyID), "")

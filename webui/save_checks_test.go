@@ -11,8 +11,8 @@ import (
 
 // TestSaveCheckOverHTTP: the DM asks for a saving throw through the checks
 // route however it is typed; the player's roll adds the sheet's save
-// modifier and the player's answers carry no DC; a save that names a skill
-// is check_invalid.
+// modifier, the player's answer carries no DC and the board reveals it once
+// rolled; a save that names a skill is check_invalid.
 func TestSaveCheckOverHTTP(t *testing.T) {
 	f := newFixture(t, withSecret)
 	tf := startedTable(t, f)
@@ -34,6 +34,9 @@ func TestSaveCheckOverHTTP(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("roll the save: %d %s", rec.Code, rec.Body)
 	}
+	if strings.Contains(rec.Body.String(), `"dc"`) {
+		t.Fatalf("the player's roll answer carries the DC: %s", rec.Body)
+	}
 	var res table.RollResultView
 	json.Unmarshal(rec.Body.Bytes(), &res)
 	// Mira: Dex 14 (+2), proficient in Dex saves (+2 at level 3).
@@ -41,8 +44,12 @@ func TestSaveCheckOverHTTP(t *testing.T) {
 		t.Fatalf("a Dex save of 10 gave base %+d total %d, want +4 and 14", res.BaseModifier, res.Total)
 	}
 	rec = call(t, h, tf.Seated, "GET", p("/api/sessions/%d/rolls", tf.LobbyID), "")
-	if body := rec.Body.String(); rec.Code != 200 || !strings.Contains(body, `"request_type":"save"`) || strings.Contains(body, `"dc"`) {
-		t.Fatalf("the player's board: %d %s", rec.Code, body)
+	// rolled, the DC is revealed with the salt of its commitment
+	var board table.RollBoard
+	json.Unmarshal(rec.Body.Bytes(), &board)
+	if rec.Code != 200 || len(board.Requests) != 1 || board.Requests[0].RequestType != "save" || board.Requests[0].DC == nil ||
+		table.DCCommitment(*board.Requests[0].DC, board.Requests[0].DCSalt) != r.DCCommitment {
+		t.Fatalf("the player's board: %d %s", rec.Code, rec.Body)
 	}
 	rec = call(t, h, tf.Owner, "POST", p("/api/sessions/%d/checks", tf.LobbyID), `{"save":"perception"}`)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"code":"check_invalid"`) || !strings.Contains(rec.Body.String(), `"save"`) {

@@ -51,7 +51,10 @@ type RollResultView struct {
 }
 
 // RollRequestView is a check request as a caller may see it. DC is present
-// only for the DM.
+// only for the DM until it is revealed (when every check of its group is
+// settled); then everyone who sees the request gets the DC and its salt, to
+// check them against DCCommitment, which everyone sees from the start (see
+// commitment.go).
 type RollRequestView struct {
 	ID                int64           `json:"id"`
 	GroupID           *int64          `json:"group_id"`
@@ -61,7 +64,9 @@ type RollRequestView struct {
 	RequestType       string          `json:"request_type" jsonschema:"ability, skill or save (a saving throw of the ability)"`
 	Ability           string          `json:"ability"`
 	Skill             string          `json:"skill"`
-	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only"`
+	DC                *int            `json:"dc,omitempty" jsonschema:"secret: sent to the DM only until revealed, then to everyone who sees it"`
+	DCCommitment      string          `json:"dc_commitment,omitempty" jsonschema:"hex SHA-256 of 'adventure-table-dc-v1:<dc>:<dc_salt>', sent to everyone while the DC is secret"`
+	DCSalt            string          `json:"dc_salt,omitempty" jsonschema:"the commitment's random salt (hex), once revealed: when every check of the group is settled"`
 	Mode              string          `json:"mode" jsonschema:"normal, advantage or disadvantage"`
 	FlatAdjustment    int             `json:"flat_adjustment"`
 	RevealOutcome     bool            `json:"reveal_outcome"`
@@ -254,8 +259,12 @@ func (v rollViewer) request(r models.RollRequest, label string, res *models.Roll
 		RequestType: r.RequestType, Ability: r.AbilityRef, Skill: r.SkillRef, Mode: r.ModifierMode, FlatAdjustment: r.FlatAdjustment,
 		RevealOutcome: r.RevealOutcome, Visibility: r.Visibility, Status: r.Status, DiceNeeded: diceNeeded(r.ModifierMode),
 		CreatedAt: r.CreatedAt, ResolvedAt: r.ResolvedAt}
-	if v.dm {
+	out.DCCommitment = requestCommitment(r)
+	if v.dm || r.DCRevealed {
 		out.DC = r.DC
+	}
+	if r.DCRevealed {
+		out.DCSalt = r.DCSalt
 	}
 	if res != nil && v.seesResult(*res) {
 		rv := v.result(*res, r.RevealOutcome)
@@ -314,8 +323,9 @@ func requireLiveDM(sc sessionScope) error {
 
 // RequestCheck asks one or more participant seats for an ability or skill
 // check, or a saving throw, with a secret DC, in one transaction: a group,
-// a request per seat, an event per request (to the target and the DM,
-// without the DC), and the adjudicated pending action's move to
+// a request per seat (each with its own DC salt), an event per request (to
+// the target and the DM, with the DC's commitment but not the DC), and the
+// adjudicated pending action's move to
 // waiting_for_roll. Only the current
 // DM may. Returns not_current_dm, session_not_active, check_invalid,
 // pending_action_invalid_transition, not_found.
@@ -383,15 +393,24 @@ func (s *Service) RequestCheck(ctx context.Context, c Caller, sessionID int64, i
 			r := &models.RollRequest{SessionID: sessionID, RollGroupID: &group.ID, TargetSeatID: seatID, TargetCharacterID: p.CharacterID,
 				RequestType: reqType, AbilityRef: ability, SkillRef: skill, DC: in.DC, ModifierMode: in.Mode, FlatAdjustment: in.FlatAdjustment,
 				RevealOutcome: in.RevealOutcome, Visibility: visibility, Status: models.RollPending, RequestedBySeatID: dm, CreatedAt: s.now()}
+			if in.DC != nil {
+				// Each request its own salt: equal DCs give unequal commitments.
+				r.DCSalt = newDCSalt()
+			}
 			if err := tx.CreateRollRequest(ctx, r); err != nil {
 				return err
 			}
 			seat := seatID
-			// The event carries no DC: whatever its audience, it is safe.
+			// The event carries no DC, only its commitment: whatever its
+			// audience, it is safe.
+			payload := map[string]any{"request_id": r.ID, "group_id": group.ID, "label": label,
+				"request_type": reqType, "ability": ability, "skill": skill, "mode": in.Mode, "flat_adjustment": in.FlatAdjustment,
+				"reveal_outcome": in.RevealOutcome}
+			if c := requestCommitment(*r); c != "" {
+				payload["dc_commitment"] = c
+			}
 			if _, err := s.appendNext(ctx, tx, sessionID, eventDraft{kind: EventRollRequested, acting: &dm, subject: &seat, character: p.CharacterID,
-				visibility: models.VisibilityActorAndDM, payload: map[string]any{"request_id": r.ID, "group_id": group.ID, "label": label,
-					"request_type": reqType, "ability": ability, "skill": skill, "mode": in.Mode, "flat_adjustment": in.FlatAdjustment,
-					"reveal_outcome": in.RevealOutcome}}); err != nil {
+				visibility: models.VisibilityActorAndDM, payload: payload}); err != nil {
 				return err
 			}
 			if pending != nil {
@@ -626,6 +645,9 @@ func (s *Service) ResolveRequest(ctx context.Context, c Caller, requestID int64,
 				return err
 			}
 		}
+		if err := s.revealSettledGroup(ctx, tx, req.SessionID, req.RollGroupID, sc.session.DMSeatID); err != nil {
+			return err
+		}
 		if pending, err := tx.FindPendingActionByRollRequest(ctx, req.ID); err == nil && pending.Status == models.PendingWaitingForRoll {
 			if err := s.moveAction(ctx, tx, pending, models.PendingProcessing, nil); err != nil {
 				return err
@@ -733,6 +755,9 @@ func (s *Service) CancelRequest(ctx context.Context, c Caller, requestID int64) 
 		dm, seat := sc.session.DMSeatID, req.TargetSeatID
 		if _, err := s.appendNext(ctx, tx, req.SessionID, eventDraft{kind: EventRollCancelled, acting: &dm, subject: &seat,
 			visibility: models.VisibilityActorAndDM, payload: map[string]any{"request_id": req.ID}}); err != nil {
+			return err
+		}
+		if err := s.revealSettledGroup(ctx, tx, req.SessionID, req.RollGroupID, dm); err != nil {
 			return err
 		}
 		req, err = tx.FindRollRequest(ctx, requestID, false)

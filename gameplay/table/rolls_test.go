@@ -101,30 +101,39 @@ func TestPhysicalAndServerRolls(t *testing.T) {
 	wantCode(t, err, apperr.RollRequestAlreadyResolved)
 }
 
-// TestSecretDCNeverReachesPlayers walks everything a player can read after
-// a check — the roll board, every event, the resume — and finds no DC and,
-// the outcome being unrevealed, no pass/fail.
+// TestSecretDCNeverReachesPlayers walks everything a player can read about
+// a check — the roll board, every event, the resume — and finds no DC (nor
+// its salt) while it is pending and, the outcome being unrevealed, no
+// pass/fail after it is rolled. (Once rolled, the DC itself is revealed to
+// open its commitment: TestDCCommitment.)
 func TestSecretDCNeverReachesPlayers(t *testing.T) {
 	lt, _ := newLiveTable(t)
 	a, b := requestPerception(t, lt)
-	_, err := lt.svc.ResolveRequest(ctx, lt.Seated, a.ID, table.RollInput{Faces: []int{4, 9}})
-	tabletest.Must(t, err)
-	_, err = lt.svc.ResolveRequest(ctx, lt.Owner, b.ID, table.RollInput{Faces: []int{12, 2}}) // the DM rolls for B
-	tabletest.Must(t, err)
-	for _, reader := range []table.Caller{lt.Seated, lt.Unseated, lt.DMKey} {
-		var blobs []any
+	readers := []table.Caller{lt.Seated, lt.Unseated, lt.DMKey}
+	// readAll is everything reader can read of the session, as JSON.
+	readAll := func(reader table.Caller) string {
 		board, err := lt.svc.Board(ctx, reader, lt.LobbyID)
 		tabletest.Must(t, err)
 		events, err := lt.svc.ListEvents(ctx, reader, lt.LobbyID, 0, 200)
 		tabletest.Must(t, err)
 		resume, err := lt.svc.Resume(ctx, reader, lt.LobbyID)
 		tabletest.Must(t, err)
-		blobs = append(blobs, board, events, resume)
-		for _, blob := range blobs {
-			raw, _ := json.Marshal(blob)
-			if strings.Contains(string(raw), `"dc"`) || strings.Contains(string(raw), `"success"`) {
-				t.Fatalf("reader %d sees a DC or an outcome: %s", reader.UserID, raw)
-			}
+		raw, _ := json.Marshal([]any{board, events, resume})
+		return string(raw)
+	}
+	for _, reader := range readers {
+		raw := readAll(reader)
+		if strings.Contains(raw, `"dc"`) || strings.Contains(raw, `"dc_salt"`) {
+			t.Fatalf("reader %d sees a pending check's DC or salt: %s", reader.UserID, raw)
+		}
+	}
+	_, err := lt.svc.ResolveRequest(ctx, lt.Seated, a.ID, table.RollInput{Faces: []int{4, 9}})
+	tabletest.Must(t, err)
+	_, err = lt.svc.ResolveRequest(ctx, lt.Owner, b.ID, table.RollInput{Faces: []int{12, 2}}) // the DM rolls for B
+	tabletest.Must(t, err)
+	for _, reader := range readers {
+		if raw := readAll(reader); strings.Contains(raw, `"success"`) {
+			t.Fatalf("reader %d sees an outcome: %s", reader.UserID, raw)
 		}
 	}
 	// The DM does see them, through the same functions.

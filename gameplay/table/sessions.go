@@ -596,7 +596,8 @@ func (s *Service) lateJoin(ctx context.Context, tx *models.Store, se *models.Ses
 }
 
 // finish ends or abandons a session in one transaction: the status, the end
-// time, the final boundary event and the release of every character lease.
+// time, the committed DCs still sealed revealed, the final boundary event and
+// the release of every character lease.
 // Characters keep their state and every row stays.
 func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope, status string) error {
 	now := s.now()
@@ -610,6 +611,9 @@ func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope
 	var acting *int64
 	if sc.isCurrentDM() {
 		acting = &sc.session.DMSeatID
+	}
+	if err := s.revealAtEnd(ctx, tx, sc.session.ID, sc.session.DMSeatID); err != nil {
+		return err
 	}
 	if _, err := s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: kind, acting: acting, mode: models.ExecSystem}); err != nil {
 		return err

@@ -198,8 +198,8 @@ func TestNarratorRunsAScene(t *testing.T) {
 	if requested == nil {
 		t.Fatal("the player sees no check requested")
 	}
-	if strings.Contains(string(requested.Payload), `17`) {
-		t.Fatalf("the player's view of the check holds the secret DC: %s", requested.Payload)
+	if strings.Contains(string(requested.Payload), `"dc":17`) || !strings.Contains(string(requested.Payload), `"dc_commitment"`) {
+		t.Fatalf("the player's view of the check holds the secret DC, or no commitment to it: %s", requested.Payload)
 	}
 	v := s.narratorView(s.f.DMSeatID)
 	if v.Steps != 2 || v.PromptTokens != 900+950+900+950 || v.CompletionTokens != 40+30+40+30 || v.State != table.NarratorIdle || v.LastError != "" {

@@ -2,30 +2,59 @@
 // and two players (three browser contexts, three guests) on the real server
 // binary. The DM asks both players for a hidden Perception check with
 // advantage at DC 15; Ann lets the server roll, Bob enters his own dice; both
-// see their totals, only the DM sees the DC and pass / fail. Then a roll
+// see their totals, only the DM sees the DC and pass / fail; the players see
+// the DC's commitment until both have rolled, then the DC, checked against
+// it by their own browsers. Then a roll
 // by the DM for a player, a player's /check turned into a request and
 // cancelled, HP, conditions, resources, action windows, declared actions
 // (with an illegal move refused) and quick rolls, all live
 // (long-poll), with no reloads and no fixed sleeps.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { chromiumOrSkip, skipLine } from './harness.mjs';
-import { button, character as sheet, tableJourney, waitText } from './table-setup.mjs';
+import { button, character as sheet, DESKTOP, PHONE, showPart, sizeName, tableJourney, waitText } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
+// AT_CHECK_SHOTS=<dir> keeps a player's check card, sealed and then verified,
+// at both sizes, light and dark.
+const shotsDir = process.env.AT_CHECK_SHOTS;
+
+// shootCard saves page, scrolled to card, at each size and theme as
+// <dir>/check-<what>-<size>-<scheme>.png, then restores the desktop light view.
+async function shootCard(page, card, what) {
+  if (!shotsDir) return;
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await showPart(page, 'Chat');
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await card.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shotsDir}/check-${what}-${sizeName(size)}-${scheme}.png` });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: null });
+}
 
 // dcFree removes from a page's HTML what carries numbers that are not game
 // values: scripts and stylesheets (hashed asset names), <time> elements and
 // datetime attributes (clock times), event sequence numbers (data-seq) and
-// React's generated element ids (id / for / aria-* references). What is left
-// is everything the page shows or keeps in its DOM about the game.
+// React's generated element ids (id / for / aria-* references), and a DC
+// commitment's hash (hex digits, not a number of the game). What is left is
+// everything the page shows or keeps in its DOM about the game.
 function dcFree(html) {
   return html
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<code class="dc-hash"[\s\S]*?<\/code>/g, '')
     .replace(/<link\b[^>]*>/g, '')
     .replace(/<time\b[\s\S]*?<\/time>/g, '')
     .replace(/\s(id|for|aria-labelledby|aria-controls|aria-describedby|data-seq|datetime)="[^"]*"/g, '');
 }
+
+// commitmentOf is the hex SHA-256 commitment to a DC and its salt, as the
+// server defines it (gameplay/table/commitment.go).
+const commitmentOf = (dc, salt) => createHash('sha256').update(`adventure-table-dc-v1:${dc}:${salt}`).digest('hex');
 
 // hasDcKey finds a "dc" key anywhere in a JSON value.
 function hasDcKey(value) {
@@ -55,7 +84,7 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
   // Enter my dice, on the card); it resolves in place
   const checkCard = (page, who, what) => page.getByTestId('feed-check').filter({ hasText: who }).filter({ hasText: what });
 
-  test('the DM asks for a hidden Perception check; Ann rolls, Bob enters dice; only the DM sees DC and outcome', async () => {
+  test('the DM asks for a hidden Perception check; Ann rolls, Bob enters dice; only the DM sees the outcome, the players the DC only once both rolled, verified against its commitment', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
     const bob = await person('Bob');
@@ -112,7 +141,19 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       assert.equal(await page.getByTestId('request-dc').count(), 0);
       assert.equal(await page.locator('.dc').count(), 0);
       assert.equal(await page.getByTestId('prompt-bar').count(), 0, 'the check shows once: its feed card');
+      // the DC's commitment instead: the hash the server gives this player
+      const seat = seats[who === 'Aria' ? 'Seat A' : 'Seat B'];
+      const mine = (await api(page, 'GET', `/api/sessions/${sessionId}/rolls`)).requests.find((r) => r.target_seat_id === seat);
+      assert.equal(mine.dc, undefined, 'no DC while pending');
+      assert.equal(mine.dc_salt, undefined, 'no salt while pending');
+      assert.match(mine.dc_commitment, /^[0-9a-f]{64}$/);
+      const seal = req.getByTestId('dc-commitment');
+      await seal.filter({ hasText: 'DC committed' }).waitFor();
+      await waitText(seal.getByTestId('dc-hash'), mine.dc_commitment.slice(0, 8));
+      assert.equal(await seal.getByTestId('dc-hash').getAttribute('title'), mine.dc_commitment);
     }
+
+    await shootCard(bob, checkCard(bob, 'Brom', 'Perception'), 'sealed');
 
     // --- Bob enters his own dice: 7 and 18 (advantage keeps 18; modifier 0)
     const bobReq = checkCard(bob, 'Brom', 'Perception');
@@ -135,10 +176,12 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await waitText(bromRow.getByTestId('check-outcome'), 'Pass');
     await waitText(bromRow.getByTestId('request-dc'), 'DC 15');
 
-    // --- the DC is nowhere in Bob's page: not as text, not in any attribute
+    // --- Ann has not rolled: the group's one DC is nowhere in Bob's page, not
+    // as text, not in any attribute; his card still shows the commitment
+    await bobReq.getByTestId('dc-commitment').waitFor();
     {
       const html = await bob.content();
-      assert.doesNotMatch(html, /\bDC\b/, 'no "DC" on a player page');
+      assert.doesNotMatch(html, /\bDC\s*\d/, 'no DC value on a player page');
       assert.equal(await bob.getByText(/DC\s*15/).count(), 0);
       const cleaned = dcFree(html);
       assert.ok(cleaned.includes('feed-check-total'), 'the resolved check card is in what is inspected');
@@ -157,8 +200,20 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(annResult.source, 'server');
     assert.equal(annResult.audit.groups[0].dice.length, 2, 'advantage rolls two d20s');
     assert.equal(await ann.getByTestId('check-outcome').count(), 0, 'a hidden outcome shows no pass / fail to Ann');
-    assert.doesNotMatch(await ann.content(), /\bDC\b/, 'no "DC" on Ann’s page');
     assert.equal(await ann.getByTestId('request-dc').count(), 0);
+
+    // --- both have rolled: each player's card reveals DC 15, and their own
+    // browser finds it matches the commitment it showed
+    for (const [page, req] of [
+      [ann, annReq],
+      [bob, bobReq],
+    ]) {
+      const verify = req.getByTestId('dc-verify');
+      await verify.and(page.locator('[data-verdict="match"]')).waitFor();
+      await verify.filter({ hasText: 'DC 15' }).filter({ hasText: '✓ matches the commitment' }).waitFor();
+      assert.equal(await req.getByTestId('dc-commitment').count(), 0);
+    }
+    await shootCard(bob, bobReq, 'verified');
 
     // the DM sees Ann's total and her pass / fail against DC 15
     const ariaRow = dana.locator('[data-testid="dm-request"][data-target="Aria"]');
@@ -183,8 +238,15 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
       const rolls = await api(page, 'GET', `/api/sessions/${sessionId}/rolls`);
       const events = await api(page, 'GET', `/api/sessions/${sessionId}/events?after=0`);
       assert.ok(rolls.requests.length >= 1, `${who} sees their request`);
-      assert.ok(!hasDcKey(rolls), `${who}'s GET /rolls has no "dc" key`);
-      assert.ok(!hasDcKey(events), `${who}'s events have no "dc" key`);
+      // the DC only as revealed: with the salt that opens its commitment
+      for (const r of rolls.requests) {
+        assert.equal(r.dc, 15, `${who} reads the revealed DC`);
+        assert.equal(commitmentOf(r.dc, r.dc_salt), r.dc_commitment, `${who}'s revealed DC opens its commitment`);
+      }
+      const revealed = events.events.filter((e) => e.kind === 'roll.revealed');
+      assert.ok(revealed.length >= 1, `${who} gets roll.revealed`);
+      for (const e of revealed) assert.equal(commitmentOf(e.payload.dc, e.payload.dc_salt), e.payload.dc_commitment);
+      assert.ok(!hasDcKey(events.events.filter((e) => e.kind !== 'roll.revealed')), `${who}'s other events have no "dc" key`);
       assert.ok(!JSON.stringify(rolls).includes('"success"'), `${who}'s results carry no hidden outcome`);
       assert.ok(!events.events.some((e) => e.kind === 'roll.outcome'), `${who} gets no roll.outcome`);
     }
@@ -339,6 +401,10 @@ describe('checks journey', { skip: !haveChromium && skipLine() }, () => {
     await button(bobSave, 'Submit dice').click();
     await waitText(bobSave.getByTestId('feed-check-total'), '12');
     assert.equal(await bobSave.getByTestId('check-outcome').count(), 0, 'a hidden outcome shows no pass / fail to the player');
+    // the /check asked everyone: Aria has not rolled her save, so its DC
+    // stays sealed on Bob's card
+    await bobSave.getByTestId('dc-commitment').waitFor();
+    assert.equal(await bobSave.getByTestId('dc-verify').count(), 0);
     const bromSave = dana.locator('[data-testid="dm-request"][data-target="Brom"]').filter({ hasText: 'Dexterity save' });
     await waitText(bromSave.getByTestId('request-total'), '12');
     await waitText(bromSave.getByTestId('check-outcome'), 'Pass');

@@ -2730,8 +2730,12 @@ export interface components {
             controller_kind?: string;
             /** @description roll.quick of an attack's damage: the damage type */
             damage_type?: string;
-            /** @description roll.outcome: the DC (DM only) */
+            /** @description roll.outcome: the DC (DM only); roll.revealed: the committed DC, revealed */
             dc?: number;
+            /** @description roll.requested and roll.revealed: hex SHA-256 of 'adventure-table-dc-v1:<dc>:<dc_salt>' (a secret DC's commitment) */
+            dc_commitment?: string;
+            /** @description roll.revealed: the salt of the DC's commitment (hex) */
+            dc_salt?: string;
             /** @description encounter.changed (death_save): the roll and the saves after */
             death_save?: Record<string, unknown>;
             /** @description message.posted and message.edited, once the message was deleted (text is then empty) */
@@ -3448,8 +3452,12 @@ export interface components {
             request_type: string;
             ability: string;
             skill: string;
-            /** @description secret: sent to the DM only */
+            /** @description secret: sent to the DM only until revealed, then to everyone who sees it */
             dc?: null | number;
+            /** @description hex SHA-256 of 'adventure-table-dc-v1:<dc>:<dc_salt>', sent to everyone while the DC is secret */
+            dc_commitment?: string;
+            /** @description the commitment's random salt (hex), once revealed: when every check of the group is settled */
+            dc_salt?: string;
             /** @description normal, advantage or disadvantage */
             mode: string;
             flat_adjustment: number;

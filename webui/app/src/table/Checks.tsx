@@ -17,6 +17,7 @@ import {
   type RollRequestView,
   type RollResultView,
 } from './api';
+import { DcSeal } from './DcSeal';
 import { DiceView, Outcome } from './Dice';
 import { newKey } from './InputBar';
 import { checkName, isAbility, isSkill, requestName, requestNote, SAVE_SUFFIX, signed } from './labels';
@@ -212,7 +213,8 @@ export function CheckDialog({
 
 // RequestCard is one check request: for its player ("Roll", "Enter my
 // dice"), or a row of the DM's list (DC, outcome, cancel, roll for them).
-// A DC is rendered only on the DM's card.
+// A DC is rendered only on the DM's card until it is revealed; every card of
+// a secret DC shows its commitment, then the browser's check of the reveal.
 export function RequestCard({
   request,
   result,
@@ -238,6 +240,8 @@ export function RequestCard({
   const { t } = useI18n();
   const status = result ? 'resolved' : (request.status as RollRequestStatus);
   const what = requestName(request, t);
+  // a secret DC: its commitment, opened once revealed (the DM sees the DC throughout)
+  const reveal = request.dc_salt && request.dc != null ? { dc: request.dc, salt: request.dc_salt } : null;
 
   return (
     <article
@@ -270,6 +274,7 @@ export function RequestCard({
             {format(t('check.dc'), { dc: request.dc })}
           </span>
         )}
+        <DcSeal commitment={request.dc_commitment} reveal={reveal} />
         {asDm && <span className="tag">{t(request.reveal_outcome ? 'check.revealed' : 'check.hidden')}</span>}
         {request.visibility !== 'public' && <span className="tag">{t('dice.private')}</span>}
         {status !== 'pending' && (

@@ -20,6 +20,7 @@ import {
   type RollOutcomePayload,
   type RollQuickPayload,
   type RollRequestedPayload,
+  type RollRevealedPayload,
   type RollRequestView,
   type RollResolvedPayload,
   type RollResultView,
@@ -27,6 +28,7 @@ import {
 } from './api';
 import { CheckAnswer } from './Checks';
 import { DiceView, Outcome, whoRolled } from './Dice';
+import { DcSeal, type DcReveal } from './DcSeal';
 import { encounterCard, isEncounterCard, secretsByEvent } from './EncounterFeed';
 import { checkName, conditionName, quickRollName, requestName, requestNote } from './labels';
 import type { TableNames } from './names';
@@ -690,6 +692,7 @@ function CheckCard({
   request,
   result,
   cancelled,
+  revealed,
   answer,
 }: {
   e: EventView;
@@ -697,6 +700,8 @@ function CheckCard({
   request: RollRequestView | undefined;
   result: RollResultView | null;
   cancelled: boolean;
+  // its roll.revealed, once the feed has it
+  revealed?: RollRevealedPayload;
   answer?: ReactNode;
 }) {
   const { t, names } = ctx;
@@ -705,7 +710,14 @@ function CheckCard({
   const status = result ? 'resolved' : cancelled || request?.status === 'cancelled' ? 'cancelled' : 'pending';
   const nat = result ? naturalOf(result) : null;
   const mode = p.mode ?? request?.mode;
-  const dc = ctx.isDM ? request?.dc : undefined;
+  // the secret DC's commitment, and once revealed the DC and salt that open it
+  const commitment = p.dc_commitment ?? request?.dc_commitment;
+  const reveal: DcReveal | null = revealed
+    ? { dc: revealed.dc, salt: revealed.dc_salt }
+    : request?.dc_salt && request.dc != null
+      ? { dc: request.dc, salt: request.dc_salt }
+      : null;
+  const dc = ctx.isDM && !(commitment && reveal) ? request?.dc : undefined;
   return (
     <div
       className={`feed-card check-card status-${status}${nat ? ` is-nat${nat}` : ''}`}
@@ -719,6 +731,7 @@ function CheckCard({
         {requestNote(request ?? p) && <span className="request-note">{requestNote(request ?? p)}</span>}
         {mode && mode !== 'normal' && <span className="tag">{t(`check.mode.${mode}`)}</span>}
         {dc !== undefined && dc !== null && <span className="tag dc">{format(t('check.dc'), { dc })}</span>}
+        <DcSeal commitment={commitment} reveal={reveal} />
         {/* (a pending card with its answer's buttons needs no "Waiting for the roll") */}
         {status !== 'resolved' && !(status === 'pending' && answer) && <span className="tag">{t(`check.status.${status}`)}</span>}
       </div>
@@ -816,7 +829,12 @@ export function TableFeed({
   const asked = new Set<number>();
   const resolvedBy = new Map<number, RollResultView>();
   const cancelled = new Set<number>();
+  const revealedBy = new Map<number, RollRevealedPayload>();
   for (const e of events) {
+    if (e.kind === 'roll.revealed') {
+      const p = e.payload as unknown as RollRevealedPayload;
+      revealedBy.set(p.request_id, p);
+    }
     if (e.kind === 'roll.requested') asked.add((e.payload as unknown as RollRequestedPayload).request_id);
     if (e.kind === 'roll.resolved') {
       const p = e.payload as unknown as RollResolvedPayload;
@@ -863,6 +881,7 @@ export function TableFeed({
           request={ctx.requests.get(id)}
           result={result}
           cancelled={cancelled.has(id) || cancelledHere.has(id)}
+          revealed={revealedBy.get(id)}
           answer={answerFor(id)}
         />
       );

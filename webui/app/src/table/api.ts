@@ -322,6 +322,16 @@ export interface RollRequestedPayload {
   mode: RollMode;
   flat_adjustment: number;
   reveal_outcome: boolean;
+  // a secret DC's commitment (commitment.ts)
+  dc_commitment?: string;
+}
+// roll.revealed: a rolled check's secret DC, opened once its group is settled.
+export interface RollRevealedPayload {
+  version: number;
+  request_id: number;
+  dc: number;
+  dc_salt: string;
+  dc_commitment: string;
 }
 export interface RollResolvedPayload {
   version: number;

@@ -71,6 +71,15 @@ func TestSameSceneAsAnOutsideAgent(t *testing.T) {
 		}
 	}
 	narrated := kinds(s.events(s.f.Owner, 0))
+	// What each model call of the scene carried (run with -v): the request's
+	// bytes, and about a quarter of that in tokens.
+	for i, r := range s.fake.Requests() {
+		tools := 0
+		for _, sch := range r.ToolSchemas {
+			tools += len(sch)
+		}
+		t.Logf("model call %d: %d messages, %d request bytes (≈%d tokens), of which tool schemas %d bytes", i+1, len(r.Messages), len(r.Raw), len(r.Raw)/4, tools)
+	}
 
 	// An outside agent with a DM token, over the real handler.
 	o := newScene(t)

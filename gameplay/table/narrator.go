@@ -409,10 +409,15 @@ func (s *Service) RunnableNarrators(ctx context.Context) ([]NarratorSeat, error)
 }
 
 // ClaimNarratorStep takes the seat's step for token unless another live
-// process holds it.
+// process holds it; a step is the narrator's presence at the table, as a
+// call is an outside agent's.
 func (s *Service) ClaimNarratorStep(ctx context.Context, grantID int64, token string, stale time.Duration) (bool, error) {
 	now := s.now().UTC()
-	return s.store.ClaimNarratorStep(ctx, grantID, token, now, now.Add(-stale))
+	won, err := s.store.ClaimNarratorStep(ctx, grantID, token, now, now.Add(-stale))
+	if err != nil || !won {
+		return won, err
+	}
+	return true, s.store.TouchGrant(ctx, grantID, now)
 }
 
 // HeartbeatNarratorStep renews a held step claim; false when it was lost.

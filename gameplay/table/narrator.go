@@ -33,6 +33,9 @@ type NarratorInput struct {
 	DebounceMS int `json:"debounce_ms,omitempty" jsonschema:"0-60000; 0 means 4000"`
 	// TemporaryInstruction guides a companion in a player's own seat.
 	TemporaryInstruction string `json:"temporary_instruction,omitempty"`
+	// CharacterID, for a free seat, is one of the caller's characters the
+	// companion plays there.
+	CharacterID *int64 `json:"character_id,omitempty" jsonschema:"free seat: one of your characters for the companion to play"`
 }
 
 // NarratorControl is a human's instruction to a narrator.
@@ -86,8 +89,9 @@ func narratorDebounce(ms int) (int, error) {
 //     the session);
 //   - the caller's own player seat during an active session (as
 //     LetAIControl: only they take it back);
-//   - a vacant player seat with a character, by the room owner, during an
-//     active session: an AI companion, seated in the running game at once.
+//   - a vacant player seat, by the room owner, during an active session,
+//     with its character or one of the owner's (CharacterID): an AI
+//     companion, seated in the running game at once.
 //
 // The narrator spends the caller's model settings. Returns
 // room_owner_required, seat_controller_required, session_not_active,
@@ -142,6 +146,16 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 			}
 			if active == nil {
 				return apperr.E(apperr.SessionNotActive, "A companion joins during an active session.")
+			}
+			if in.CharacterID != nil {
+				ch, err := ownCharacter(ctx, tx, c, *in.CharacterID)
+				if err != nil {
+					return err
+				}
+				if err := tx.SetSeatCharacter(ctx, seat.ID, &ch.ID); err != nil {
+					return err
+				}
+				seat.CharacterID = &ch.ID
 			}
 			if seat.CharacterID == nil {
 				return apperr.E(apperr.SeatNotReady, "Give the seat a character before the narrator plays it.")

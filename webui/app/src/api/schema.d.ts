@@ -3153,6 +3153,8 @@ export interface components {
             /** @description 0-60000; 0 means 4000 */
             debounce_ms?: number;
             temporary_instruction?: string;
+            /** @description free seat: one of your characters for the companion to play */
+            character_id?: null | number;
         };
         NarratorView: {
             seat_id: number;

@@ -348,7 +348,7 @@ func TestPromptLayoutAcrossTurns(t *testing.T) {
 	}
 	// Everything before the first turn's final (volatile) message is a prefix of the second.
 	for i := range len(a) - 1 {
-		if a[i] != b[i] {
+		if a[i].Role != b[i].Role || a[i].Content != b[i].Content {
 			t.Fatalf("message %d differs: the new prompt does not extend the cached prefix", i)
 		}
 	}

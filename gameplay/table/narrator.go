@@ -23,7 +23,7 @@ const (
 	// DefaultNarratorWindow is how long a "What do you do?" window the
 	// narrator opens waits for every player to declare.
 	DefaultNarratorWindow = 2 * time.Minute
-	maxNarratorDebounce     = 60 * time.Second
+	maxNarratorDebounce   = 60 * time.Second
 )
 
 // NarratorInput configures a narrator when it takes a seat.

@@ -16,7 +16,7 @@ import (
 func TestActionBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, rest string
-		calls           []llm.ToolCall
+		calls            []llm.ToolCall
 	}{
 		{"one call", "The door groans.\n```action\n{\"tool\": \"request_check\", \"arguments\": {\"skill\": \"athletics\", \"dc\": 12}}\n```\nPush!",
 			"The door groans.\n\nPush!", []llm.ToolCall{{ID: "block-1", Name: "request_check", Arguments: `{"skill": "athletics", "dc": 12}`}}},

@@ -16,7 +16,7 @@ func TestNarratorAuthority(t *testing.T) {
 	t.Run("DMSeat", func(t *testing.T) {
 		svc, _ := newService(t)
 		f := tabletest.New(t, svc)
-		for _, p := range []tabletest.Persona{{"dm_key", f.DMKey}, {"seated", f.Seated}, {"stranger", f.Stranger}} {
+		for _, p := range []tabletest.Persona{{Name: "dm_key", Caller: f.DMKey}, {Name: "seated", Caller: f.Seated}, {Name: "stranger", Caller: f.Stranger}} {
 			if _, err := svc.SeatNarrator(ctx, p.Caller, f.DMSeatID, table.NarratorInput{}); err == nil {
 				t.Fatalf("%s gave the DM seat to the narrator", p.Name)
 			}

@@ -1,3 +1,4 @@
+import { sheetEn } from './sheet.en';
 import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
 
@@ -1367,6 +1368,7 @@ export const en = {
   'title.notFound': 'Page not found',
   ...combatEn,
   ...readerEn,
+  ...sheetEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

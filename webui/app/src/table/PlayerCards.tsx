@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { ScrollText } from 'lucide-react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
@@ -203,6 +204,12 @@ export function PlayerCards({
           {seat && seatLabel(t, seat)}
           {c && ` · ${format(t('common.levelN'), { n: c.level })}`}
         </p>
+        {c && p.seat_id === data.me.seat_id && data.me.role === 'player' && (
+          // The reader's own character: its sheet, to read and roll from.
+          <Link to={`/characters/${c.id}/sheet`} className="button-link card-sheet-link" data-testid="card-sheet">
+            <ScrollText size={16} aria-hidden="true" /> {t('sheet.open')}
+          </Link>
+        )}
         {c ? (
           <>
             <HpBar hp={c.hp} />

@@ -113,7 +113,6 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
       <button
         type="button"
         className={`${className} sheet-rolls`}
-        aria-label={format(t('sheet.rollLabel'), { what: label })}
         title={format(t('sheet.rollLabel'), { what: label })}
         disabled={action.busy}
         onClick={() => void roll(body)}
@@ -126,12 +125,17 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
         {children}
       </div>
     );
+  // The buttons' names are their visible text read in order, with words
+  // only a screen reader needs ("Roll … check") in hidden spans: the name
+  // holds what the eye reads (WCAG 2.5.3).
+  const sr = (text: string) => <span className="visually-hidden">{text}</span>;
+  const rollWord = table ? sr(t('sheet.rollPrefix')) : null;
   const profMark = (level: 0 | 1 | 2) => (
-    <span className={`sheet-prof is-${['none', 'prof', 'expert'][level]}`} title={level ? t(level === 2 ? 'character.expertise' : 'character.proficient') : undefined}>
-      <span aria-hidden="true">{['○', '●', '◆'][level]}</span>
-      {level > 0 && <span className="visually-hidden">{t(level === 2 ? 'character.expertise' : 'character.proficient')}</span>}
+    <span className={`sheet-prof is-${['none', 'prof', 'expert'][level]}`} aria-hidden="true" title={level ? t(level === 2 ? 'character.expertise' : 'character.proficient') : undefined}>
+      {['○', '●', '◆'][level]}
     </span>
   );
+  const profWord = (level: 0 | 1 | 2) => (level ? sr(format(t('sheet.profSuffix'), { what: t(level === 2 ? 'character.expertise' : 'character.proficient') })) : null);
 
   const who = [c.class, c.species, c.background].filter((x) => x.trim() !== '').join(' · ');
   const hpLow = c.hp.max > 0 && c.hp.current * 2 <= c.hp.max;
@@ -228,10 +232,13 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                 checkLabel(a),
                 'sheet-ability',
                 <>
+                  {rollWord}
                   <span className="sheet-ability-name" title={t(`ability.${a}`)}>
                     {abbr(a)}
                   </span>
+                  {sr(t('sheet.checkSuffix'))}
                   <span className="sheet-ability-mod">{signed(d.modifiers[a] ?? 0)}</span>
+                  {sr(t('sheet.scorePrefix'))}
                   <span className="sheet-ability-score">{c.abilities[a]}</span>
                 </>,
                 `sheet-ability-${a}`,
@@ -255,8 +262,13 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                   'sheet-row',
                   <>
                     {profMark(c.save_proficiencies.includes(a) ? 1 : 0)}
-                    <span className="sheet-row-name">{t(`ability.${a}`)}</span>
+                    {rollWord}
+                    <span className="sheet-row-name">
+                      {t(`ability.${a}`)}
+                      {sr(t('sheet.saveSuffix'))}
+                    </span>
                     <span className="sheet-row-mod">{signed(d.saves[a] ?? 0)}</span>
+                    {profWord(c.save_proficiencies.includes(a) ? 1 : 0)}
                   </>,
                   `sheet-save-${a}`,
                 )}
@@ -308,11 +320,14 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                     'sheet-row',
                     <>
                       {profMark(level)}
+                      {rollWord}
                       <span className="sheet-row-name">
-                        {t(`skill.${s}` as MessageKey)} <span className="sheet-row-ability">{abbr(SKILL_ABILITY[s])}</span>
+                        {t(`skill.${s}` as MessageKey)}
+                        {sr(t('sheet.checkSuffix'))} <span className="sheet-row-ability">{abbr(SKILL_ABILITY[s])}</span>
                         {s === 'stealth' && d.stealth_disadvantage && <span className="sheet-row-note">{t('sheet.disadvantage')}</span>}
                       </span>
                       <span className="sheet-row-mod">{signed(d.skills[s] ?? 0)}</span>
+                      {profWord(level)}
                     </>,
                     `sheet-skill-${s}`,
                   )}
@@ -339,6 +354,7 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                   format(t('log.attackToHit'), { attack: a.name }),
                   'sheet-attack-roll',
                   <>
+                    {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
                     <span className="sheet-attack-label">{t('sheet.toHit')}</span>
                     <span className="sheet-attack-value">{signed(a.to_hit)}</span>
                   </>,
@@ -348,6 +364,7 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                   format(t('log.attackDamage'), { attack: a.name, type: damageName(a.damage_type, t) }),
                   'sheet-attack-roll',
                   <>
+                    {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
                     <span className="sheet-attack-label">{t('card.damage')}</span>
                     <span className="sheet-attack-value">
                       {a.damage} <span className="sheet-attack-type">{damageName(a.damage_type, t)}</span>

@@ -140,7 +140,6 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
   const who = [c.class, c.species, c.background].filter((x) => x.trim() !== '').join(' · ');
   const hpLow = c.hp.max > 0 && c.hp.current * 2 <= c.hp.max;
   const vitals: { key: string; label: string; value: ReactNode; hint?: string }[] = [
-    { key: 'ac', label: t('character.ac'), value: d.ac },
     {
       key: 'hp',
       label: t('character.hp'),
@@ -152,6 +151,7 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
       ),
       hint: c.hp.temp > 0 ? format(t('card.tempHp'), { n: c.hp.temp }) : undefined,
     },
+    { key: 'ac', label: t('character.ac'), value: d.ac },
     { key: 'speed', label: t('card.stat.speed'), value: d.speed > 0 ? format(t('character.speedValue'), { n: d.speed }) : t('character.notSet') },
     {
       key: 'initiative',
@@ -249,61 +249,102 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
       </section>
 
       <div className="sheet-columns">
-        <section aria-labelledby="sheet-saves" className="sheet-block">
-          <h2 id="sheet-saves" className="sheet-h2">
-            {t('character.saves')}
-          </h2>
-          <ul className="sheet-rows">
-            {ABILITIES.map((a) => (
-              <li key={a}>
-                {rollCell(
-                  { check: a + SAVE_SUFFIX },
-                  checkLabel(a + SAVE_SUFFIX),
-                  'sheet-row',
-                  <>
-                    {profMark(c.save_proficiencies.includes(a) ? 1 : 0)}
-                    {rollWord}
-                    <span className="sheet-row-name">
-                      {t(`ability.${a}`)}
-                      {sr(t('sheet.saveSuffix'))}
-                    </span>
-                    <span className="sheet-row-mod">{signed(d.saves[a] ?? 0)}</span>
-                    {profWord(c.save_proficiencies.includes(a) ? 1 : 0)}
-                  </>,
-                  `sheet-save-${a}`,
-                )}
-              </li>
-            ))}
-          </ul>
-          {defenses.length > 0 && (
-            <>
-              <h3 className="sheet-h3">{t('sheet.defenses')}</h3>
-              <dl className="sheet-facts">
-                {defenses.map((k) => (
-                  <div key={k}>
-                    <dt>{t(`character.defenses.${k}`)}</dt>
-                    <dd>{c.defenses[k].map((x) => damageName(x, t)).join(', ')}</dd>
-                  </div>
+        <div className="sheet-stack">
+          <section aria-labelledby="sheet-saves" className="sheet-block">
+            <h2 id="sheet-saves" className="sheet-h2">
+              {t('character.saves')}
+            </h2>
+            <ul className="sheet-rows">
+              {ABILITIES.map((a) => (
+                <li key={a}>
+                  {rollCell(
+                    { check: a + SAVE_SUFFIX },
+                    checkLabel(a + SAVE_SUFFIX),
+                    'sheet-row',
+                    <>
+                      {profMark(c.save_proficiencies.includes(a) ? 1 : 0)}
+                      {rollWord}
+                      <span className="sheet-row-name">
+                        {t(`ability.${a}`)}
+                        {sr(t('sheet.saveSuffix'))}
+                      </span>
+                      <span className="sheet-row-mod">{signed(d.saves[a] ?? 0)}</span>
+                      {profWord(c.save_proficiencies.includes(a) ? 1 : 0)}
+                    </>,
+                    `sheet-save-${a}`,
+                  )}
+                </li>
+              ))}
+            </ul>
+            {defenses.length > 0 && (
+              <>
+                <h3 className="sheet-h3">{t('sheet.defenses')}</h3>
+                <dl className="sheet-facts">
+                  {defenses.map((k) => (
+                    <div key={k}>
+                      <dt>{t(`character.defenses.${k}`)}</dt>
+                      <dd>{c.defenses[k].map((x) => damageName(x, t)).join(', ')}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </>
+            )}
+            {c.resources.length > 0 && (
+              <>
+                <h3 className="sheet-h3">{t('character.resources')}</h3>
+                <dl className="sheet-facts">
+                  {c.resources.map((r) => (
+                    <div key={r.name}>
+                      <dt>{r.name}</dt>
+                      <dd>
+                        {r.current}/{r.max}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </>
+            )}
+          </section>
+
+          <section aria-labelledby="sheet-attacks" className="sheet-block">
+            <h2 id="sheet-attacks" className="sheet-h2">
+              {t('character.attacks')}
+            </h2>
+            {d.attacks.length === 0 ? (
+              <p className="hint">{t('card.attacks.empty')}</p>
+            ) : (
+              <ul className="sheet-attacks">
+                {d.attacks.map((a, i) => (
+                  <li key={`${i}-${a.name}`} className="sheet-attack" data-testid="sheet-attack" data-attack={a.name}>
+                    <span className="sheet-attack-name">{a.name}</span>
+                    {rollCell(
+                      { attack: String(i + 1) },
+                      format(t('log.attackToHit'), { attack: a.name }),
+                      'sheet-attack-roll',
+                      <>
+                        {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
+                        <span className="sheet-attack-label">{t('sheet.toHit')}</span>
+                        <span className="sheet-attack-value">{signed(a.to_hit)}</span>
+                      </>,
+                    )}
+                    {rollCell(
+                      { attack: String(i + 1), damage: true },
+                      format(t('log.attackDamage'), { attack: a.name, type: damageName(a.damage_type, t) }),
+                      'sheet-attack-roll',
+                      <>
+                        {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
+                        <span className="sheet-attack-label">{t('card.damage')}</span>
+                        <span className="sheet-attack-value">
+                          {a.damage} <span className="sheet-attack-type">{damageName(a.damage_type, t)}</span>
+                        </span>
+                      </>,
+                    )}
+                  </li>
                 ))}
-              </dl>
-            </>
-          )}
-          {c.resources.length > 0 && (
-            <>
-              <h3 className="sheet-h3">{t('character.resources')}</h3>
-              <dl className="sheet-facts">
-                {c.resources.map((r) => (
-                  <div key={r.name}>
-                    <dt>{r.name}</dt>
-                    <dd>
-                      {r.current}/{r.max}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            </>
-          )}
-        </section>
+              </ul>
+            )}
+          </section>
+        </div>
 
         <section aria-labelledby="sheet-skills" className="sheet-block">
           <h2 id="sheet-skills" className="sheet-h2">
@@ -338,44 +379,6 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
         </section>
       </div>
 
-      <section aria-labelledby="sheet-attacks" className="sheet-block">
-        <h2 id="sheet-attacks" className="sheet-h2">
-          {t('character.attacks')}
-        </h2>
-        {d.attacks.length === 0 ? (
-          <p className="hint">{t('card.attacks.empty')}</p>
-        ) : (
-          <ul className="sheet-attacks">
-            {d.attacks.map((a, i) => (
-              <li key={`${i}-${a.name}`} className="sheet-attack" data-testid="sheet-attack" data-attack={a.name}>
-                <span className="sheet-attack-name">{a.name}</span>
-                {rollCell(
-                  { attack: String(i + 1) },
-                  format(t('log.attackToHit'), { attack: a.name }),
-                  'sheet-attack-roll',
-                  <>
-                    {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
-                    <span className="sheet-attack-label">{t('sheet.toHit')}</span>
-                    <span className="sheet-attack-value">{signed(a.to_hit)}</span>
-                  </>,
-                )}
-                {rollCell(
-                  { attack: String(i + 1), damage: true },
-                  format(t('log.attackDamage'), { attack: a.name, type: damageName(a.damage_type, t) }),
-                  'sheet-attack-roll',
-                  <>
-                    {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
-                    <span className="sheet-attack-label">{t('card.damage')}</span>
-                    <span className="sheet-attack-value">
-                      {a.damage} <span className="sheet-attack-type">{damageName(a.damage_type, t)}</span>
-                    </span>
-                  </>,
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
 
       {(c.spells.length > 0 || c.inventory.length > 0 || c.notes.trim() !== '' || c.biography.trim() !== '') && (
         <div className="sheet-columns">

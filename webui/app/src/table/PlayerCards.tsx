@@ -1,6 +1,5 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ScrollText } from 'lucide-react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format } from '../i18n/messages';
@@ -207,7 +206,7 @@ export function PlayerCards({
         {c && p.seat_id === data.me.seat_id && data.me.role === 'player' && (
           // The reader's own character: its sheet, to read and roll from.
           <Link to={`/characters/${c.id}/sheet`} className="button-link card-sheet-link" data-testid="card-sheet">
-            <ScrollText size={16} aria-hidden="true" /> {t('sheet.open')}
+            {t('sheet.open')}
           </Link>
         )}
         {c ? (

@@ -52,7 +52,11 @@ for (const viewport of [DESKTOP, PHONE]) {
 
       // From the own card at the table to the sheet.
       await at(ann, `sessions/${sessionId}`);
+      await ann.getByTestId('player-cards').waitFor({ state: 'attached' });
       await showPart(ann, 'At the table');
+      await ann.getByTestId('card-sheet').waitFor();
+      mkdirSync(shotsDir, { recursive: true });
+      await ann.screenshot({ path: join(shotsDir, `card-${viewport.width}x${viewport.height}.png`) });
       await ann.getByTestId('card-sheet').click();
       const sheet = ann.getByTestId('character-sheet');
       await sheet.waitFor();
@@ -77,6 +81,7 @@ for (const viewport of [DESKTOP, PHONE]) {
 
       // The DM reads it in the feed: Ann's Stealth roll with that total.
       await at(dana, `sessions/${sessionId}`);
+      await dana.getByTestId('player-cards').waitFor({ state: 'attached' });
       await showPart(dana, 'Chat');
       const card = dana.getByTestId('roll-card').filter({ has: dana.locator('.roll-what', { hasText: /^Stealth$/ }) });
       await card.first().waitFor();
@@ -93,7 +98,6 @@ for (const viewport of [DESKTOP, PHONE]) {
       assert.deepEqual(await smallTargets(ann), []);
 
       // Both themes: no serious or critical violation; keep a picture of each.
-      mkdirSync(shotsDir, { recursive: true });
       const found = [];
       for (const scheme of ['light', 'dark']) {
         await ann.emulateMedia({ colorScheme: scheme });
@@ -114,6 +118,11 @@ for (const viewport of [DESKTOP, PHONE]) {
       assert.equal(await ann.getByRole('button', { name: /^Roll / }).count(), 0);
       assert.equal((await ann.getByTestId('sheet-skill-perception').locator('.sheet-row-mod').innerText()).trim(), '+2');
       assert.deepEqual(await axeViolations(ann), []);
+      // In Traditional Chinese the sheet reads the same way.
+      await ann.getByLabel('Language').selectOption('zh-TW');
+      await eventually(async () => assert.match(await ann.getByTestId('sheet-where').innerText(), /目前不在進行中的遊戲桌上/));
+      await ann.screenshot({ path: join(shotsDir, `sheet-${viewport.width}x${viewport.height}-zh-TW.png`) });
+      await ann.getByLabel(/Language/).selectOption('en');
       await ann.getByTestId('sheet-edit').click();
       await ann.getByRole('heading', { name: 'Benched' }).waitFor();
       assert.match(new URL(ann.url()).pathname, /^\/characters\/\d+$/);

@@ -109,6 +109,34 @@ for (const viewport of [DESKTOP, PHONE]) {
       assert.deepEqual(found, []);
       await ann.emulateMedia({ colorScheme: 'light' });
 
+      // On a touch screen (a coarse pointer) every target of the sheet is a
+      // finger wide: 44 px high, buttons 44 px wide too (a link inside a
+      // sentence is exempt).
+      if (viewport === PHONE) {
+        const touch = await ann
+          .context()
+          .browser()
+          .newContext({ viewport, hasTouch: true, isMobile: true, locale: 'en-US', storageState: await ann.context().storageState() });
+        try {
+          const tp = await touch.newPage();
+          await tp.goto(ann.url());
+          await tp.getByTestId('sheet-skill-stealth').waitFor();
+          assert.ok(await tp.evaluate(() => matchMedia('(pointer: coarse)').matches), 'the touch context has a coarse pointer');
+          const small = await tp.evaluate(() => {
+            const out = [];
+            for (const el of document.querySelectorAll('[data-testid="character-sheet"] :is(a[href], button)')) {
+              const inline = el.matches('a') && getComputedStyle(el).display === 'inline' && el.parentElement.textContent.trim() !== el.textContent.trim();
+              const r = el.getBoundingClientRect();
+              if (!inline && (r.height < 44 || (el.matches('button') && r.width < 44))) out.push(`${el.textContent.trim().slice(0, 30)} ${Math.round(r.width)}×${Math.round(r.height)}`);
+            }
+            return out;
+          });
+          assert.deepEqual(small, [], 'sheet targets under 44 px on a touch screen');
+        } finally {
+          await touch.close();
+        }
+      }
+
       // A character at no table: reached from the list, it reads but rolls nothing; Edit opens the editor.
       await api(ann, 'POST', '/api/characters', character('Benched'));
       await at(ann, 'characters');

@@ -128,7 +128,12 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
   // The buttons' names are their visible text read in order, with words
   // only a screen reader needs ("Roll … check") in hidden spans: the name
   // holds what the eye reads (WCAG 2.5.3).
-  const sr = (text: string) => <span className="visually-hidden">{text}</span>;
+  const sr = (text: string) => (
+    <>
+      {' '}
+      <span className="visually-hidden">{text}</span>{' '}
+    </>
+  );
   const rollWord = table ? sr(t('sheet.rollPrefix')) : null;
   const profMark = (level: 0 | 1 | 2) => (
     <span className={`sheet-prof is-${['none', 'prof', 'expert'][level]}`} aria-hidden="true" title={level ? t(level === 2 ? 'character.expertise' : 'character.proficient') : undefined}>
@@ -236,7 +241,8 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                   <span className="sheet-ability-name" title={t(`ability.${a}`)}>
                     {abbr(a)}
                   </span>
-                  {sr(t('sheet.checkSuffix'))}
+                  {table && sr(t('sheet.checkSuffix'))}
+                  {' '}
                   <span className="sheet-ability-mod">{signed(d.modifiers[a] ?? 0)}</span>
                   {sr(t('sheet.scorePrefix'))}
                   <span className="sheet-ability-score">{c.abilities[a]}</span>
@@ -266,8 +272,9 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                       {rollWord}
                       <span className="sheet-row-name">
                         {t(`ability.${a}`)}
-                        {sr(t('sheet.saveSuffix'))}
+                        {table && sr(t('sheet.saveSuffix'))}
                       </span>
+                      {' '}
                       <span className="sheet-row-mod">{signed(d.saves[a] ?? 0)}</span>
                       {profWord(c.save_proficiencies.includes(a) ? 1 : 0)}
                     </>,
@@ -324,7 +331,9 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                       <>
                         {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
                         <span className="sheet-attack-label">{t('sheet.toHit')}</span>
-                        <span className="sheet-attack-value">{signed(a.to_hit)}</span>
+                        {' '}
+                        {' '}
+                      <span className="sheet-attack-value">{signed(a.to_hit)}</span>
                       </>,
                     )}
                     {rollCell(
@@ -334,7 +343,9 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                       <>
                         {table && sr(format(t('sheet.rollOf'), { attack: a.name }))}
                         <span className="sheet-attack-label">{t('card.damage')}</span>
-                        <span className="sheet-attack-value">
+                        {' '}
+                        {' '}
+                      <span className="sheet-attack-value">
                           {a.damage} <span className="sheet-attack-type">{damageName(a.damage_type, t)}</span>
                         </span>
                       </>,
@@ -364,9 +375,10 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
                       {rollWord}
                       <span className="sheet-row-name">
                         {t(`skill.${s}` as MessageKey)}
-                        {sr(t('sheet.checkSuffix'))} <span className="sheet-row-ability">{abbr(SKILL_ABILITY[s])}</span>
+                        {table && sr(t('sheet.checkSuffix'))} <span className="sheet-row-ability">{abbr(SKILL_ABILITY[s])}</span>
                         {s === 'stealth' && d.stealth_disadvantage && <span className="sheet-row-note">{t('sheet.disadvantage')}</span>}
                       </span>
+                      {' '}
                       <span className="sheet-row-mod">{signed(d.skills[s] ?? 0)}</span>
                       {profWord(level)}
                     </>,

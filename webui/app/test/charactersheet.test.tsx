@@ -68,6 +68,8 @@ describe('character sheet', () => {
       return rest;
     });
     expect(bodies).toEqual([{ check: 'perception' }, { check: 'dex_save' }, { attack: '1', damage: true }]);
+    fireEvent.click(within(toast).getByRole('button', { name: 'Dismiss' }));
+    expect(within(toast).queryByTestId('sheet-roll-total')).toBeNull();
   });
 
   it('a refused roll says why, in the reader’s language', async () => {

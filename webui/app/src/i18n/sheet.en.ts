@@ -27,6 +27,7 @@ export const sheetEn = {
   'sheet.toHit': 'To hit',
   'sheet.cantrip': 'Cantrip',
   'sheet.spellLevel': 'Level {n}',
+  'sheet.dismiss': 'Dismiss',
   'sheet.inFeed': 'In the table’s feed',
   'sheet.open': 'Sheet',
   'sheet.openOf': 'Open the sheet of {name}',

@@ -28,6 +28,7 @@ export const sheetZhTW: Record<keyof typeof sheetEn, string> = {
   'sheet.toHit': '命中',
   'sheet.cantrip': '戲法',
   'sheet.spellLevel': '{n} 環',
+  'sheet.dismiss': '關閉',
   'sheet.inFeed': '在遊戲桌的訊息中',
   'sheet.open': '角色卡',
   'sheet.openOf': '開啟 {name} 的角色卡',

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { Dices, Pencil } from 'lucide-react';
+import { Dices, Pencil, X } from 'lucide-react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
@@ -446,6 +446,9 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
         {action.error !== null ? (
           <div className="sheet-toast">
             <ErrorNotice code={action.error} />
+            <button type="button" className="sheet-toast-close" aria-label={t('sheet.dismiss')} onClick={() => action.clear()}>
+              <X size={16} aria-hidden="true" />
+            </button>
           </div>
         ) : (
           last && (
@@ -459,6 +462,9 @@ function SheetView({ sheet }: { sheet: CharacterSheet }) {
               <Link to={`/sessions/${last.sessionId}`} className="sheet-toast-link">
                 {t('sheet.inFeed')}
               </Link>
+              <button type="button" className="sheet-toast-close" aria-label={t('sheet.dismiss')} onClick={() => setLast(null)}>
+                <X size={16} aria-hidden="true" />
+              </button>
             </div>
           )
         )}

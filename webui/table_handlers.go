@@ -271,6 +271,11 @@ func (s *Server) tableRoutes() {
 		func(c *gin.Context) { c.JSON(http.StatusOK, t.ListQuickTemplates(c.Request.Context())) }, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}", Tag: "characters", Summary: "One of the caller's characters", Response: character, Errors: []apperr.Code{apperr.NotFound}},
 		withID("id", http.StatusOK, t.GetCharacter), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}/sheet", Tag: "characters", Summary: "One of the caller's characters to read and roll from: the character and the running table its rolls go to (null when it plays at none from the caller's seat)", Response: typeOf[table.CharacterSheet](), Errors: []apperr.Code{apperr.NotFound}},
+		withID("id", http.StatusOK, t.GetCharacterSheet), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/characters/{id}/roll", Tag: "characters", Summary: "Roll a check, save or attack of the sheet at the running table the character plays at, as its seat (a quick roll; the modifier comes from the stored sheet)", Status: http.StatusCreated, Request: typeOf[table.SheetRollInput](), Response: typeOf[table.SheetRoll](),
+		Errors: []apperr.Code{apperr.NotFound, apperr.CharacterNotAtTable, apperr.InvalidRequest, apperr.SessionNotActive, apperr.NotAParticipant, apperr.RoomAccessRevoked}},
+		withIDAndBody("id", http.StatusCreated, t.RollFromSheet), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/characters/{id}", Tag: "characters", Summary: "Replace a character's fields", Request: typeOf[table.CharacterInput](), Response: character, Errors: []apperr.Code{apperr.NotFound, apperr.CharacterInvalid}},
 		withIDAndBody("id", http.StatusOK, t.UpdateCharacter), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/characters/{id}/export", Tag: "characters", Summary: "One of the caller's characters as a file (adventure-table.character version 1), served as an attachment", Response: typeOf[table.CharacterFile](), Errors: []apperr.Code{apperr.NotFound}},

@@ -119,6 +119,9 @@ type QuickRollInput struct {
 	Private        bool   `json:"private,omitempty" jsonschema:"only the roller (and the seat rolled for) and the DM see it (/gmroll)"`
 	SubjectSeatID  *int64 `json:"subject_seat_id,omitempty" jsonschema:"DM only: roll for this player seat"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// forCharacter, set by RollFromSheet, is the character whose sheet
+	// rolls: the roll is refused unless the posting seat plays it.
+	forCharacter int64
 }
 
 // MaxCheckSeats bounds the seats one check request names.
@@ -854,6 +857,9 @@ func (s *Service) quickRoll(ctx context.Context, c Caller, sessionID int64, in Q
 			p = posting{acting: &dm, mode: models.ExecSelf}
 		} else if p, err = decidePosting(sc, participants, MessageInput{Kind: models.MessageAction, SubjectSeatID: in.SubjectSeatID}); err != nil {
 			return err
+		}
+		if in.forCharacter != 0 && (p.character == nil || *p.character != in.forCharacter) {
+			return notAtTable()
 		}
 		base := 0
 		var attack *attackRoll

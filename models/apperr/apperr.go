@@ -124,6 +124,7 @@ const (
 	CharacterStateInvalid          Code = "character_state_invalid"
 	CharacterStateForbidden        Code = "character_state_forbidden"
 	CharacterInSession             Code = "character_in_session"
+	CharacterNotAtTable            Code = "character_not_at_table"
 
 	// AI controller grants.
 	AITokenInvalid              Code = "ai_token_invalid"
@@ -286,6 +287,7 @@ var kinds = map[Code]Kind{
 	CharacterStateInvalid:          KindInvalid,
 	CharacterStateForbidden:        KindForbidden,
 	CharacterInSession:             KindConflict,
+	CharacterNotAtTable:            KindConflict,
 
 	EncounterInvalid:        KindInvalid,
 	EncounterNotRunning:     KindConflict,

@@ -203,6 +203,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       ['room', `rooms/${room.id}`],
       ['characters', 'characters'],
       ['character editor', `characters/${charId}`],
+      ['character sheet', `characters/${charId}/sheet`],
       ['new character', 'characters/new'],
       ['solo', 'solo'],
       ['scenario editor', `solo/scenarios/${scenario.id}`],

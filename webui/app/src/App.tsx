@@ -8,6 +8,7 @@ import { AccountPage } from './pages/Account';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
 import { CharacterEditorPage } from './pages/CharacterEditor';
+import { CharacterSheetPage } from './pages/CharacterSheet';
 import { CharactersPage } from './pages/Characters';
 import { JoinPage } from './pages/Join';
 import { NewTablePage } from './pages/NewTable';
@@ -60,6 +61,7 @@ function Shell() {
           <Route path="/sessions/:id" element={<SessionPage />} />
           <Route path="/characters" element={<CharactersPage />} />
           <Route path="/characters/:id" element={<CharacterEditorPage />} />
+          <Route path="/characters/:id/sheet" element={<CharacterSheetPage />} />
           <Route path="/solo" element={<SoloPage />} />
           <Route path="/solo/scenarios/:id" element={<ScenarioEditorPage />} />
           <Route path="/solo/adventures/:id" element={<AdventurePlayPage />} />

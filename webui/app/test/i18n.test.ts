@@ -77,6 +77,7 @@ const SERVER_ERROR_CODES = [
   'character_state_invalid',
   'character_state_forbidden',
   'character_in_session',
+  'character_not_at_table',
   // AI controller grants
   'ai_token_invalid',
   'ai_token_revoked',

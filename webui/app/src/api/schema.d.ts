@@ -692,6 +692,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/characters/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a check, save or attack of the sheet at the running table the character plays at, as its seat (a quick roll; the modifier comes from the stored sheet) */
+        post: operations["postCharactersIdRoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{id}/sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's characters to read and roll from: the character and the running table its rolls go to (null when it plays at none from the caller's seat) */
+        get: operations["getCharactersIdSheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2449,6 +2483,10 @@ export interface components {
             name: string;
             level: number;
         };
+        CharacterSheet: {
+            character: components["schemas"]["CharacterView"];
+            table: components["schemas"]["SheetTable"] | null;
+        };
         CharacterState: {
             hp: components["schemas"]["TableHP"];
             conditions: string[];
@@ -3664,6 +3702,26 @@ export interface components {
             cursor: number;
             /** @description the newest events the caller may see, oldest first */
             recent_events: components["schemas"]["EventView"][];
+        };
+        SheetRoll: {
+            session_id: number;
+            result: components["schemas"]["RollResultView"];
+        };
+        SheetRollInput: {
+            /** @description a skill, an ability or a saving throw (dex_save): 1d20 + the character's modifier */
+            check?: string;
+            /** @description instead of check: an attack of the sheet, by name or 1-based number */
+            attack?: string;
+            /** @description with attack: roll its damage instead of its to-hit */
+            damage?: boolean;
+            idempotency_key?: string;
+        };
+        SheetTable: {
+            session_id: number;
+            seat_id: number;
+            room_id: number;
+            room_name: string;
+            campaign_name: string;
         };
         SpellView: {
             /** @description 1 to 80 characters */
@@ -7616,6 +7674,171 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CharacterFile"];
+                };
+            };
+            /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCharactersIdRoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SheetRollInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetRoll"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_a_participant, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: character_not_at_table, session_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCharactersIdSheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CharacterSheet"];
                 };
             };
             /** @description Error codes: origin_forbidden */

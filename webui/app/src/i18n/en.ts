@@ -1,3 +1,4 @@
+import { sheetEn } from './sheet.en';
 import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
 
@@ -1373,6 +1374,7 @@ export const en = {
   'title.notFound': 'Page not found',
   ...combatEn,
   ...readerEn,
+  ...sheetEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { sheetZhTW } from './sheet.zh-TW';
 import { readerZhTW } from './reader.zh-TW';
 import type { MessageKey } from './en';
 import { combatZhTW } from './combat.zh-TW';
@@ -1361,4 +1362,5 @@ export const zhTW: Record<MessageKey, string> = {
   'title.notFound': '找不到頁面',
   ...combatZhTW,
   ...readerZhTW,
+  ...sheetZhTW,
 };

@@ -89,8 +89,13 @@ export function CharactersPage() {
           <ul className="item-list" data-testid="character-list">
             {chars.data.characters.map((c) => (
               <li key={c.id}>
-                <Link to={`/characters/${c.id}`}>{c.name}</Link>
+                <Link to={`/characters/${c.id}/sheet`} aria-label={format(t('sheet.openOf'), { name: c.name })}>
+                  {c.name}
+                </Link>
                 <span className="hint">{format(t('common.levelN'), { n: c.level })}</span>
+                <Link to={`/characters/${c.id}`} className="button-link" aria-label={format(t('sheet.editOf'), { name: c.name })}>
+                  {t('sheet.edit')}
+                </Link>
                 <button
                   type="button"
                   onClick={() => onExport(c)}

@@ -203,6 +203,12 @@ export function PlayerCards({
           {seat && seatLabel(t, seat)}
           {c && ` · ${format(t('common.levelN'), { n: c.level })}`}
         </p>
+        {c && p.seat_id === data.me.seat_id && data.me.role === 'player' && (
+          // The reader's own character: its sheet, to read and roll from.
+          <Link to={`/characters/${c.id}/sheet`} className="button-link card-sheet-link" data-testid="card-sheet">
+            {t('sheet.open')}
+          </Link>
+        )}
         {c ? (
           <>
             <HpBar hp={c.hp} />

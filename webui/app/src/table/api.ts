@@ -233,6 +233,16 @@ export const listCharacters = (signal?: AbortSignal) =>
   apiGet<Schemas['CharacterList']>('/api/characters', signal);
 export const getCharacter = (id: string | number, signal?: AbortSignal) =>
   apiGet<Character>(`/api/characters/${enc(id)}`, signal);
+export type CharacterSheet = Schemas['CharacterSheet'];
+export type SheetRoll = Schemas['SheetRoll'];
+export type SheetRollInput = Schemas['SheetRollInput'];
+// getCharacterSheet: one of the caller's characters to read and roll from,
+// with the running table its rolls go to (null when none).
+export const getCharacterSheet = (id: string | number, signal?: AbortSignal) =>
+  apiGet<CharacterSheet>(`/api/characters/${enc(id)}/sheet`, signal);
+// rollFromSheet: a check, save or attack of the sheet, rolled by the server
+// at the character's table as its seat.
+export const rollFromSheet = (id: number, input: SheetRollInput) => apiSend<SheetRoll>('POST', `/api/characters/${id}/roll`, input);
 export const createCharacter = (input: CharacterInput) => apiSend<Character>('POST', '/api/characters', input);
 export const previewCharacter = (input: CharacterInput) => apiSend<CharacterDerived>('POST', '/api/characters/preview', input);
 export const updateCharacter = (id: number, input: CharacterInput) =>

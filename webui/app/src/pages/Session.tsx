@@ -30,6 +30,7 @@ import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
+import { NarratorPanel } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { StagePanel } from '../table/Stage';
@@ -309,6 +310,15 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             </span>
           )}
         </div>
+        <NarratorPanel
+          data={data}
+          nameOf={(seatId) =>
+            seatId === data.session.dm_seat_id
+              ? t('seatRole.dm')
+              : seatDisplayName(data.participants.find((p) => p.seat_id === seatId), data.seats.find((s) => s.id === seatId), t)
+          }
+          onSeatsChanged={refresh}
+        />
         {feed.status === 'stopped' && (
           <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
         )}

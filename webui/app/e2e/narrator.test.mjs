@@ -8,12 +8,14 @@
 // check through `request_check` (a secret DC 15 the friend never sees) and
 // narrates. The owner sees the narrator's state and tokens, pauses it (an
 // @DM message then wakes no step), resumes it (the step answers what came
-// in meanwhile), and takes the DM seat back: the DM composer appears. The
-// model was offered the server's own MCP tools, never wait_for_event.
+// in meanwhile); the model fails (the narrator is stuck: the owner reads
+// why, the table reads "stuck") and Retry recovers; the owner takes the DM
+// seat back: the DM composer appears. The model was offered the server's
+// own MCP tools, never wait_for_event.
 // AT_NARRATOR_SHOTS=<dir> keeps screenshots of the room page's choice and
 // the session page's status, at both sizes, light and dark.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeModel } from './fake-model.mjs';
@@ -26,6 +28,8 @@ const shotsDir = process.env.AT_NARRATOR_SHOTS;
 const OPENING = 'Rain drums on the roof of the Drowned Lantern. A stranger in grey watches the door.';
 const LOOKING = 'Aria, roll Perception: something shifts in the shadows by the hearth.';
 const LATER = 'The stranger in grey rises and walks toward your table.';
+const RETRIED = 'The lantern flickers; the stranger sits down across from you.';
+const errorsEn = JSON.parse(readFileSync(new URL('../src/i18n/errors.en.json', import.meta.url), 'utf8'));
 
 describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine() }, () => {
   const { at, person, api, pageErrors } = tableJourney({ viewport: DESKTOP });
@@ -105,6 +109,7 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     const status = owner.getByTestId('narrator-status');
     await status.locator('[data-testid="narrator-state"]').filter({ hasText: 'ready to start' }).waitFor();
 
+    await shoot(owner, 'narrator-lobby', DESKTOP);
     // --- Act now: the model starts the session with a tool call, then narrates
     model.push({ toolCalls: [{ name: 'session', arguments: { action: 'start' } }] });
     model.push({ text: OPENING });
@@ -177,6 +182,25 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     assert.equal(model.requests.length, paused + 1);
     const lastPrompt = JSON.stringify(model.requests.at(-1).messages);
     assert.match(lastPrompt, /is anyone there\?/, 'the resumed step read the message sent while paused');
+
+    // --- the model fails: the narrator is stuck, the owner reads why and retries
+    model.push({ status: 503 });
+    await composer.fill('@DM hello?');
+    await composer.press('Enter');
+    await status.locator('[data-testid="narrator-state"][data-state="stuck"]').waitFor();
+    const stuckCode = await status.getByTestId('narrator-error').getAttribute('data-code');
+    assert.equal(stuckCode, 'provider_unavailable');
+    await status.getByTestId('narrator-error').filter({ hasText: errorsEn.provider_unavailable }).waitFor();
+    await status.getByTestId('narrator-error').getByRole('link', { name: 'Open the model settings' }).waitFor();
+    await friendStatus.locator('[data-testid="narrator-state"][data-state="stuck"]').filter({ hasText: 'stuck' }).waitFor();
+    assert.equal(await friendStatus.getByTestId('narrator-error').count(), 0, 'the table reads "stuck", not the owner’s error');
+    await chatLine(friend, 'The narrator is stuck (provider_unavailable). Whoever runs the table can press Retry.').waitFor();
+    assert.equal(await button(status, 'Act now').count(), 0, 'a stuck narrator’s Act now reads Retry');
+    await shoot(owner, 'narrator-stuck', DESKTOP);
+    model.push({ text: RETRIED });
+    await button(status, 'Retry').click();
+    for (const page of [owner, friend]) await chatLine(page, RETRIED).waitFor();
+    await status.locator('[data-testid="narrator-state"][data-state="idle"]').waitFor();
 
     // --- Take back: Olga becomes the DM, with the DM composer
     await waitText(owner.getByTestId('my-role'), 'Spectator');

@@ -6,7 +6,7 @@
 import { Bot, Pause, Play, Settings, Zap } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ErrorNotice, MODEL_SETTINGS_PATH } from '../components/ErrorNotice';
+import { ErrorNotice, MODEL_SETTINGS_CODES, MODEL_SETTINGS_PATH } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { getProviderSettings } from '../solo/api';
@@ -237,43 +237,55 @@ export function NarratorStatus({
         <span role="status" className="narrator-live">
           <NarratorBadge narrator={narrator} waitingText={lobby ? t('narrator.state.lobby') : undefined} />
         </span>
-        {canControl && (
+        {(canControl || canTakeBack) && (
           <span className="narrator-buttons">
-            {state === 'paused' ? (
-              <button type="button" disabled={action.busy} onClick={() => control('resume')} data-testid="narrator-resume">
-                <Play aria-hidden="true" size={14} /> {t('narrator.resume')}
-              </button>
-            ) : (
-              <button
-                type="button"
-                disabled={action.busy || state === 'stuck'}
-                onClick={() => control('pause')}
-                data-testid="narrator-pause"
-              >
-                <Pause aria-hidden="true" size={14} /> {t('narrator.pause')}
+            {canControl && (
+              <>
+                {state === 'paused' ? (
+                  <button type="button" disabled={action.busy} onClick={() => control('resume')} data-testid="narrator-resume">
+                    <Play aria-hidden="true" size={14} /> {t('narrator.resume')}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    disabled={action.busy || state === 'stuck'}
+                    onClick={() => control('pause')}
+                    data-testid="narrator-pause"
+                  >
+                    <Pause aria-hidden="true" size={14} /> {t('narrator.pause')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className={lobby || state === 'stuck' ? 'primary' : undefined}
+                  disabled={action.busy || state === 'thinking'}
+                  onClick={() => control('act_now')}
+                  data-testid="narrator-act-now"
+                >
+                  <Zap aria-hidden="true" size={14} /> {t(state === 'stuck' ? 'narrator.retry' : 'narrator.actNow')}
+                </button>
+              </>
+            )}
+            {canTakeBack && (
+              <button type="button" disabled={action.busy} onClick={takeBack} data-testid="narrator-take-back">
+                {t(narrator.role === 'dm' ? 'narrator.takeBackDm' : 'ai.takeBack')}
               </button>
             )}
-            <button
-              type="button"
-              className={lobby || state === 'stuck' ? 'primary' : undefined}
-              disabled={action.busy || state === 'thinking'}
-              onClick={() => control('act_now')}
-              data-testid="narrator-act-now"
-            >
-              <Zap aria-hidden="true" size={14} /> {t(state === 'stuck' ? 'narrator.retry' : 'narrator.actNow')}
-            </button>
           </span>
         )}
-        {canTakeBack && (
-          <button type="button" disabled={action.busy} onClick={takeBack} data-testid="narrator-take-back">
-            {t(narrator.role === 'dm' ? 'narrator.takeBackDm' : 'ai.takeBack')}
-          </button>
-        )}
       </div>
-      {state === 'stuck' && (
+      {state === 'stuck' && canControl && (
+        // what went wrong, for those who can fix it (the table reads "stuck")
         <p className="narrator-error" data-testid="narrator-error" data-code={narrator.last_error}>
-          {narrator.last_error ? errorText(narrator.last_error) : t('narrator.stuck.unknown')}
-          {canControl && <> {t('narrator.stuck.retryHint')}</>}
+          {narrator.last_error ? errorText(narrator.last_error) : t('narrator.stuck.unknown')} {t('narrator.stuck.retryHint')}
+          {MODEL_SETTINGS_CODES.has(narrator.last_error) && (
+            <>
+              {' '}
+              <Link to={MODEL_SETTINGS_PATH} data-testid="model-settings-link">
+                {t('modelSettings.link')}
+              </Link>
+            </>
+          )}
         </p>
       )}
       {state !== 'stuck' && narrator.last_error !== '' && canControl && (

@@ -32,7 +32,7 @@ const RETRIED = 'The lantern flickers; the stranger sits down across from you.';
 const errorsEn = JSON.parse(readFileSync(new URL('../src/i18n/errors.en.json', import.meta.url), 'utf8'));
 
 describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine() }, () => {
-  const { at, person, api, pageErrors } = tableJourney({ viewport: DESKTOP });
+  const { at, person, api, setUpTable, pageErrors } = tableJourney({ viewport: DESKTOP });
   let model;
 
   before(async () => {
@@ -154,7 +154,7 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     assert.equal(await friendStatus.getByRole('button').count(), 0, 'a player directs only a narrator in their own seat');
     assert.equal(await friend.getByTestId('narrator-tokens').count(), 0, 'costs are the owner’s');
     await status.locator('[data-testid="narrator-state"]').filter({ hasText: 'waiting for the table' }).waitFor();
-    await status.getByTestId('narrator-tokens').filter({ hasText: /^2 steps · \d+ prompt \+ \d+ completion tokens$/ }).waitFor();
+    await status.getByTestId('narrator-tokens').filter({ hasText: /^Steps 2 · tokens [\d,]+ prompt \+ [\d,]+ completion$/ }).waitFor();
     assert.deepEqual(await axeViolations(owner), [], 'the owner’s page with the narrator controls');
     assert.deepEqual(await axeViolations(friend), [], 'Finn’s page with the narrator status');
     await shoot(owner, 'narrator-session', DESKTOP);
@@ -210,6 +210,63 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     await owner.getByTestId('narrator-panel').waitFor({ state: 'detached' });
     await friend.getByTestId('narrator-panel').waitFor({ state: 'detached' });
     assert.deepEqual(await api(owner, 'GET', `/api/rooms/${room.id}/narrators`), []);
+    assert.equal(model.unexpected, 0);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('a player lets the narrator play their character from the room page, directs it and takes the seat back', async () => {
+    const dana = await person('Dana');
+    const ann = await person('Ann');
+    await ann.setViewportSize(PHONE);
+    const { room, seats, sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
+      room: 'Companion room',
+      campaign: 'Night Road',
+      start: true,
+    });
+    await api(ann, 'PUT', '/api/solo/settings', {
+      base_url: model.url,
+      model: 'fake',
+      context_budget: 8000,
+      max_output_tokens: 600,
+      temperature: 0.8,
+      top_p: 0.95,
+    });
+
+    // --- the room page, in play: Ann's own seat offers the narrator; the DM gets no DM-seat choice mid-session
+    await at(ann, `rooms/${room.id}`);
+    const row = ann.locator(`[data-testid="seat"][data-seat-id="${seats['Seat A']}"]`);
+    await button(row, 'Let the narrator play my character').click();
+    await row.getByTestId('narrator-model').filter({ hasText: 'fake at 127.0.0.1' }).waitFor();
+    await shoot(ann, 'narrator-room-own', PHONE);
+    await button(row, 'Hand my seat to the narrator').click();
+    await row.getByTestId('seat-controller').filter({ hasText: 'Adventure Table’s narrator' }).waitFor();
+    await at(dana, `rooms/${room.id}`);
+    await dana.getByTestId('dm-ai').waitFor();
+    assert.equal(await dana.getByTestId('dm-narrator-choice').count(), 0, 'the DM seat’s controller cannot change in play');
+
+    // --- the session page: Ann directs her narrator; Act now makes it speak as Aria
+    await at(ann, `sessions/${sessionId}`);
+    await at(dana, `sessions/${sessionId}`);
+    const status = ann.getByTestId('narrator-status');
+    await status.getByRole('heading', { name: 'Narrator playing Aria' }).waitFor();
+    assert.equal(await status.getByTestId('narrator-tokens').count(), 0, 'costs are the owner’s');
+    const line = 'Aria keeps one hand on her sword and watches the road.';
+    model.push({ text: line });
+    const before = model.requests.length;
+    await button(status, 'Act now').click();
+    for (const page of [ann, dana]) await chatLine(page, line).waitFor();
+    assert.equal(model.requests.length, before + 1);
+    assert.match(model.requests.at(-1).messages[0].content, /You play one player character/);
+    // Dana runs the room: she sees its state and tokens
+    await dana.getByTestId('narrator-status').getByTestId('narrator-tokens').filter({ hasText: /^Steps 1 · tokens / }).waitFor();
+
+    // --- Ann takes her seat back
+    await button(status, 'Take back control').click();
+    await ann.getByTestId('narrator-panel').waitFor({ state: 'detached' });
+    await ann.getByPlaceholder('Type a message, or / for commands').waitFor();
+    await waitText(ann.getByTestId('my-role'), 'Player', { state: 'attached' });
     assert.equal(model.unexpected, 0);
     assert.deepEqual(pageErrors, []);
   });

@@ -516,7 +516,7 @@ export const en = {
   'narrator.stuck.unknown': 'The narrator’s last step failed.',
   'narrator.stuck.retryHint': 'Fix the cause, then press Retry.',
   'narrator.lobbyHint': 'Press Act now: the narrator starts the session once everyone is seated.',
-  'narrator.tokens': '{steps} steps · {prompt} prompt + {completion} completion tokens',
+  'narrator.tokens': 'Steps {steps} · tokens {prompt} prompt + {completion} completion',
   'narrator.list': 'Narrators at this table',
 
   'characters.title': 'Characters',

@@ -83,10 +83,10 @@ function QuietTime({ value, onChange }: { value: string; onChange: (v: string) =
       <input
         id={id}
         type="number"
-        inputMode="numeric"
+        inputMode="decimal"
         min={0}
         max={MAX_QUIET_S}
-        step={1}
+        step={0.5}
         value={value}
         aria-describedby={`${id}-hint`}
         data-testid="narrator-quiet"

@@ -119,6 +119,12 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
       await chatLine(page, OPENING).waitFor();
     }
     assert.equal(model.unexpected, 0);
+    // the DM card names who plays the seat (on the phone it sits in the "At the table" tab)
+    await friend
+      .getByTestId('dm-card')
+      .getByTestId('controller')
+      .filter({ hasText: 'Played by: Adventure Table’s narrator' })
+      .waitFor({ state: 'attached' });
     const offered = model.tools[0];
     for (const name of ['session', 'request_check', 'post_message', 'get_session_context']) {
       assert.ok(offered.includes(name), `the model was offered ${name}: ${offered.join(', ')}`);

@@ -30,7 +30,7 @@ import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
-import { NarratorPanel } from '../table/narrator';
+import { NarratorPanel, useNarrators } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { StagePanel } from '../table/Stage';
@@ -190,6 +190,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     () => new Set((presence?.online ?? []).flatMap((x) => (x.seat_id != null ? [x.seat_id] : []))),
     [presence],
   );
+  // Adventure Table's narrators at the room's seats, reread every 2 s
+  const narrators = useNarrators(data.room.id);
+  const narratorSeats = useMemo(() => new Set((narrators.data ?? []).map((n) => n.seat_id)), [narrators.data]);
   const side = useSideWidth();
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
@@ -312,6 +315,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         </div>
         <NarratorPanel
           data={data}
+          narrators={narrators}
           nameOf={(seatId) =>
             seatId === data.session.dm_seat_id
               ? t('seatRole.dm')
@@ -370,6 +374,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               aiSeen={aiSeen}
               onlineSeats={presence ? onlineSeats : undefined}
               resourcesVersion={resourcesVersion}
+              narratorSeats={narratorSeats}
             />
           </div>
 

@@ -12,7 +12,7 @@ import { format, type MessageKey } from '../i18n/messages';
 import { getProviderSettings } from '../solo/api';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
-import { usePolled } from '../usePolled';
+import { usePolled, type Polled } from '../usePolled';
 import {
   controlNarrator,
   listNarrators,
@@ -315,17 +315,19 @@ export function NarratorStatus({
 // tokens spent for the owner.
 export function NarratorPanel({
   data,
+  narrators,
   nameOf,
   onSeatsChanged,
 }: {
   data: SessionResume;
+  // the room's narrators (useNarrators)
+  narrators: Polled<NarratorView[]>;
   // the name the table gives a seat
   nameOf: (seatId: number) => string;
   // after a take-back went through (the resume is stale)
   onSeatsChanged: () => void;
 }) {
   const { t } = useI18n();
-  const narrators = useNarrators(data.room.id);
   const seatIds = new Set(data.seats.map((s) => s.id));
   const here = (narrators.data ?? []).filter((n) => seatIds.has(n.seat_id));
   if (here.length === 0) return null;

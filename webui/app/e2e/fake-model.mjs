@@ -31,13 +31,18 @@ function pieces(text, words = 2) {
 // startFakeModel listens on 127.0.0.1 and resolves with:
 //   url       the base URL to give the server (ends in /v1)
 //   push(r)   queue a reply { text, state?, reasoning?: string[], hold?: boolean,
-//             finishReason?: 'stop'|'length', delayMs?, status? }; returns { release } which,
+//             finishReason?: 'stop'|'length', delayMs?, status?,
+//             toolCalls?: [{ name, arguments (an object or its JSON), id? }] }; returns { release } which,
 //             for hold: true, lets the reply go on after its first content chunk;
 //             a request without stream: true (the settings' connection test)
 //             gets its reply as one plain completion;
-//             status answers with that HTTP error status instead of a reply
+//             status answers with that HTTP error status instead of a reply;
+//             toolCalls (native tool calling) stream after the text as
+//             delta.tool_calls pieces, the arguments in parts, and end with
+//             finish_reason 'tool_calls'
 //   requests  every chat request body received, parsed, in order (the memory
 //             bank's calls aside)
+//   tools     the tool names each of those requests offered (body.tools), in order
 //   memoryRequests  the memory bank's call bodies, answered with FAKE_MEMORY
 //             or FAKE_SUMMARY
 //   unexpected  how many requests found the queue empty
@@ -103,7 +108,17 @@ export async function startFakeModel() {
             object: 'chat.completion',
             created: CREATED,
             model: body.model || 'fake',
-            choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: reply.text ?? '',
+                  ...(reply.toolCalls?.length ? { tool_calls: toolCallsOf(reply) } : {}),
+                },
+                finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+              },
+            ],
           }),
         );
         return;
@@ -132,7 +147,7 @@ export async function startFakeModel() {
     });
     const pause = () => new Promise((r) => setTimeout(r, reply.delayMs ?? 40));
 
-    let content = reply.text;
+    let content = reply.text ?? '';
     if (reply.state) content += `\n\n\`\`\`state\n${JSON.stringify(reply.state)}\n\`\`\``;
 
     send(chunk({ role: 'assistant', content: '' }));
@@ -141,15 +156,30 @@ export async function startFakeModel() {
       send(chunk({ reasoning_content: r }));
     }
     let first = true;
-    for (const piece of pieces(content)) {
+    for (const piece of content === '' ? [] : pieces(content)) {
       if (gone) return;
       await pause();
       send(chunk({ content: piece }));
       if (first && reply.gate) await reply.gate;
       first = false;
     }
+    // native tool calls: each call's id and name first, then its
+    // arguments in two pieces, as OpenAI-compatible servers stream them
+    const calls = toolCallsOf(reply);
+    for (const [index, c] of calls.entries()) {
+      if (gone) return;
+      await pause();
+      send(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }));
+      const args = c.function.arguments;
+      const half = Math.ceil(args.length / 2);
+      for (const part of [args.slice(0, half), args.slice(half)]) {
+        if (part === '') continue;
+        await pause();
+        send(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+      }
+    }
     await pause();
-    send(chunk({}, reply.finishReason ?? 'stop'));
+    send(chunk({}, calls.length > 0 ? 'tool_calls' : (reply.finishReason ?? 'stop')));
     if (includeUsage) {
       send({
         id: 'chatcmpl-fake',
@@ -169,6 +199,15 @@ export async function startFakeModel() {
     res.end();
   }
 
+  // toolCallsOf: a reply's tool calls as the API names them (ids made up when absent).
+  function toolCallsOf(reply) {
+    return (reply.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${requests.length}_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}) },
+    }));
+  }
+
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
@@ -178,6 +217,9 @@ export async function startFakeModel() {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    get tools() {
+      return requests.map((b) => (Array.isArray(b.tools) ? b.tools.map((x) => x.function?.name ?? x.name) : []));
+    },
     memoryRequests,
     get unexpected() {
       return unexpected;

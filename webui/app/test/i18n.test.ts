@@ -45,6 +45,10 @@ const SERVER_ERROR_CODES = [
   'not_current_dm',
   'seat_not_ready',
   'participant_already_joined',
+  // the server's narrator: what a step flags on its seat
+  'narrator_unbacked_outcome',
+  'narrator_secret_in_public',
+  'narrator_tool_limit',
   // the live table (events, chat, stage)
   'message_text_invalid',
   'message_kind_not_allowed',

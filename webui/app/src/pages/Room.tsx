@@ -19,6 +19,7 @@ import {
   setMemberAuthority,
   setDmSeatAI,
   setSeatCharacter,
+  takeBackNarrator,
   unassignSeat,
   updateRoom,
   type AccessStatus,
@@ -28,12 +29,14 @@ import {
   type Character,
   type Member,
   type MintedGrant,
+  type NarratorView,
   type RoomView,
   type Seat,
   type SeatRole,
   type SessionStatus,
 } from '../table/api';
 import { AIPresenceBadge, TokenDialog } from '../table/ai';
+import { NarratorBadge, NarratorOffer, useNarrators } from '../table/narrator';
 import { useAction, type Action } from '../useAction';
 import { useApi } from '../useApi';
 import { usePolled } from '../usePolled';
@@ -63,6 +66,7 @@ export function RoomPage() {
   const { id = '' } = useParams();
   const load = useCallback((signal: AbortSignal) => getRoom(id, signal), [id]);
   const room = usePolled(load);
+  const narrators = useNarrators(Number(id));
   usePageTitle('title.room', room.data?.name);
   // Actions that answer with the RoomView share this one error line.
   const action = useAction();
@@ -110,7 +114,15 @@ export function RoomPage() {
       {data.invite_code && <InvitePanel room={data} viewer={viewer} onRoom={room.set} />}
       {viewer.isOwner && <SelfClaimToggle room={data} act={act} busy={action.busy} />}
       <MembersPanel room={data} viewer={viewer} act={act} busy={action.busy} />
-      <CampaignsPanel room={data} viewer={viewer} act={act} action={action} onRoom={room.set} />
+      <CampaignsPanel
+        room={data}
+        viewer={viewer}
+        act={act}
+        action={action}
+        onRoom={room.set}
+        narrators={narrators.data ?? []}
+        reloadNarrators={narrators.reload}
+      />
     </>
   );
 }
@@ -221,12 +233,16 @@ function CampaignsPanel({
   act,
   action,
   onRoom,
+  narrators,
+  reloadNarrators,
 }: {
   room: RoomView;
   viewer: Viewer;
   act: Act;
   action: Action;
   onRoom: (r: RoomView) => void;
+  narrators: NarratorView[];
+  reloadNarrators: () => void;
 }) {
   const { t } = useI18n();
   const [name, setName] = useState('');
@@ -255,6 +271,8 @@ function CampaignsPanel({
           action={action}
           characters={characters}
           onRoom={onRoom}
+          narrators={narrators}
+          reloadNarrators={reloadNarrators}
         />
       ))}
       {viewer.isManager && (
@@ -282,6 +300,8 @@ function CampaignCard({
   action,
   characters,
   onRoom,
+  narrators,
+  reloadNarrators,
 }: {
   room: RoomView;
   campaign: Campaign;
@@ -290,6 +310,8 @@ function CampaignCard({
   action: Action;
   characters: Character[] | null;
   onRoom: (r: RoomView) => void;
+  narrators: NarratorView[];
+  reloadNarrators: () => void;
 }) {
   const { t } = useI18n();
   const navigate = useNavigate();
@@ -299,6 +321,13 @@ function CampaignCard({
   const dmSeat = campaign.seats.find((s) => s.role === 'dm');
   const canOpen = viewer.isManager || (dmSeat !== undefined && isMine(dmSeat, viewer));
   const headingId = useId();
+  const inPlay = campaign.open_session?.status === 'active';
+  const narratorAt = (seatId: number) => narrators.find((n) => n.seat_id === seatId);
+  // after a seat changed hands: the room and its narrators are reread
+  const refreshAll = () => {
+    reloadNarrators();
+    void getRoom(room.id).then(onRoom, () => {});
+  };
 
   const addPlayerSeat = async (e: FormEvent) => {
     e.preventDefault();
@@ -352,6 +381,9 @@ function CampaignCard({
               act={act}
               busy={action.busy}
               characters={characters}
+              inPlay={inPlay}
+              narrator={narratorAt(s.id)}
+              onNarrated={refreshAll}
             />
           ))}
         </tbody>
@@ -369,7 +401,17 @@ function CampaignCard({
         </form>
       )}
 
-      {viewer.isOwner && dmSeat && <DmAIBox room={room} campaign={campaign} dmSeat={dmSeat} onRoom={onRoom} />}
+      {viewer.isOwner && dmSeat && (
+        <DmAIBox
+          room={room}
+          campaign={campaign}
+          dmSeat={dmSeat}
+          onRoom={onRoom}
+          inPlay={inPlay}
+          narrator={narratorAt(dmSeat.id)}
+          onNarrated={refreshAll}
+        />
+      )}
 
       <div className="session-box">
         <h4>{t('room.session.title')}</h4>
@@ -396,19 +438,28 @@ function CampaignCard({
   );
 }
 
-// DmAIBox: the owner gives the DM seat to an AI (POST dm-ai), rotates its
-// token (the same call again) or revokes it (unassign). The minted token lives
-// only in this component's state while the dialog is open.
+// DmAIBox: the owner gives the DM seat to an AI: Adventure Table's own
+// narrator (with its quiet time, spending the owner's model settings) or an
+// outside agent (POST dm-ai: a token shown once), rotates the agent's token
+// (the same call again) or revokes it (unassign), or takes the seat back
+// from the narrator. The minted token lives only in this component's state
+// while the dialog is open.
 function DmAIBox({
   room,
   campaign,
   dmSeat,
   onRoom,
+  inPlay,
+  narrator,
+  onNarrated,
 }: {
   room: RoomView;
   campaign: Campaign;
   dmSeat: Seat;
   onRoom: (r: RoomView) => void;
+  inPlay: boolean;
+  narrator: NarratorView | undefined;
+  onNarrated: () => void;
 }) {
   const { t } = useI18n();
   const [minted, setMinted] = useState<MintedGrant | null>(null);
@@ -434,27 +485,62 @@ function DmAIBox({
     setMinted(null);
     action.clear();
   };
+  const takeBack = async () => {
+    const r = await action.run(() => takeBackNarrator(dmSeat.id));
+    if (r) {
+      onRoom(r);
+      onNarrated();
+    }
+  };
+
+  if (narrator && isAI) {
+    return (
+      <div className="ai-dm" data-testid="dm-ai" data-controller="narrator">
+        <h4>{t('ai.dm.title')}</h4>
+        <p>
+          {t('narrator.isDm')} <NarratorBadge narrator={narrator} />
+        </p>
+        <p className="inline-form">
+          <button type="button" onClick={takeBack} disabled={action.busy} data-testid="narrator-take-back">
+            {t('narrator.takeBackDm')}
+          </button>
+        </p>
+        {action.error !== null && <ErrorNotice code={action.error} />}
+      </div>
+    );
+  }
 
   return (
-    <div className="ai-dm" data-testid="dm-ai">
+    <div className="ai-dm" data-testid="dm-ai" data-controller={isAI ? 'agent' : 'none'}>
       <h4>{t('ai.dm.title')}</h4>
-      {isAI ? (
-        <p>
-          {t('ai.dm.isAi')} <AIPresenceBadge lastSeen={dmSeat.ai_last_seen_at} />
-        </p>
-      ) : (
-        <p className="hint">{t('ai.dm.hint')}</p>
-      )}
-      <p className="inline-form">
-        <button type="button" onClick={mint} disabled={action.busy}>
-          {isAI ? t('ai.dm.rotate') : t('ai.dm.set')}
-        </button>
-        {isAI && (
-          <button type="button" onClick={revoke} disabled={action.busy}>
-            {t('ai.dm.revoke')}
-          </button>
+      <div className="ai-choices">
+        {!inPlay && !isAI && (
+          <section className="ai-choice" aria-labelledby={`dm-narrator-${campaign.id}`} data-testid="dm-narrator-choice">
+            <h5 id={`dm-narrator-${campaign.id}`}>{t('narrator.choice.title')}</h5>
+            <NarratorOffer seatId={dmSeat.id} kind="dm" onSeated={onNarrated} />
+          </section>
         )}
-      </p>
+        <section className="ai-choice" aria-labelledby={`dm-agent-${campaign.id}`}>
+          <h5 id={`dm-agent-${campaign.id}`}>{t('narrator.choice.agentTitle')}</h5>
+          {isAI ? (
+            <p>
+              {t('ai.dm.isAi')} <AIPresenceBadge lastSeen={dmSeat.ai_last_seen_at} />
+            </p>
+          ) : (
+            <p className="hint">{t('ai.dm.hint')}</p>
+          )}
+          <p className="inline-form">
+            <button type="button" onClick={mint} disabled={action.busy}>
+              {isAI ? t('ai.dm.rotate') : t('ai.dm.set')}
+            </button>
+            {isAI && (
+              <button type="button" onClick={revoke} disabled={action.busy}>
+                {t('ai.dm.revoke')}
+              </button>
+            )}
+          </p>
+        </section>
+      </div>
       {minted === null && action.error !== null && <ErrorNotice code={action.error} />}
       {minted !== null && (
         <TokenDialog
@@ -484,6 +570,9 @@ function SeatRow({
   act,
   busy,
   characters,
+  inPlay,
+  narrator,
+  onNarrated,
 }: {
   room: RoomView;
   seat: Seat;
@@ -491,6 +580,11 @@ function SeatRow({
   act: Act;
   busy: boolean;
   characters: Character[] | null;
+  // the campaign's session is in play
+  inPlay: boolean;
+  // the narrator holding this seat, if one does
+  narrator: NarratorView | undefined;
+  onNarrated: () => void;
 }) {
   const { t } = useI18n();
   const mine = isMine(seat, viewer);
@@ -506,8 +600,14 @@ function SeatRow({
       <td>{t(`seatRole.${seat.role as SeatRole}`)}</td>
       <td>{seatLabel(t, seat)}</td>
       <td data-testid="seat-controller">
-        {controllerText(seat, t)}
-        {seat.controller_kind === 'ai' && (
+        {narrator && seat.controller_kind === 'ai' ? (
+          <>
+            {t('narrator.isSeat')} <NarratorBadge narrator={narrator} />
+          </>
+        ) : (
+          controllerText(seat, t)
+        )}
+        {seat.controller_kind === 'ai' && !narrator && (
           <>
             {' '}
             <AIPresenceBadge lastSeen={seat.ai_last_seen_at} />
@@ -547,6 +647,12 @@ function SeatRow({
           <button type="button" disabled={busy} onClick={() => act(() => unassignSeat(seat.id))}>
             {mine && !viewer.isManager ? t('room.seat.leave') : t('room.seat.unassign')}
           </button>
+        )}
+        {inPlay && seat.role === 'player' && mine && (
+          <NarratorOffer seatId={seat.id} kind="own" onSeated={onNarrated} />
+        )}
+        {inPlay && viewer.isOwner && seat.role === 'player' && seat.controller_kind === 'none' && seat.character && (
+          <NarratorOffer seatId={seat.id} kind="companion" onSeated={onNarrated} />
         )}
         {canClaim && (
           <button type="button" disabled={busy} onClick={() => act(() => claimSeat(seat.id))}>

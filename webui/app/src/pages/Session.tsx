@@ -30,6 +30,7 @@ import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
+import { NarratorPanel, useNarrators } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { StagePanel } from '../table/Stage';
@@ -189,6 +190,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     () => new Set((presence?.online ?? []).flatMap((x) => (x.seat_id != null ? [x.seat_id] : []))),
     [presence],
   );
+  // Adventure Table's narrators at the room's seats, reread every 2 s
+  const narrators = useNarrators(data.room.id);
+  const narratorSeats = useMemo(() => new Set((narrators.data ?? []).map((n) => n.seat_id)), [narrators.data]);
   const side = useSideWidth();
   const results = useMemo(() => mergeResults(rolls.board, feed.events, own.list), [rolls.board, feed.events, own.list]);
   const requests = useMemo(() => new Map((rolls.board?.requests ?? []).map((r) => [r.id, r])), [rolls.board]);
@@ -309,6 +313,16 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             </span>
           )}
         </div>
+        <NarratorPanel
+          data={data}
+          narrators={narrators}
+          nameOf={(seatId) =>
+            seatId === data.session.dm_seat_id
+              ? t('seatRole.dm')
+              : seatDisplayName(data.participants.find((p) => p.seat_id === seatId), data.seats.find((s) => s.id === seatId), t)
+          }
+          onSeatsChanged={refresh}
+        />
         {feed.status === 'stopped' && (
           <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
         )}
@@ -360,6 +374,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               aiSeen={aiSeen}
               onlineSeats={presence ? onlineSeats : undefined}
               resourcesVersion={resourcesVersion}
+              narratorSeats={narratorSeats}
             />
           </div>
 

@@ -15,12 +15,13 @@ import {
 } from './ai';
 import { handoffSeat, takeBackSeat, type MintedGrant, type Participant, type Seat, type SessionResume } from './api';
 import { SheetRolls, SheetTotals } from './CardSheet';
+import { NarratorOffer } from './narrator';
 import { CardControls, ConditionChips, HpBar } from './CharacterState';
 
 type T = ReturnType<typeof useI18n>['t'];
 
-function controllerName(kind: Seat['controller_kind'], name: string | null, t: T) {
-  if (kind === 'ai') return t('room.seat.ai');
+function controllerName(kind: Seat['controller_kind'], name: string | null, t: T, narrator = false) {
+  if (kind === 'ai') return narrator ? t('narrator.isSeat') : t('room.seat.ai');
   if (kind === 'none') return t('room.seat.unassigned');
   return name ?? t('room.seat.unassigned');
 }
@@ -31,17 +32,20 @@ function Controller({
   name,
   lastSeen,
   you,
+  narrator = false,
 }: {
   kind: Seat['controller_kind'];
   name: string | null;
   lastSeen: string | null | undefined;
   you: ReactNode;
+  // Adventure Table's narrator plays the seat (it is always there: no presence)
+  narrator?: boolean;
 }) {
   const { t } = useI18n();
   return (
     <p data-testid="controller" data-kind={kind}>
-      {t('table.card.controller')}: {controllerName(kind, name, t)}
-      {kind === 'ai' && (
+      {t('table.card.controller')}: {controllerName(kind, name, t, narrator)}
+      {kind === 'ai' && !narrator && (
         <>
           {' '}
           <AIPresenceBadge lastSeen={lastSeen} />
@@ -138,6 +142,7 @@ export function PlayerCards({
   aiSeen,
   onlineSeats,
   resourcesVersion = 0,
+  narratorSeats,
 }: {
   data: SessionResume;
   canProxy: boolean;
@@ -153,6 +158,8 @@ export function PlayerCards({
   onlineSeats?: Set<number>;
   // bumped when a character changed at the table (the own card rereads its resources)
   resourcesVersion?: number;
+  // the seats Adventure Table's narrator plays (its status panel directs them)
+  narratorSeats?: Set<number>;
 }) {
   const { t } = useI18n();
   const dmSeat = data.seats.find((s) => s.id === data.session.dm_seat_id) ?? data.seats.find((s) => s.role === 'dm');
@@ -246,21 +253,28 @@ export function PlayerCards({
             name={controllerShown(t, seat)}
             lastSeen={lastSeen(seat)}
             you={you(p.seat_id)}
+            narrator={narratorSeats?.has(p.seat_id)}
           />
         ) : (
           <Controller kind={p.controller_kind} name={controllerShown(t, p)} lastSeen={null} you={you(p.seat_id)} />
         )}
         {active && data.me.role === 'player' && p.seat_id === data.me.seat_id && seat?.controller_kind === 'human' && (
-          <HandoffForm
-            seatId={p.seat_id}
-            onMinted={(m) => {
-              rememberHandoff(p.seat_id);
-              setMinted(m);
-              controllerChanged();
-            }}
-          />
+          <>
+            <NarratorOffer seatId={p.seat_id} kind="own" onSeated={controllerChanged} />
+            <HandoffForm
+              seatId={p.seat_id}
+              onMinted={(m) => {
+                rememberHandoff(p.seat_id);
+                setMinted(m);
+                controllerChanged();
+              }}
+            />
+          </>
         )}
-        {!isDM && seat?.controller_kind === 'ai' && (handedOff(p.seat_id) || (data.me.take_back_seat_ids ?? []).includes(p.seat_id)) && (
+        {!isDM &&
+          seat?.controller_kind === 'ai' &&
+          !narratorSeats?.has(p.seat_id) &&
+          (handedOff(p.seat_id) || (data.me.take_back_seat_ids ?? []).includes(p.seat_id)) && (
           <TakeBack seatId={p.seat_id} onDone={controllerChanged} />
         )}
         {canProxy && (
@@ -292,6 +306,7 @@ export function PlayerCards({
             name={controllerShown(t, dmSeat)}
             lastSeen={lastSeen(dmSeat)}
             you={you(dmSeat.id)}
+            narrator={narratorSeats?.has(dmSeat.id)}
           />
         </article>
       )}
@@ -317,6 +332,7 @@ export function PlayerCards({
             name={controllerShown(t, seat)}
             lastSeen={lastSeen(seat)}
             you={you(seat.id)}
+            narrator={narratorSeats?.has(seat.id)}
           />
         </article>
       ))}

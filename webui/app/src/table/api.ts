@@ -228,6 +228,21 @@ export const handoffSeat = (seatId: number, temporary_instruction: string) =>
 export const takeBackSeat = (seatId: number) => apiSend<RoomView>('POST', `/api/seats/${seatId}/take-back`);
 export const setDmSeatAI = (campaignId: number) => apiSend<MintedGrant>('POST', `/api/campaigns/${campaignId}/dm-ai`);
 
+// The server's own narrator at a seat (Adventure Table's narrator): it
+// spends the model settings of the person who seats it and is directed
+// with pause, resume and act now (also the retry after a failed step).
+export type NarratorView = Schemas['NarratorView'];
+// idle, thinking, paused or stuck
+export type NarratorState = 'idle' | 'thinking' | 'paused' | 'stuck';
+export type NarratorAction = 'pause' | 'resume' | 'act_now';
+export const seatNarrator = (seatId: number, input: Schemas['NarratorInput'] = {}) =>
+  apiSend<NarratorView>('POST', `/api/seats/${seatId}/narrator`, input);
+export const controlNarrator = (seatId: number, action: NarratorAction | '', debounce_ms?: number) =>
+  apiSend<NarratorView>('POST', `/api/seats/${seatId}/narrator/control`, debounce_ms === undefined ? { action } : { action, debounce_ms });
+export const takeBackNarrator = (seatId: number) => apiSend<RoomView>('POST', `/api/seats/${seatId}/narrator/take-back`);
+export const listNarrators = (roomId: number | string, signal?: AbortSignal) =>
+  apiGet<NarratorView[]>(`/api/rooms/${enc(roomId)}/narrators`, signal);
+
 // Characters
 export const listCharacters = (signal?: AbortSignal) =>
   apiGet<Schemas['CharacterList']>('/api/characters', signal);

@@ -47,9 +47,15 @@ type NarratorControl struct {
 // NarratorView is a narrator as the table sees it. The costs are the
 // owner's and the person who chose it; others get zeros.
 type NarratorView struct {
-	SeatID           int64     `json:"seat_id"`
-	GrantID          int64     `json:"grant_id"`
-	Role             string    `json:"role" jsonschema:"dm or player"`
+	SeatID  int64  `json:"seat_id"`
+	GrantID int64  `json:"grant_id"`
+	Role    string `json:"role" jsonschema:"dm or player"`
+	// Origin says how it came to the seat: the DM seat, a player's own seat
+	// handed over, or a companion the owner seated.
+	Origin string `json:"origin" jsonschema:"dm, handoff or companion"`
+	// MayDirect and MayTakeBack say what the caller may do with it.
+	MayDirect        bool      `json:"may_direct"`
+	MayTakeBack      bool      `json:"may_take_back"`
 	State            string    `json:"state" jsonschema:"idle, thinking, paused or stuck"`
 	Paused           bool      `json:"paused"`
 	LastError        string    `json:"last_error" jsonschema:"the stable code of the last failed step, or empty"`
@@ -61,16 +67,41 @@ type NarratorView struct {
 	UpdatedAt        time.Time `json:"updated_at"`
 }
 
-func narratorView(n *models.Narrator, g *models.AIControllerGrant, costs bool) NarratorView {
-	v := NarratorView{SeatID: g.SeatID, GrantID: g.ID, Role: g.Role, State: n.State, Paused: n.Paused, LastError: n.LastError,
-		DebounceMS: n.DebounceMS, MaxToolCalls: n.MaxToolCalls, Steps: n.Steps, UpdatedAt: n.UpdatedAt}
+// narratorView is the narrator as caller a sees it: what it may do with
+// it, and its costs only for those who direct it.
+func narratorView(n *models.Narrator, g *models.AIControllerGrant, a Actor) NarratorView {
+	v := NarratorView{SeatID: g.SeatID, GrantID: g.ID, Role: g.Role, Origin: narratorOrigin(g), State: n.State, Paused: n.Paused, LastError: n.LastError,
+		DebounceMS: n.DebounceMS, MaxToolCalls: n.MaxToolCalls, Steps: n.Steps, UpdatedAt: n.UpdatedAt,
+		MayDirect: mayControlNarrator(a, g), MayTakeBack: mayTakeBackNarrator(a, g)}
 	if n.Paused && n.State != models.NarratorThinking {
 		v.State = models.NarratorPaused
 	}
-	if costs {
+	if v.MayDirect {
 		v.PromptTokens, v.CompletionTokens = n.PromptTokens, n.CompletionTokens
 	}
 	return v
+}
+
+func narratorOrigin(g *models.AIControllerGrant) string {
+	switch {
+	case g.Role == models.SeatDM:
+		return "dm"
+	case g.HandoffReturnAccessSessionID != nil:
+		return "handoff"
+	}
+	return "companion"
+}
+
+// mayTakeBackNarrator: the player who handed their seat over takes it
+// back; the owner takes back the DM seat and a companion's.
+func mayTakeBackNarrator(a Actor, g *models.AIControllerGrant) bool {
+	if a.Kind != ActorHuman {
+		return false
+	}
+	if g.HandoffReturnAccessSessionID != nil {
+		return *g.HandoffReturnAccessSessionID == a.AccessSessionID
+	}
+	return a.isOwner()
 }
 
 func narratorDebounce(ms int) (int, error) {
@@ -189,7 +220,7 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 				}
 			}
 		}
-		out = narratorView(n, g, true)
+		out = narratorView(n, g, a)
 		return nil
 	})
 	if err != nil {
@@ -303,7 +334,7 @@ func (s *Service) ControlNarrator(ctx context.Context, c Caller, seatID int64, i
 		if g.SessionID != nil {
 			notify = *g.SessionID
 		}
-		out = narratorView(n, g, true)
+		out = narratorView(n, g, a)
 		return nil
 	})
 	if err != nil {
@@ -408,7 +439,7 @@ func (s *Service) ListNarrators(ctx context.Context, c Caller, roomID int64) ([]
 		}
 		for i := range rows {
 			g := byID[rows[i].GrantID]
-			out = append(out, narratorView(&rows[i], g, mayControlNarrator(a, g)))
+			out = append(out, narratorView(&rows[i], g, a))
 		}
 		return nil
 	})

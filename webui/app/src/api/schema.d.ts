@@ -3199,6 +3199,10 @@ export interface components {
             grant_id: number;
             /** @description dm or player */
             role: string;
+            /** @description dm, handoff or companion */
+            origin: string;
+            may_direct: boolean;
+            may_take_back: boolean;
             /** @description idle, thinking, paused or stuck */
             state: string;
             paused: boolean;

@@ -500,6 +500,7 @@ export const en = {
   'narrator.offer.companion': 'Add an AI companion',
   'narrator.offer.companionSubmit': 'Seat the companion',
   'narrator.offer.companionHint': 'The narrator plays this seat’s character as a companion, with your model settings, until you take the seat back.',
+  'narrator.offer.pickCharacter': 'Choose one of your characters',
   'narrator.quiet.label': 'Quiet time (seconds)',
   'narrator.quiet.hint': 'How long the table stays quiet after a player’s message before the narrator answers. A message with @DM is answered at once.',
   'narrator.model.uses': 'It uses your model settings: {model} at {host}.',

@@ -500,6 +500,7 @@ export const zhTW: Record<MessageKey, string> = {
   'narrator.offer.companion': '加入 AI 同伴',
   'narrator.offer.companionSubmit': '讓同伴入座',
   'narrator.offer.companionHint': '敘事者會用你的模型設定，以同伴身分扮演這個座位的角色，直到你收回座位。',
+  'narrator.offer.pickCharacter': '選一個你的角色',
   'narrator.quiet.label': '安靜時間（秒）',
   'narrator.quiet.hint': '玩家發言後，桌上安靜多久敘事者才回應。含 @DM 的訊息會立即回應。',
   'narrator.model.uses': '它使用你的模型設定：{host} 上的 {model}。',

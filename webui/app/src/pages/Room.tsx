@@ -651,8 +651,8 @@ function SeatRow({
         {inPlay && seat.role === 'player' && mine && (
           <NarratorOffer seatId={seat.id} kind="own" onSeated={onNarrated} />
         )}
-        {inPlay && viewer.isOwner && seat.role === 'player' && seat.controller_kind === 'none' && seat.character && (
-          <NarratorOffer seatId={seat.id} kind="companion" onSeated={onNarrated} />
+        {inPlay && viewer.isOwner && seat.role === 'player' && seat.controller_kind === 'none' && (
+          <NarratorOffer seatId={seat.id} kind="companion" pickCharacter={!seat.character} onSeated={onNarrated} />
         )}
         {canClaim && (
           <button type="button" disabled={busy} onClick={() => act(() => claimSeat(seat.id))}>

@@ -18,6 +18,7 @@ import {
   listNarrators,
   seatNarrator,
   takeBackNarrator,
+  listCharacters,
   type NarratorAction,
   type NarratorState,
   type NarratorView,
@@ -120,20 +121,25 @@ const OFFER: Record<NarratorOfferKind, { submit: MessageKey; hint: MessageKey; o
 export function NarratorOffer({
   seatId,
   kind,
+  pickCharacter = false,
   onSeated,
 }: {
   seatId: number;
   kind: NarratorOfferKind;
+  // a free seat without a character: the owner picks one of theirs for the companion
+  pickCharacter?: boolean;
   onSeated: (n: NarratorView) => void;
 }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(kind === 'dm');
   const [quiet, setQuiet] = useState(String(DEFAULT_QUIET_S));
+  const [characterId, setCharacterId] = useState('');
   const action = useAction();
   const texts = OFFER[kind];
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const n = await action.run(() => seatNarrator(seatId, { debounce_ms: quietMs(quiet) }));
+    const input = pickCharacter ? { debounce_ms: quietMs(quiet), character_id: Number(characterId) } : { debounce_ms: quietMs(quiet) };
+    const n = await action.run(() => seatNarrator(seatId, input));
     if (n) {
       if (kind !== 'dm') setOpen(false);
       onSeated(n);
@@ -149,10 +155,11 @@ export function NarratorOffer({
   return (
     <form className="narrator-offer" onSubmit={submit} data-testid={`narrator-offer-${kind}`}>
       <p className="hint">{t(texts.hint)}</p>
+      {pickCharacter && <CompanionCharacter value={characterId} onChange={setCharacterId} />}
       <QuietTime value={quiet} onChange={setQuiet} />
       <ModelLine />
       <span className="inline-form">
-        <button type="submit" className="primary" disabled={action.busy} data-testid="narrator-seat">
+        <button type="submit" className="primary" disabled={action.busy || (pickCharacter && characterId === '')} data-testid="narrator-seat">
           <Bot aria-hidden="true" size={16} /> {t(texts.submit)}
         </button>
         {kind !== 'dm' && (
@@ -163,6 +170,27 @@ export function NarratorOffer({
       </span>
       {action.error !== null && <ErrorNotice code={action.error} />}
     </form>
+  );
+}
+
+// CompanionCharacter picks which of the owner's characters a companion plays.
+function CompanionCharacter({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [chars] = useApi(useCallback((signal: AbortSignal) => listCharacters(signal), []));
+  const list = chars.state === 'ready' ? chars.data.characters : [];
+  return (
+    <span className="inline-form">
+      <label htmlFor={id}>{t('room.seat.playAs')}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid="narrator-companion-character">
+        <option value="">{t('narrator.offer.pickCharacter')}</option>
+        {list.map((c) => (
+          <option key={c.id} value={String(c.id)}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </span>
   );
 }
 
@@ -332,8 +360,6 @@ export function NarratorPanel({
   const here = (narrators.data ?? []).filter((n) => seatIds.has(n.seat_id));
   if (here.length === 0) return null;
   const me = data.me;
-  const authority = me.authority === 'owner' || me.authority === 'dm';
-  const mine = (seatId: number) => (me.take_back_seat_ids ?? []).includes(seatId);
   const status = data.session.status;
   const open = status === 'lobby' || status === 'active';
   const changed = (n?: NarratorView) => {
@@ -350,8 +376,8 @@ export function NarratorPanel({
           key={n.grant_id}
           narrator={n}
           name={nameOf(n.seat_id)}
-          canControl={open && (authority || mine(n.seat_id))}
-          canTakeBack={open && (mine(n.seat_id) || me.authority === 'owner')}
+          canControl={open && n.may_direct}
+          canTakeBack={open && n.may_take_back}
           showCosts={me.authority === 'owner'}
           lobby={status === 'lobby' && n.role === 'dm'}
           onChanged={changed}

@@ -321,4 +321,115 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       `the feed column reaches the foot of the screen: it ends at ${Math.round(col.y + col.height)} px of ${PHONE.height}`,
     );
   });
+  // A touch screen (hasTouch and isMobile: the page's `(pointer: coarse)`
+  // matches, as on a phone): every page's targets are a finger wide, 44×44
+  // px. The exemptions are the inline links of prose (WCAG 2.5.8's inline
+  // exception, in smallTargets) and those listed in TOUCH_EXEMPT.
+  const TOUCH = { hasTouch: true, isMobile: true };
+  const TOUCH_EXEMPT = [
+    // the feed's resize handle between the columns shows on wide screens only
+    '[data-testid="divider"]',
+  ];
+  test('390×844 on a touch screen: no visible interactive element under 44×44 px on any page, as DM and as player, in a fight', async () => {
+    const dana = await person('Dana', TOUCH);
+    const ann = await person('Ann', TOUCH);
+    for (const p of [dana, ann]) await p.setViewportSize(PHONE);
+    assert.equal(await ann.evaluate(() => matchMedia('(pointer: coarse)').matches), true, 'the touch context has a coarse pointer');
+    const { sessionId, room, seats } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria', SHEET_LISTS) }],
+      room: 'Touch room',
+      campaign: 'Fingers',
+      start: true,
+    });
+    for (let i = 1; i <= 4; i++) {
+      await api(i % 2 ? ann : dana, 'POST', `/api/sessions/${sessionId}/messages`, {
+        kind: i % 2 ? 'character_dialogue' : 'narration',
+        text: `Touch line ${i}: see https://example.com/${i} for the map.`,
+        idempotency_key: randomUUID(),
+      });
+    }
+    await api(ann, 'POST', `/api/sessions/${sessionId}/quick-roll`, { formula: '1d20+3', idempotency_key: randomUUID() });
+    await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
+    const chars = await api(ann, 'GET', '/api/characters');
+    const charId = (chars.characters ?? chars.items ?? chars)[0]?.id;
+    const scenario = await api(ann, 'POST', '/api/scenarios', {
+      title: 'The Old Mill',
+      premise: 'An abandoned mill on a stormy night.',
+      plot_essentials: '',
+      ai_instructions: '',
+      authors_note: '',
+      opening: 'The mill wheel creaks in the dark.',
+      stat_schema: {},
+      cards: [],
+      scripts: { library: '', input: '', context: '', output: '' },
+    });
+    const adventure = await api(ann, 'POST', `/api/scenarios/${scenario.id}/play`, { persona_name: 'Ann', persona_pronouns: 'she/her', persona_desc: '' });
+    const adventureId = adventure.adventure?.id ?? adventure.id;
+
+    const found = [];
+    const measure = async (page, what) => {
+      await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+      for (const x of await smallTargets(page, { min: 44, except: TOUCH_EXEMPT })) found.push(`${what}: ${x}`);
+    };
+    for (const [what, path] of [
+      ['home', ''],
+      ['tables', 'tables'],
+      ['room (player)', `rooms/${room.id}`],
+      ['characters', 'characters'],
+      ['character editor', `characters/${charId}`],
+      ['new character', 'characters/new'],
+      ['solo', 'solo'],
+      ['solo play', `solo/adventures/${adventureId}`],
+      ['settings', 'settings'],
+      ['account', 'account'],
+    ]) {
+      await at(ann, path);
+      await ann.locator('h1').first().waitFor();
+      if (what === 'solo play') await ann.getByTestId('story-node').first().waitFor();
+      await measure(ann, what);
+    }
+    await at(dana, `rooms/${room.id}`);
+    await dana.getByTestId('room-name').waitFor();
+    await measure(dana, 'room (owner)');
+
+    const tabs = async (who, page, when) => {
+      for (const tab of ['Chat', 'At the table', 'Dice', 'Actions']) {
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        await measure(page, `session (${who}${when}), ${tab} tab`);
+      }
+      await page.getByRole('tab', { name: 'Chat', exact: true }).click();
+    };
+    for (const [who, page] of [
+      ['DM', dana],
+      ['player', ann],
+    ]) {
+      await at(page, `sessions/${sessionId}`);
+      await page.getByTestId('chat-line').filter({ hasText: 'Touch line 4:' }).waitFor();
+      await tabs(who, page, '');
+    }
+    // a fight: the tracker, the DM's controls and the player's turn with its attack form
+    await api(dana, 'POST', `/api/sessions/${sessionId}/encounter`, {
+      name: 'Ambush',
+      seat_ids: [seats['Seat A']],
+      npcs: [{ name: 'Goblin', ac: 13, hp: 12, initiative: 5 }],
+    });
+    await api(ann, 'POST', `/api/sessions/${sessionId}/encounter/initiative`, { combatant_id: `seat:${seats['Seat A']}`, faces: [15] });
+    await api(dana, 'POST', `/api/sessions/${sessionId}/encounter/advance`);
+    for (const [who, page] of [
+      ['DM', dana],
+      ['player', ann],
+    ]) {
+      await page.getByRole('tab', { name: 'At the table', exact: true }).click();
+      await page.getByTestId('encounter-round').waitFor();
+      await tabs(who, page, ', in a fight');
+    }
+    await ann.getByRole('tab', { name: 'At the table', exact: true }).click();
+    await button(ann.getByTestId('encounter'), 'Attack').click();
+    await ann.getByTestId('attack-form').waitFor();
+    await measure(ann, 'session (player), the attack form');
+    noErrors();
+    console.log(`# 390×844 touch: ${found.length} targets under 44 px`);
+    assert.equal(found.length, 0, `targets under 44×44 px on a touch screen:\n${found.join('\n')}`);
+  });
 });

@@ -18,6 +18,7 @@ import { SoloPage } from './pages/Solo';
 import { AdventurePlayPage } from './solo/PlayPage';
 import { ScenarioEditorPage } from './solo/ScenarioEditor';
 import { TablesPage } from './pages/Tables';
+import { useHeadroom } from './useHeadroom';
 
 // Swagger UI is big: keep it out of the main bundle.
 const ApiDocsPage = lazy(() => import('./pages/ApiDocs'));
@@ -35,9 +36,11 @@ function Shell() {
   // The pages remount when this browser's user changes (login, logout), so
   // they load the new user's rooms and adventures.
   const { generation } = useAccount();
+  // the header gets out of the way while the page scrolls down
+  const headroom = useHeadroom();
   return (
     <>
-      <header className="app-header">
+      <header className="app-header" data-testid="app-header" data-hidden={headroom.hidden || undefined} onFocus={headroom.show}>
         <NavLink to="/" end className="brand">
           {t('app.name')}
         </NavLink>

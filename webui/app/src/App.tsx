@@ -1,3 +1,4 @@
+import { BookOpen, ScrollText, Settings, UsersRound } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { AccountProvider, useAccount } from './account/AccountContext';
@@ -45,10 +46,22 @@ function Shell() {
           {t('app.name')}
         </NavLink>
         <nav aria-label={t('nav.label')}>
-          <NavLink to="/tables">{t('nav.tables')}</NavLink>
-          <NavLink to="/characters">{t('nav.characters')}</NavLink>
-          <NavLink to="/solo">{t('nav.solo')}</NavLink>
-          <NavLink to="/settings">{t('nav.settings')}</NavLink>
+          <NavLink to="/tables">
+            <UsersRound aria-hidden="true" size={16} />
+            {t('nav.tables')}
+          </NavLink>
+          <NavLink to="/characters">
+            <ScrollText aria-hidden="true" size={16} />
+            {t('nav.characters')}
+          </NavLink>
+          <NavLink to="/solo">
+            <BookOpen aria-hidden="true" size={16} />
+            {t('nav.solo')}
+          </NavLink>
+          <NavLink to="/settings">
+            <Settings aria-hidden="true" size={16} />
+            {t('nav.settings')}
+          </NavLink>
         </nav>
         <AccountLink />
         <LanguageSelect />

@@ -1,3 +1,4 @@
+import { Ban, Flag, Play } from 'lucide-react';
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
@@ -551,6 +552,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
       <div className="inline-form">
         {data.can.start && (
           <button type="button" data-testid="session-start" disabled={action.busy} onClick={() => doIt(() => startSession(s.id))}>
+            <Play aria-hidden="true" size={18} />
             {t('session.start')}
           </button>
         )}
@@ -562,6 +564,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
             disabled={action.busy}
             onConfirm={() => doIt(() => endSession(s.id))}
           >
+            <Flag aria-hidden="true" size={18} />
             {t('session.end')}
           </ConfirmButton>
         )}
@@ -573,6 +576,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
             disabled={action.busy}
             onConfirm={() => doIt(() => abandonSession(s.id))}
           >
+            <Ban aria-hidden="true" size={18} />
             {t('session.abandon')}
           </ConfirmButton>
         )}

@@ -3,7 +3,10 @@
 // least 12 chat lines; at 390×844 (a phone) no page scrolls sideways, and a
 // player reads the feed, rolls and answers a check. Checks resolve in place
 // with natural 20 / 1 marks, and the Dice tab keeps the session's roll
-// history at both sizes. A failing step leaves screenshots in e2e/artifacts/
+// history at both sizes. On a touch screen (hasTouch, isMobile) no target on
+// any page is under 44×44 px. The app header gets out of the way as a page
+// scrolls down and comes back on scrolling up; the session's head compacts
+// while the feed is read back. A failing step leaves screenshots in e2e/artifacts/
 // (kept by CI; AT_E2E_SHOTS=1 always; see shotsOnFailure in harness.mjs).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

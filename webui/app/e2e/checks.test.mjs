@@ -15,13 +15,14 @@ import { button, character as sheet, tableJourney, waitText } from './table-setu
 const haveChromium = chromiumOrSkip();
 
 // dcFree removes from a page's HTML what carries numbers that are not game
-// values: scripts and stylesheets (hashed asset names), <time> elements and
+// values: scripts and stylesheets (hashed asset names), icons (the
+// coordinates of their drawings), <time> elements and
 // datetime attributes (clock times), event sequence numbers (data-seq) and
 // React's generated element ids (id / for / aria-* references). What is left
 // is everything the page shows or keeps in its DOM about the game.
 function dcFree(html) {
   return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/g, '')
     .replace(/<link\b[^>]*>/g, '')
     .replace(/<time\b[\s\S]*?<\/time>/g, '')
     .replace(/\s(id|for|aria-labelledby|aria-controls|aria-describedby|data-seq|datetime)="[^"]*"/g, '');

@@ -38,14 +38,15 @@ async function shootCard(page, card, what) {
 }
 
 // dcFree removes from a page's HTML what carries numbers that are not game
-// values: scripts and stylesheets (hashed asset names), <time> elements and
+// values: scripts and stylesheets (hashed asset names), icons (the
+// coordinates of their drawings), <time> elements and
 // datetime attributes (clock times), event sequence numbers (data-seq) and
 // React's generated element ids (id / for / aria-* references), and a DC
 // commitment's hash (hex digits, not a number of the game). What is left is
 // everything the page shows or keeps in its DOM about the game.
 function dcFree(html) {
   return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/g, '')
     .replace(/<code class="dc-hash"[\s\S]*?<\/code>/g, '')
     .replace(/<link\b[^>]*>/g, '')
     .replace(/<time\b[\s\S]*?<\/time>/g, '')

@@ -3,7 +3,10 @@
 // least 12 chat lines; at 390×844 (a phone) no page scrolls sideways, and a
 // player reads the feed, rolls and answers a check. Checks resolve in place
 // with natural 20 / 1 marks, and the Dice tab keeps the session's roll
-// history at both sizes. A failing step leaves screenshots in e2e/artifacts/
+// history at both sizes. On a touch screen (hasTouch, isMobile) no target on
+// any page is under 44×44 px. The app header gets out of the way as a page
+// scrolls down and comes back on scrolling up; the session's head compacts
+// while the feed is read back. A failing step leaves screenshots in e2e/artifacts/
 // (kept by CI; AT_E2E_SHOTS=1 always; see shotsOnFailure in harness.mjs).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -321,5 +324,216 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       col.y + col.height >= PHONE.height - 24,
       `the feed column reaches the foot of the screen: it ends at ${Math.round(col.y + col.height)} px of ${PHONE.height}`,
     );
+  });
+  // A touch screen (hasTouch and isMobile: the page's `(pointer: coarse)`
+  // matches, as on a phone): every page's targets are a finger wide, 44×44
+  // px. The exemptions are the inline links of prose (WCAG 2.5.8's inline
+  // exception, in smallTargets) and those listed in TOUCH_EXEMPT.
+  const TOUCH = { hasTouch: true, isMobile: true };
+  const TOUCH_EXEMPT = [
+    // the feed's resize handle between the columns shows on wide screens only
+    '[data-testid="divider"]',
+  ];
+  test('390×844 on a touch screen: no visible interactive element under 44×44 px on any page, as DM and as player, in a fight', async () => {
+    const dana = await person('Dana', TOUCH);
+    const ann = await person('Ann', TOUCH);
+    for (const p of [dana, ann]) await p.setViewportSize(PHONE);
+    assert.equal(await ann.evaluate(() => matchMedia('(pointer: coarse)').matches), true, 'the touch context has a coarse pointer');
+    const { sessionId, room, seats } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria', SHEET_LISTS) }],
+      room: 'Touch room',
+      campaign: 'Fingers',
+      start: true,
+    });
+    for (let i = 1; i <= 4; i++) {
+      await api(i % 2 ? ann : dana, 'POST', `/api/sessions/${sessionId}/messages`, {
+        kind: i % 2 ? 'character_dialogue' : 'narration',
+        text: `Touch line ${i}: see https://example.com/${i} for the map.`,
+        idempotency_key: randomUUID(),
+      });
+    }
+    await api(ann, 'POST', `/api/sessions/${sessionId}/quick-roll`, { formula: '1d20+3', idempotency_key: randomUUID() });
+    await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
+    const chars = await api(ann, 'GET', '/api/characters');
+    const charId = (chars.characters ?? chars.items ?? chars)[0]?.id;
+    const scenario = await api(ann, 'POST', '/api/scenarios', {
+      title: 'The Old Mill',
+      premise: 'An abandoned mill on a stormy night.',
+      plot_essentials: '',
+      ai_instructions: '',
+      authors_note: '',
+      opening: 'The mill wheel creaks in the dark.',
+      stat_schema: {},
+      cards: [],
+      scripts: { library: '', input: '', context: '', output: '' },
+    });
+    const adventure = await api(ann, 'POST', `/api/scenarios/${scenario.id}/play`, { persona_name: 'Ann', persona_pronouns: 'she/her', persona_desc: '' });
+    const adventureId = adventure.adventure?.id ?? adventure.id;
+
+    const found = [];
+    const measure = async (page, what) => {
+      await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+      for (const x of await smallTargets(page, { min: 44, except: TOUCH_EXEMPT })) found.push(`${what}: ${x}`);
+    };
+    for (const [what, path] of [
+      ['home', ''],
+      ['tables', 'tables'],
+      ['room (player)', `rooms/${room.id}`],
+      ['characters', 'characters'],
+      ['character editor', `characters/${charId}`],
+      ['new character', 'characters/new'],
+      ['solo', 'solo'],
+      ['solo play', `solo/adventures/${adventureId}`],
+      ['settings', 'settings'],
+      ['account', 'account'],
+    ]) {
+      await at(ann, path);
+      await ann.locator('h1').first().waitFor();
+      if (what === 'solo play') await ann.getByTestId('story-node').first().waitFor();
+      await measure(ann, what);
+    }
+    await at(dana, `rooms/${room.id}`);
+    await dana.getByTestId('room-name').waitFor();
+    await measure(dana, 'room (owner)');
+
+    const tabs = async (who, page, when) => {
+      for (const tab of ['Chat', 'At the table', 'Dice', 'Actions']) {
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        await measure(page, `session (${who}${when}), ${tab} tab`);
+      }
+      await page.getByRole('tab', { name: 'Chat', exact: true }).click();
+    };
+    for (const [who, page] of [
+      ['DM', dana],
+      ['player', ann],
+    ]) {
+      await at(page, `sessions/${sessionId}`);
+      await page.getByTestId('chat-line').filter({ hasText: 'Touch line 4:' }).waitFor();
+      await tabs(who, page, '');
+    }
+    // a fight: the tracker, the DM's controls and the player's turn with its attack form
+    await api(dana, 'POST', `/api/sessions/${sessionId}/encounter`, {
+      name: 'Ambush',
+      seat_ids: [seats['Seat A']],
+      npcs: [{ name: 'Goblin', ac: 13, hp: 12, initiative: 5 }],
+    });
+    await api(ann, 'POST', `/api/sessions/${sessionId}/encounter/initiative`, { combatant_id: `seat:${seats['Seat A']}`, faces: [15] });
+    await api(dana, 'POST', `/api/sessions/${sessionId}/encounter/advance`);
+    for (const [who, page] of [
+      ['DM', dana],
+      ['player', ann],
+    ]) {
+      await page.getByRole('tab', { name: 'At the table', exact: true }).click();
+      await page.getByTestId('encounter-round').waitFor();
+      await tabs(who, page, ', in a fight');
+    }
+    await ann.getByRole('tab', { name: 'At the table', exact: true }).click();
+    await button(ann.getByTestId('encounter'), 'Attack').click();
+    await ann.getByTestId('attack-form').waitFor();
+    await measure(ann, 'session (player), the attack form');
+    noErrors();
+    console.log(`# 390×844 touch: ${found.length} targets under 44 px`);
+    assert.equal(found.length, 0, `targets under 44×44 px on a touch screen:\n${found.join('\n')}`);
+  });
+  // visibleHeight: how much of the element's box is on the screen, in px.
+  const visibleHeight = (page, selector) =>
+    page.evaluate((sel) => {
+      const el = document.querySelector(sel);
+      if (!el) return 0;
+      const r = el.getBoundingClientRect();
+      return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+    }, selector);
+  const HEADER = '[data-testid="app-header"]';
+
+  test('headers get out of the way, at 1366×768 and 390×844: the app header hides as a page scrolls down and comes back on scrolling up (at once with reduced motion); the session head compacts while the feed is read back, its lines staying put', async () => {
+    const dana = await person('Dana');
+    const ann = await person('Ann');
+    const { sessionId } = await setUpTable({
+      dm: { page: dana, name: 'Dana' },
+      players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria', SHEET_LISTS) }],
+      room: 'Scroll room',
+      campaign: 'Long Night',
+      start: true,
+    });
+    for (let i = 1; i <= 50; i++) {
+      await api(i % 2 ? ann : dana, 'POST', `/api/sessions/${sessionId}/messages`, {
+        kind: i % 2 ? 'character_dialogue' : 'narration',
+        text: `Scroll line ${i}: the wind comes through the shutters and the candles gutter low.`,
+        idempotency_key: randomUUID(),
+      });
+    }
+    const chars = await api(ann, 'GET', '/api/characters');
+    const charId = (chars.characters ?? chars.items ?? chars)[0]?.id;
+
+    for (const size of [DESKTOP, PHONE]) {
+      const what = `${size.width}×${size.height}`;
+      for (const p of [dana, ann]) await p.setViewportSize(size);
+      // a page that scrolls: the character sheet
+      await at(ann, `characters/${charId}`);
+      await ann.locator('h1').first().waitFor();
+      await ann.mouse.move(size.width / 2, size.height / 2);
+      const full = await visibleHeight(ann, HEADER);
+      assert.ok(full >= 40, `${what}: the header shows at the top (${full} px)`);
+      assert.equal(await ann.evaluate((sel) => getComputedStyle(document.querySelector(sel)).transitionDuration, HEADER), '0.2s', `${what}: it moves`);
+      await ann.mouse.wheel(0, 700);
+      await ann.waitForFunction((sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.bottom <= 0;
+      }, HEADER);
+      assert.equal(await visibleHeight(ann, HEADER), 0, `${what}: scrolled down, the header is out of the way`);
+      const down = await ann.evaluate(() => scrollY);
+      await ann.mouse.wheel(0, -120);
+      await ann.waitForFunction(({ sel, h }) => document.querySelector(sel).getBoundingClientRect().top >= 0 && document.querySelector(sel).getBoundingClientRect().height >= h - 1, { sel: HEADER, h: full });
+      const up = await ann.evaluate(() => scrollY);
+      assert.ok(up > 64 && up < down, `${what}: a little way up (${down} → ${up} px), not at the top`);
+      assert.equal(Math.round(await visibleHeight(ann, HEADER)), Math.round(full), `${what}: scrolled up, the header is back whole`);
+      // with reduced motion it does not slide
+      await ann.emulateMedia({ reducedMotion: 'reduce' });
+      assert.equal(await ann.evaluate((sel) => getComputedStyle(document.querySelector(sel)).transitionDuration, HEADER), '0s', `${what}: no slide with reduced motion`);
+      await ann.emulateMedia({ reducedMotion: 'no-preference' });
+
+      // the session page: reading the feed back compacts the head
+      await at(dana, `sessions/${sessionId}`);
+      await dana.getByTestId('chat-line').filter({ hasText: 'Scroll line 50:' }).waitFor();
+      await dana.evaluate(() => document.fonts.ready);
+      const head = '[data-testid="table-left"] .table-head';
+      const crumbs = '[data-testid="table-left"] > .crumbs';
+      const headFull = (await visibleHeight(dana, head)) + (await visibleHeight(dana, crumbs));
+      const appHeader = await visibleHeight(dana, HEADER);
+      assert.equal(await dana.locator('.table-page[data-compact]').count(), 0, `${what}: at the feed's foot the head is whole`);
+      // read back some way
+      await dana.evaluate(() => {
+        const list = document.querySelector('[data-testid="chat"]');
+        list.scrollTop = list.scrollHeight - list.clientHeight - 600;
+      });
+      await dana.locator('.table-page[data-compact]').waitFor();
+      const headCompact = (await visibleHeight(dana, head)) + (await visibleHeight(dana, crumbs));
+      assert.ok(headCompact < headFull, `${what}: the head compacts while the feed is read back (${headFull} → ${headCompact} px)`);
+      if (size === PHONE) assert.equal(await visibleHeight(dana, HEADER), 0, `${what}: on a phone the app header makes room too`);
+      else assert.equal(await visibleHeight(dana, HEADER), appHeader, `${what}: on a wide screen the app header stays`);
+      // back at the foot: whole again; then read back once more, the line stays where it was on the screen
+      await dana.evaluate(() => {
+        const list = document.querySelector('[data-testid="chat"]');
+        list.scrollTop = list.scrollHeight;
+      });
+      await dana.locator('.table-page:not([data-compact])').waitFor();
+      assert.equal((await visibleHeight(dana, head)) + (await visibleHeight(dana, crumbs)), headFull, `${what}: at the foot again the head is whole`);
+      assert.equal(await visibleHeight(dana, HEADER), appHeader, `${what}: and the app header is back`);
+      const y0 = await dana.evaluate(() => {
+        const list = document.querySelector('[data-testid="chat"]');
+        list.scrollTop = list.scrollHeight - list.clientHeight - 400;
+        const lines = [...list.querySelectorAll('[data-testid="chat-line"]')];
+        const box = list.getBoundingClientRect();
+        const seen = lines.find((l) => l.getBoundingClientRect().top >= box.top + 10);
+        seen.setAttribute('data-watch', '1');
+        return seen.getBoundingClientRect().top;
+      });
+      await dana.locator('.table-page[data-compact]').waitFor();
+      const y1 = await dana.locator('[data-watch="1"]').evaluate((el) => el.getBoundingClientRect().top);
+      assert.ok(Math.abs(y1 - y0) <= 2, `${what}: the feed's lines stay put when the head compacts (${y0} → ${y1})`);
+      await dana.locator('[data-watch="1"]').evaluate((el) => el.removeAttribute('data-watch'));
+    }
+    noErrors();
   });
 });

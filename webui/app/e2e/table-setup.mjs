@@ -59,8 +59,9 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
 
   // person opens a fresh browser context (its own cookie jar) and visits the
   // app, which makes its guest; API calls then go out with that cookie.
-  async function person(name) {
-    const { page } = await open(name, { viewport });
+  // options: further browser context options (a touch screen: hasTouch, isMobile).
+  async function person(name, options = {}) {
+    const { page } = await open(name, { viewport, ...options });
     // a page or file (not an API answer) that is not found fails the journey: the favicon among them
     page.on('response', (r) => r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/') && pageErrors.push(`${name}: 404 ${r.url()}`));
     await at(page, 'tables');

@@ -1,3 +1,4 @@
+import { BookOpen, ScrollText, Settings, UsersRound } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { AccountProvider, useAccount } from './account/AccountContext';
@@ -19,6 +20,7 @@ import { SoloPage } from './pages/Solo';
 import { AdventurePlayPage } from './solo/PlayPage';
 import { ScenarioEditorPage } from './solo/ScenarioEditor';
 import { TablesPage } from './pages/Tables';
+import { useHeadroom } from './useHeadroom';
 
 // Swagger UI is big: keep it out of the main bundle.
 const ApiDocsPage = lazy(() => import('./pages/ApiDocs'));
@@ -36,17 +38,31 @@ function Shell() {
   // The pages remount when this browser's user changes (login, logout), so
   // they load the new user's rooms and adventures.
   const { generation } = useAccount();
+  // the header gets out of the way while the page scrolls down
+  const headroom = useHeadroom();
   return (
     <>
-      <header className="app-header">
+      <header className="app-header" data-testid="app-header" data-hidden={headroom.hidden || undefined} onFocus={headroom.show}>
         <NavLink to="/" end className="brand">
           {t('app.name')}
         </NavLink>
         <nav aria-label={t('nav.label')}>
-          <NavLink to="/tables">{t('nav.tables')}</NavLink>
-          <NavLink to="/characters">{t('nav.characters')}</NavLink>
-          <NavLink to="/solo">{t('nav.solo')}</NavLink>
-          <NavLink to="/settings">{t('nav.settings')}</NavLink>
+          <NavLink to="/tables">
+            <UsersRound aria-hidden="true" size={16} />
+            {t('nav.tables')}
+          </NavLink>
+          <NavLink to="/characters">
+            <ScrollText aria-hidden="true" size={16} />
+            {t('nav.characters')}
+          </NavLink>
+          <NavLink to="/solo">
+            <BookOpen aria-hidden="true" size={16} />
+            {t('nav.solo')}
+          </NavLink>
+          <NavLink to="/settings">
+            <Settings aria-hidden="true" size={16} />
+            {t('nav.settings')}
+          </NavLink>
         </nav>
         <AccountLink />
         <LanguageSelect />

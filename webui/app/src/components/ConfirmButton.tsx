@@ -12,6 +12,8 @@ export function ConfirmButton({
   disabled,
   onConfirm,
   testId,
+  label,
+  className,
 }: {
   children: ReactNode;
   question: string;
@@ -19,6 +21,9 @@ export function ConfirmButton({
   disabled?: boolean;
   onConfirm: () => unknown;
   testId?: string;
+  // the button's name and tooltip when its children are an icon only
+  label?: string;
+  className?: string;
 }) {
   const { t } = useI18n();
   const [asking, setAsking] = useState(false);
@@ -46,6 +51,9 @@ export function ConfirmButton({
         type="button"
         disabled={disabled}
         data-testid={testId}
+        aria-label={label}
+        title={label}
+        className={className}
         onClick={() => {
           setAsking(true);
           setFocusTo('yes');

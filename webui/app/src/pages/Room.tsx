@@ -1,3 +1,4 @@
+import { Play, Plus } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { InviteLink } from '../components/InviteLink';
@@ -396,6 +397,7 @@ function CampaignCard({
             <input value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} />
           </label>
           <button type="submit" disabled={action.busy}>
+            <Plus aria-hidden="true" size={18} />
             {t('room.seats.add')}
           </button>
         </form>
@@ -427,6 +429,7 @@ function CampaignCard({
             <p>{t('room.session.none')}</p>
             {canOpen && (
               <button type="button" onClick={open} disabled={sessionAction.busy}>
+                <Play aria-hidden="true" size={18} />
                 {t('room.session.open')}
               </button>
             )}

@@ -1,4 +1,5 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { Ban, Flag, Play } from 'lucide-react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -158,6 +159,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const [resourcesVersion, setResourcesVersion] = useState(0);
   // wide screens open on the dice tools (the feed is always shown); phones on the feed
   const [tab, setTab] = useState<SideTab>(() => (globalThis.matchMedia?.('(min-width: 900px)').matches ? 'dice' : 'chat'));
+  const compactHead = useCompactHead();
   const [stageOpen, setStageOpen] = useState(true);
   const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
   const tabsId = useId();
@@ -285,6 +287,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
       className="table-page"
       data-view={tab}
       data-role={data.me.role}
+      data-compact={compactHead.compact || undefined}
       ref={side.containerRef}
       style={{ gridTemplateColumns: `minmax(0, 1fr) 0.6rem ${side.width}px` }}
     >
@@ -429,6 +432,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         id={`${tabsId}-panel-chat`}
         aria-labelledby={`${tabsId}-tab-chat`}
         data-testid="feed-column"
+        onScrollCapture={compactHead.onFeedScroll}
       >
         <TableFeed
           events={feed.events}
@@ -471,6 +475,36 @@ function LiveTable({ initial }: { initial: SessionResume }) {
       )}
     </div>
   );
+}
+
+// How far (px) from its newest line the feed is read back before the
+// session's head compacts; it is whole again within FOOT of the foot. (The
+// gap between the two is more than the head gives back, so the change
+// cannot undo itself.)
+const READ_BACK = 200;
+const FOOT = 24;
+
+// useCompactHead: the session's head compacts while the reader scrolls the
+// feed back and is whole again at its foot. The feed's lines stay where
+// they are on the screen when the head above them changes height.
+function useCompactHead() {
+  const [compact, setCompact] = useState(false);
+  const moved = useRef<{ list: HTMLElement; top: number } | null>(null);
+  const onFeedScroll = (e: UIEvent<HTMLElement>) => {
+    const list = e.target as HTMLElement;
+    if (!list.matches('[data-testid="chat"]') || list.clientHeight === 0) return;
+    const fromFoot = list.scrollHeight - list.scrollTop - list.clientHeight;
+    const next = compact ? fromFoot > FOOT : fromFoot > READ_BACK;
+    if (next === compact) return;
+    moved.current = { list, top: list.getBoundingClientRect().top };
+    setCompact(next);
+  };
+  useLayoutEffect(() => {
+    const was = moved.current;
+    moved.current = null;
+    if (was) was.list.scrollTop += was.list.getBoundingClientRect().top - was.top;
+  }, [compact]);
+  return { compact, onFeedScroll };
 }
 
 // PresenceList: "N online" and who (humans and AI seats), from the presence route.
@@ -533,6 +567,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
       <div className="inline-form">
         {data.can.start && (
           <button type="button" data-testid="session-start" disabled={action.busy} onClick={() => doIt(() => startSession(s.id))}>
+            <Play aria-hidden="true" size={18} />
             {t('session.start')}
           </button>
         )}
@@ -544,6 +579,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
             disabled={action.busy}
             onConfirm={() => doIt(() => endSession(s.id))}
           >
+            <Flag aria-hidden="true" size={18} />
             {t('session.end')}
           </ConfirmButton>
         )}
@@ -555,6 +591,7 @@ function SessionControls({ data, onSession }: { data: SessionResume; onSession: 
             disabled={action.busy}
             onConfirm={() => doIt(() => abandonSession(s.id))}
           >
+            <Ban aria-hidden="true" size={18} />
             {t('session.abandon')}
           </ConfirmButton>
         )}

@@ -1,4 +1,4 @@
-import { Play } from 'lucide-react';
+import { Play, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Schemas } from '../api';
@@ -163,6 +163,7 @@ function AdventureItem({ a, onDeleted }: { a: AdventureSummary; onDeleted: () =>
         <>
           <ExportBundleButton kind="adventure" id={a.id} title={a.title} />
           <button type="button" onClick={() => setConfirm(true)} aria-label={`${t('solo.adventures.delete')}: ${a.title}`}>
+            <Trash2 aria-hidden="true" size={16} />
             {t('solo.adventures.delete')}
           </button>
         </>

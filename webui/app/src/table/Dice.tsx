@@ -1,3 +1,4 @@
+import { Dices } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
@@ -189,6 +190,7 @@ export function QuickRoll({
           onChange={(e) => setFormula(e.target.value)}
         />
         <button type="submit" disabled={closed || trimmed === '' || action.busy}>
+          <Dices aria-hidden="true" size={18} />
           {t('dice.roll')}
         </button>
       </form>

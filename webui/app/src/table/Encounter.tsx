@@ -4,6 +4,7 @@
 // attack with anyone, change a combatant, end), the player's (roll
 // initiative, attack with their own combatant, end their own turn, death
 // saves), and the notice when the turn passes to the reader's seat.
+import { Flag, Play, Plus, SkipForward, Sword, Swords } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -381,6 +382,7 @@ function StartForm({
     return (
       <p>
         <button type="button" aria-expanded={false} onClick={() => setOpen(true)}>
+          <Swords aria-hidden="true" size={18} />
           {t('combat.start.open')}
         </button>
       </p>
@@ -439,6 +441,7 @@ function StartForm({
           </div>
         ))}
         <button type="button" onClick={() => setNpcs((cur) => [...cur, emptyNpc()])}>
+          <Plus aria-hidden="true" size={18} />
           {t('combat.npc.add')}
         </button>
         <p className="hint">{t('combat.npc.hint')}</p>
@@ -481,10 +484,12 @@ function DmControls({
     <div className="encounter-controls" data-testid="encounter-dm">
       <div className="inline-form">
         <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+          {view.phase === 'initiative' ? <Play aria-hidden="true" size={18} /> : <SkipForward aria-hidden="true" size={18} />}
           {t(view.phase === 'initiative' ? 'combat.begin' : 'combat.next')}
         </button>
         {view.phase === 'fighting' && (
           <button type="button" aria-expanded={tool === 'attack'} onClick={() => toggle('attack')}>
+            <Sword aria-hidden="true" size={18} />
             {t('combat.attack')}
           </button>
         )}
@@ -501,6 +506,7 @@ function DmControls({
           disabled={action.busy}
           onConfirm={() => run(() => endEncounter(sessionId))}
         >
+          <Flag aria-hidden="true" size={18} />
           {t('combat.end')}
         </ConfirmButton>
       </div>
@@ -595,6 +601,7 @@ function PlayerAttack({
     <div className="encounter-controls" data-testid="encounter-player">
       <div className="inline-form">
         <button type="button" aria-expanded={open} onClick={() => setOpen((x) => !x)}>
+          <Sword aria-hidden="true" size={18} />
           {t('combat.attack')}
         </button>
       </div>
@@ -936,6 +943,7 @@ export function EncounterPrompt({
         {canAct && (
           <div className="inline-form">
             <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+              <SkipForward aria-hidden="true" size={18} />
               {t('combat.next')}
             </button>
           </div>
@@ -970,6 +978,7 @@ export function EncounterPrompt({
               )}
               {myTurn && (
                 <button type="button" className="primary" disabled={action.busy} onClick={() => run(() => advanceEncounter(sessionId))}>
+                  <SkipForward aria-hidden="true" size={18} />
                   {t('combat.endTurn')}
                 </button>
               )}

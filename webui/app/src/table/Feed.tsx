@@ -1,3 +1,4 @@
+import { ChevronDown, ChevronRight, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -424,7 +425,9 @@ function EditableText({
           <button
             ref={editButton}
             type="button"
-            className="link-button"
+            className="icon-only"
+            aria-label={t('table.msg.edit')}
+            title={t('table.msg.edit')}
             disabled={busy}
             onClick={() => {
               setDraft(text);
@@ -432,7 +435,7 @@ function EditableText({
               setEditing(true);
             }}
           >
-            {t('table.msg.edit')}
+            <Pencil aria-hidden="true" size={16} />
           </button>
           <ConfirmButton
             testId="chat-delete"
@@ -440,8 +443,10 @@ function EditableText({
             yes={t('table.msg.deleteYes')}
             disabled={busy}
             onConfirm={() => run(() => deleteMessage(messageId))}
+            label={t('table.msg.delete')}
+            className="icon-only"
           >
-            {t('table.msg.delete')}
+            <Trash2 aria-hidden="true" size={16} />
           </ConfirmButton>
         </div>
       )}
@@ -664,7 +669,7 @@ function RollCard({ r, what, ctx }: { r: RollResultView; what: string | null; ct
           data-testid="roll-fold"
           onClick={() => setOpen(!open)}
         >
-          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+          {open ? <ChevronDown aria-hidden="true" size={18} /> : <ChevronRight aria-hidden="true" size={18} />}
         </button>
       </div>
       <div className="roll-body">

@@ -1,3 +1,4 @@
+import { Lock, SendHorizontal } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import './InputBar.css';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -213,6 +214,7 @@ export function InputBar({
                 disabled={closed}
                 onClick={() => setTarget(on ? '' : String(x.seatId))}
               >
+                {on && <Lock aria-hidden="true" size={14} />}
                 {x.name}
               </button>
             );
@@ -241,6 +243,7 @@ export function InputBar({
           {t('table.input.keys')}
         </span>
         <button type="submit" className="primary send" disabled={closed || trimmed === '' || action.busy}>
+          <SendHorizontal aria-hidden="true" size={18} />
           {t('table.input.send')}
         </button>
       </form>

@@ -1,3 +1,4 @@
+import { Pencil } from 'lucide-react';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -104,6 +105,7 @@ export function StagePanel({
                   action.clear();
                 }}
               >
+                <Pencil aria-hidden="true" size={16} />
                 {t('table.stage.edit')}
               </button>
               {stage.image_id !== null && (

@@ -178,7 +178,7 @@ function CompanionCharacter({ value, onChange }: { value: string; onChange: (id:
   const { t } = useI18n();
   const id = useId();
   const [chars] = useApi(useCallback((signal: AbortSignal) => listCharacters(signal), []));
-  const list = chars.state === 'ready' ? chars.data.characters : [];
+  const list = chars.state === 'ok' ? chars.data.characters : [];
   return (
     <span className="inline-form">
       <label htmlFor={id}>{t('room.seat.playAs')}</label>

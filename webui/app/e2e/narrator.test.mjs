@@ -150,7 +150,9 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     for (const page of [owner, friend]) await chatLine(page, LOOKING).waitFor();
     assert.equal(model.requests.length, before + 2, 'one step: the tool call, then the narration');
     assert.equal(model.unexpected, 0);
-    assert.doesNotMatch(await card.innerText(), /\b15\b|\bDC\b/, 'the check card shows no DC');
+    const cardText = await card.innerText();
+    assert.doesNotMatch(cardText, /\b15\b|\bDC\s*\d/, 'the check card shows no DC');
+    assert.match(cardText, /DC committed/, 'the check card shows the commitment to the secret DC');
     assert.equal(await friend.locator('.dc, [data-testid="request-dc"]').count(), 0);
     assert.doesNotMatch(await friend.content(), /\bDC\s*15\b/, 'DC 15 is nowhere on Finn’s page');
 

@@ -27,6 +27,7 @@ type narratorV25 struct {
 	Steps            int64     `gorm:"not null;default:0"`
 	PromptTokens     int64     `gorm:"not null;default:0"`
 	CompletionTokens int64     `gorm:"not null;default:0"`
+	LastStepTokens   int64     `gorm:"not null;default:0"`
 	UpdatedAt        time.Time `gorm:"not null"`
 }
 

@@ -45,12 +45,15 @@ type Narrator struct {
 	// claim whose heartbeat went stale may be taken by any process.
 	StepToken        string `gorm:"size:40;not null;default:''"`
 	StepHeartbeat    *time.Time
-	State            string    `gorm:"size:16;not null;default:'idle'"`
-	LastError        string    `gorm:"size:64;not null;default:''"`
-	Steps            int64     `gorm:"not null;default:0"`
-	PromptTokens     int64     `gorm:"not null;default:0"`
-	CompletionTokens int64     `gorm:"not null;default:0"`
-	UpdatedAt        time.Time `gorm:"not null"`
+	State            string `gorm:"size:16;not null;default:'idle'"`
+	LastError        string `gorm:"size:64;not null;default:''"`
+	Steps            int64  `gorm:"not null;default:0"`
+	PromptTokens     int64  `gorm:"not null;default:0"`
+	CompletionTokens int64  `gorm:"not null;default:0"`
+	// The last step's tokens (the totals above are the session's: a
+	// narrator's grant lasts one session).
+	LastStepTokens int64     `gorm:"not null;default:0"`
+	UpdatedAt      time.Time `gorm:"not null"`
 }
 
 // CreateNarrator inserts a narrator row.
@@ -137,7 +140,8 @@ func (s *Store) FinishNarratorStep(ctx context.Context, grantID int64, token str
 		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": end.State, "last_error": end.LastError,
 			"handled_seq": gorm.Expr("CASE WHEN handled_seq > ? THEN handled_seq ELSE ? END", end.HandledSeq, end.HandledSeq),
 			"steps":       gorm.Expr("steps + 1"), "prompt_tokens": gorm.Expr("prompt_tokens + ?", end.PromptTokens),
-			"completion_tokens": gorm.Expr("completion_tokens + ?", end.CompletionTokens), "updated_at": now}).Error
+			"completion_tokens": gorm.Expr("completion_tokens + ?", end.CompletionTokens),
+			"last_step_tokens":  end.PromptTokens + end.CompletionTokens, "updated_at": now}).Error
 	return translate(err, "narrator")
 }
 

@@ -54,16 +54,19 @@ type NarratorView struct {
 	// handed over, or a companion the owner seated.
 	Origin string `json:"origin" jsonschema:"dm, handoff or companion"`
 	// MayDirect and MayTakeBack say what the caller may do with it.
-	MayDirect        bool      `json:"may_direct"`
-	MayTakeBack      bool      `json:"may_take_back"`
-	State            string    `json:"state" jsonschema:"idle, thinking, paused or stuck"`
-	Paused           bool      `json:"paused"`
-	LastError        string    `json:"last_error" jsonschema:"the stable code of the last failed step, or empty"`
-	DebounceMS       int       `json:"debounce_ms"`
-	MaxToolCalls     int       `json:"max_tool_calls"`
-	Steps            int64     `json:"steps"`
+	MayDirect    bool   `json:"may_direct"`
+	MayTakeBack  bool   `json:"may_take_back"`
+	State        string `json:"state" jsonschema:"idle, thinking, paused or stuck"`
+	Paused       bool   `json:"paused"`
+	LastError    string `json:"last_error" jsonschema:"the stable code of the last failed step, or empty"`
+	DebounceMS   int    `json:"debounce_ms"`
+	MaxToolCalls int    `json:"max_tool_calls"`
+	Steps        int64  `json:"steps"`
+	// The session's tokens (a narrator's grant lasts one session) and the
+	// last step's.
 	PromptTokens     int64     `json:"prompt_tokens"`
 	CompletionTokens int64     `json:"completion_tokens"`
+	LastStepTokens   int64     `json:"last_step_tokens"`
 	UpdatedAt        time.Time `json:"updated_at"`
 }
 
@@ -77,7 +80,7 @@ func narratorView(n *models.Narrator, g *models.AIControllerGrant, a Actor) Narr
 		v.State = models.NarratorPaused
 	}
 	if v.MayDirect {
-		v.PromptTokens, v.CompletionTokens = n.PromptTokens, n.CompletionTokens
+		v.PromptTokens, v.CompletionTokens, v.LastStepTokens = n.PromptTokens, n.CompletionTokens, n.LastStepTokens
 	}
 	return v
 }

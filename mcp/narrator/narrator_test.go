@@ -202,7 +202,8 @@ func TestNarratorRunsAScene(t *testing.T) {
 		t.Fatalf("the player's view of the check holds the secret DC, or no commitment to it: %s", requested.Payload)
 	}
 	v := s.narratorView(s.f.DMSeatID)
-	if v.Steps != 2 || v.PromptTokens != 900+950+900+950 || v.CompletionTokens != 40+30+40+30 || v.State != table.NarratorIdle || v.LastError != "" {
+	if v.Steps != 2 || v.PromptTokens != 900+950+900+950 || v.CompletionTokens != 40+30+40+30 || v.LastStepTokens != 900+40+950+30 ||
+		v.State != table.NarratorIdle || v.LastError != "" {
 		t.Fatalf("narrator after two steps: %+v", v)
 	}
 	// Its own messages never wake it.

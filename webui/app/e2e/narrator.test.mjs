@@ -162,7 +162,7 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     assert.equal(await friendStatus.getByRole('button').count(), 0, 'a player directs only a narrator in their own seat');
     assert.equal(await friend.getByTestId('narrator-tokens').count(), 0, 'costs are the owner’s');
     await status.locator('[data-testid="narrator-state"]').filter({ hasText: 'waiting for the table' }).waitFor();
-    await status.getByTestId('narrator-tokens').filter({ hasText: /^Steps 2 · tokens [\d,]+ prompt \+ [\d,]+ completion$/ }).waitFor();
+    await status.getByTestId('narrator-tokens').filter({ hasText: /^Steps this session: 2 · tokens [\d,]+ prompt \+ [\d,]+ completion · last step [\d,]+$/ }).waitFor();
     assert.deepEqual(await axeViolations(owner), [], 'the owner’s page with the narrator controls');
     assert.deepEqual(await axeViolations(friend), [], 'Finn’s page with the narrator status');
     await shoot(owner, 'narrator-session', DESKTOP);
@@ -268,7 +268,7 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     assert.equal(model.requests.length, before + 1);
     assert.match(model.requests.at(-1).messages[0].content, /You play one player character/);
     // Dana runs the room: she sees its state and tokens
-    await dana.getByTestId('narrator-status').getByTestId('narrator-tokens').filter({ hasText: /^Steps 1 · tokens / }).waitFor();
+    await dana.getByTestId('narrator-status').getByTestId('narrator-tokens').filter({ hasText: /^Steps this session: 1 · tokens / }).waitFor();
 
     // --- Ann takes her seat back
     await button(status, 'Take back control').click();

@@ -36,6 +36,7 @@ const narrator = (over: Partial<NarratorView> = {}): NarratorView => ({
   max_tool_calls: 8,
   steps: 3,
   prompt_tokens: 1200,
+  last_step_tokens: 410,
   completion_tokens: 90,
   updated_at: '2025-01-01T10:00:00Z',
   ...over,
@@ -124,7 +125,7 @@ describe('NarratorStatus', () => {
   it('paused: Resume; thinking: Act now waits; the tokens for the owner', async () => {
     stubServer({ 'POST /api/seats/5/narrator/control': () => json(200, narrator()) });
     const { unmount } = status(narrator({ state: 'paused', paused: true }));
-    expect(screen.getByTestId('narrator-tokens').textContent).toBe('Steps 3 · tokens 1,200 prompt + 90 completion');
+    expect(screen.getByTestId('narrator-tokens').textContent).toBe('Steps this session: 3 · tokens 1,200 prompt + 90 completion · last step 410');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: en['narrator.resume'] })));
     expect(callsTo('POST', '/api/seats/5/narrator/control').map((c) => c.body)).toEqual([{ action: 'resume' }]);
     unmount();

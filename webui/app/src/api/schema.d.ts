@@ -3213,6 +3213,7 @@ export interface components {
             steps: number;
             prompt_tokens: number;
             completion_tokens: number;
+            last_step_tokens: number;
             updated_at: string;
         };
         Note: {

@@ -524,7 +524,7 @@ export const en = {
   'narrator.stuck.unknown': 'The narrator’s last step failed.',
   'narrator.stuck.retryHint': 'Fix the cause, then press Retry.',
   'narrator.lobbyHint': 'Press Act now: the narrator starts the session once everyone is seated.',
-  'narrator.tokens': 'Steps {steps} · tokens {prompt} prompt + {completion} completion',
+  'narrator.tokens': 'Steps this session: {steps} · tokens {prompt} prompt + {completion} completion · last step {last}',
   'narrator.list': 'Narrators at this table',
 
   'characters.title': 'Characters',

@@ -524,7 +524,7 @@ export const zhTW: Record<MessageKey, string> = {
   'narrator.stuck.unknown': '敘事者上一步失敗了。',
   'narrator.stuck.retryHint': '排除原因後，按「重試」。',
   'narrator.lobbyHint': '按「立即行動」：大家入座後，敘事者會開始場次。',
-  'narrator.tokens': '步數 {steps} · token：提示 {prompt} + 回覆 {completion}',
+  'narrator.tokens': '本場：{steps} 步 · token：提示 {prompt} + 回覆 {completion} · 上一步 {last}',
   'narrator.list': '這張桌子的敘事者',
 
   'characters.title': '角色',

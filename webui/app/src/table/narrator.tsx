@@ -328,6 +328,7 @@ export function NarratorStatus({
             steps: narrator.steps,
             prompt: narrator.prompt_tokens.toLocaleString(),
             completion: narrator.completion_tokens.toLocaleString(),
+            last: narrator.last_step_tokens.toLocaleString(),
           })}
         </p>
       )}

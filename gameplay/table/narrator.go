@@ -64,10 +64,14 @@ type NarratorView struct {
 	Steps        int64  `json:"steps"`
 	// The session's tokens (a narrator's grant lasts one session) and the
 	// last step's.
-	PromptTokens     int64     `json:"prompt_tokens"`
-	CompletionTokens int64     `json:"completion_tokens"`
-	LastStepTokens   int64     `json:"last_step_tokens"`
-	UpdatedAt        time.Time `json:"updated_at"`
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	LastStepTokens   int64 `json:"last_step_tokens"`
+	// While the "What do you do?" window it opened is open: when it runs
+	// out and the seats whose players have not declared yet.
+	WindowDeadline *time.Time `json:"window_deadline,omitempty"`
+	WaitingFor     []int64    `json:"waiting_for,omitempty" jsonschema:"seat ids"`
+	UpdatedAt      time.Time  `json:"updated_at"`
 }
 
 // narratorView is the narrator as caller a sees it: what it may do with
@@ -442,7 +446,14 @@ func (s *Service) ListNarrators(ctx context.Context, c Caller, roomID int64) ([]
 		}
 		for i := range rows {
 			g := byID[rows[i].GrantID]
-			out = append(out, narratorView(&rows[i], g, a))
+			v := narratorView(&rows[i], g, a)
+			if rows[i].WindowDeadline != nil && g.SessionID != nil {
+				v.WindowDeadline = rows[i].WindowDeadline
+				if v.WaitingFor, _, err = windowWaiting(ctx, tx, *g.SessionID); err != nil {
+					return err
+				}
+			}
+			out = append(out, v)
 		}
 		return nil
 	})
@@ -481,6 +492,44 @@ func (s *Service) FinishNarratorStep(ctx context.Context, grantID int64, token s
 // SkipNarratorEvents marks events up to seq as seen without a step.
 func (s *Service) SkipNarratorEvents(ctx context.Context, grantID, seq int64) error {
 	return s.store.SetNarratorHandled(ctx, grantID, seq)
+}
+
+// windowWaiting returns the session's players who have not declared in its
+// newest open "What do you do?" window, and whether one is open.
+func windowWaiting(ctx context.Context, tx *models.Store, sessionID int64) ([]int64, bool, error) {
+	windows, err := tx.FindOpenActionWindows(ctx, sessionID)
+	if err != nil || len(windows) == 0 {
+		return nil, false, err
+	}
+	open := windows[len(windows)-1].ID
+	actions, err := tx.FindPendingActions(ctx, sessionID, boardWindow)
+	if err != nil {
+		return nil, true, err
+	}
+	declared := map[int64]bool{}
+	for _, a := range actions {
+		if a.WindowID != nil && *a.WindowID == open {
+			declared[a.SubjectSeatID] = true
+		}
+	}
+	parts, err := tx.FindParticipants(ctx, sessionID)
+	if err != nil {
+		return nil, true, err
+	}
+	waiting := []int64{}
+	for _, p := range parts {
+		if !declared[p.SeatID] {
+			waiting = append(waiting, p.SeatID)
+		}
+	}
+	return waiting, true, nil
+}
+
+// EveryoneDeclared reports whether the session has an open window in
+// which every player has declared (the narrator then adjudicates at once).
+func (s *Service) EveryoneDeclared(ctx context.Context, sessionID int64) (bool, error) {
+	waiting, open, err := windowWaiting(ctx, s.store, sessionID)
+	return open && len(waiting) == 0, err
 }
 
 // SetNarratorWindow records (nil: clears) the deadline of the window the

@@ -231,40 +231,13 @@ func (r *Runner) window(ctx context.Context, n *table.NarratorSeat, e table.Even
 		if n.WindowDeadline == nil {
 			return u, nil
 		}
-		all, err := r.everyoneDeclared(ctx, *n)
+		all, err := r.opts.Table.EveryoneDeclared(ctx, *n.SessionID)
 		if err != nil || !all {
 			return ignore, err
 		}
 		return now_, nil
 	}
 	return u, nil
-}
-
-// everyoneDeclared: every player seat in the session has a pending action
-// in the open window, as the DM's seat reads the board.
-func (r *Runner) everyoneDeclared(ctx context.Context, n table.NarratorSeat) (bool, error) {
-	caller := table.AI(n.GrantID)
-	board, err := r.opts.Table.Board(ctx, caller, *n.SessionID)
-	if err != nil || len(board.Windows) == 0 {
-		return false, err
-	}
-	open := board.Windows[len(board.Windows)-1].ID
-	declared := map[int64]bool{}
-	for _, a := range board.PendingActions {
-		if a.WindowID != nil && *a.WindowID == open {
-			declared[a.SubjectSeatID] = true
-		}
-	}
-	res, err := r.opts.Table.Resume(ctx, caller, *n.SessionID)
-	if err != nil {
-		return false, err
-	}
-	for _, p := range res.Participants {
-		if !declared[p.SeatID] {
-			return false, nil
-		}
-	}
-	return len(res.Participants) > 0, nil
 }
 
 type urgency int

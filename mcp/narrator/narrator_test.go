@@ -554,6 +554,9 @@ func TestExplorationWindow(t *testing.T) {
 	declare(s.f.Seated, w, "I study the statues' eyes.")
 	s.later() // a minute: still inside the window
 	s.scan()
+	if v := s.narratorView(s.f.DMSeatID); v.WindowDeadline == nil || !slices.Equal(v.WaitingFor, []int64{tomas.SeatID}) {
+		t.Fatalf("the narrator does not say whom it waits for: %+v", v)
+	}
 	if s.fake.Count("/v1/chat/completions") != n {
 		t.Fatal("the narrator adjudicated before every player declared")
 	}
@@ -568,7 +571,6 @@ func TestExplorationWindow(t *testing.T) {
 	if !strings.Contains(ctxMsg, "study the statues") || !strings.Contains(ctxMsg, "guard the door") {
 		t.Fatalf("the adjudicating step does not see the declarations:\n%s", ctxMsg)
 	}
-	_ = tomas
 
 	// A window only Mira answers: nothing until its time is up, then once.
 	w = openWindow()

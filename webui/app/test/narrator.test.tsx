@@ -113,6 +113,27 @@ describe('NarratorStatus', () => {
     expect(callsTo('POST', '/api/seats/5/narrator/control').map((c) => c.body)).toEqual([{ action: 'act_now' }]);
   });
 
+  it('names the players its open window still waits for', () => {
+    status(narrator({ waiting_for: [2, 3] }), { waitingFor: ['Ana', 'Bob'] });
+    expect(screen.getByTestId('narrator-state').textContent).toBe('waiting for Ana, Bob');
+  });
+
+  it('a companion for a free seat without a character plays one of the owner’s characters', async () => {
+    stubServer({
+      'GET /api/solo/settings': () => json(200, settings()),
+      'GET /api/characters': () => json(200, { characters: [{ id: 41, name: 'Brom' }] }),
+      'POST /api/seats/7/narrator': () => json(201, narrator({ seat_id: 7, role: 'player', origin: 'companion' })),
+    });
+    wrap(<NarratorOffer seatId={7} kind="companion" pickCharacter onSeated={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: en['narrator.offer.companion'] }));
+    const submit = screen.getByRole('button', { name: en['narrator.offer.companionSubmit'] }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    await screen.findByRole('option', { name: 'Brom' });
+    fireEvent.change(screen.getByTestId('narrator-companion-character'), { target: { value: '41' } });
+    await act(async () => fireEvent.click(submit));
+    expect(callsTo('POST', '/api/seats/7/narrator').map((c) => c.body)).toEqual([{ debounce_ms: 4000, character_id: 41 }]);
+  });
+
   it('for the table: the state only, no error text, no controls, no costs', () => {
     status(narrator({ state: 'stuck', last_error: 'provider_unavailable' }), { canControl: false, canTakeBack: false, showCosts: false });
     const box = screen.getByTestId('narrator-status');

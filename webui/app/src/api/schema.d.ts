@@ -3214,6 +3214,9 @@ export interface components {
             prompt_tokens: number;
             completion_tokens: number;
             last_step_tokens: number;
+            window_deadline?: null | string;
+            /** @description seat ids */
+            waiting_for?: number[];
             updated_at: string;
         };
         Note: {

@@ -513,6 +513,7 @@ export const en = {
   'narrator.status.player': 'Narrator playing {name}',
   'narrator.state.idle': 'waiting for the table',
   'narrator.state.lobby': 'ready to start',
+  'narrator.state.waitingFor': 'waiting for {names}',
   'narrator.state.thinking': 'thinking…',
   'narrator.state.paused': 'paused',
   'narrator.state.stuck': 'stuck',

@@ -513,6 +513,7 @@ export const zhTW: Record<MessageKey, string> = {
   'narrator.status.player': '敘事者扮演 {name}',
   'narrator.state.idle': '等待桌上動靜',
   'narrator.state.lobby': '準備開始',
+  'narrator.state.waitingFor': '等待 {names}',
   'narrator.state.thinking': '思考中…',
   'narrator.state.paused': '已暫停',
   'narrator.state.stuck': '卡住了',

@@ -224,11 +224,14 @@ export function NarratorStatus({
   canTakeBack,
   showCosts,
   lobby,
+  waitingFor = [],
   onChanged,
 }: {
   narrator: NarratorView;
   // the seat it plays, as the table names it
   name: string;
+  // the players its open "What do you do?" window still waits for
+  waitingFor?: string[];
   // the room owner (or a DM-key holder), or the player whose seat it plays
   canControl: boolean;
   canTakeBack: boolean;
@@ -263,7 +266,16 @@ export function NarratorStatus({
           {label}
         </h2>
         <span role="status" className="narrator-live">
-          <NarratorBadge narrator={narrator} waitingText={lobby ? t('narrator.state.lobby') : undefined} />
+          <NarratorBadge
+            narrator={narrator}
+            waitingText={
+              lobby
+                ? t('narrator.state.lobby')
+                : waitingFor.length > 0
+                  ? format(t('narrator.state.waitingFor'), { names: waitingFor.join(', ') })
+                  : undefined
+            }
+          />
         </span>
         {(canControl || canTakeBack) && (
           <span className="narrator-buttons">
@@ -377,6 +389,7 @@ export function NarratorPanel({
           key={n.grant_id}
           narrator={n}
           name={nameOf(n.seat_id)}
+          waitingFor={(n.waiting_for ?? []).map(nameOf)}
           canControl={open && n.may_direct}
           canTakeBack={open && n.may_take_back}
           showCosts={me.authority === 'owner'}

@@ -345,7 +345,13 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 	}
 	end := table.NarratorStepEnd{HandledSeq: handled, State: table.NarratorIdle, LastError: string(st.flag),
 		PromptTokens: st.promptTokens, CompletionTokens: st.completionTokens}
-	if err != nil && !st.takenBack {
+	switch {
+	case stepCtx.Err() != nil:
+		// The server is stopping (or another process took the claim over),
+		// not the model failing: the step counts for nothing, and what it
+		// was answering wakes the next step.
+		end.HandledSeq, end.LastError = n.HandledSeq, ""
+	case err != nil && !st.takenBack:
 		end.State, end.LastError = table.NarratorStuck, string(apperr.CodeOf(err))
 		r.log.Warn("narrator step failed", "grant_id", n.GrantID, "code", end.LastError)
 		if n.SessionID != nil && ctx.Err() == nil {

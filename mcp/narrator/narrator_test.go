@@ -591,3 +591,36 @@ func TestExplorationWindow(t *testing.T) {
 		t.Fatal("the narrator woke again for the same expired window")
 	}
 }
+
+// TestShutdownMidStepIsNotAFailure: a server stopping in the middle of a
+// step does not leave the narrator stuck or tell the table it is; the
+// message it was answering is answered by the next step.
+func TestShutdownMidStepIsNotAFailure(t *testing.T) {
+	s := newScene(t)
+	s.startedByNarrator()
+	s.say(s.f.Seated, "@DM is anyone there?")
+	stopping, stop := context.WithCancel(context.Background())
+	var once sync.Once
+	s.fake.Respond(func(llmtest.Request) llmtest.Reply {
+		first := false
+		once.Do(func() { first = true; stop() }) // SIGTERM while the model thinks
+		if first {
+			return llmtest.Reply{Chunks: []string{"…"}, Delay: time.Minute, FinishReason: "stop"}
+		}
+		return textReply("Yes, the innkeeper answers.")
+	})
+	s.runner.Scan(stopping)
+	s.runner.Wait()
+	if v := s.narratorView(s.f.DMSeatID); v.State != table.NarratorIdle || v.LastError != "" {
+		t.Fatalf("after a shutdown mid-step: %+v", v)
+	}
+	for _, e := range s.events(s.f.Seated, 0) {
+		if strings.Contains(string(e.Payload), "stuck") {
+			t.Fatalf("the table was told the narrator is stuck: %s", e.Payload)
+		}
+	}
+	s.scan()
+	if got := s.events(s.f.Seated, 0); !strings.Contains(string(got[len(got)-1].Payload), "the innkeeper answers") {
+		t.Fatalf("the message was not answered after the restart: %v", kinds(got))
+	}
+}

@@ -84,8 +84,14 @@ func newFriendsTable(t *testing.T, store *models.Store) friendsTable {
 	tabletest.Must(t, err)
 	ft.handoffToken = minted.Token
 
-	// The owner's own character and solo play.
-	must(svc.CreateCharacter(ctx, ft.Owner, tabletest.Character("Owner's hero")))
+	// The owner's own character, playing as the narrator's companion in a
+	// new seat (a narrator row of someone who stays), and solo play.
+	hero, err := svc.CreateCharacter(ctx, ft.Owner, tabletest.Character("Owner's hero"))
+	tabletest.Must(t, err)
+	room, err := svc.AddSeat(ctx, ft.Owner, ft.CampaignID, "Player 3")
+	tabletest.Must(t, err)
+	seats := room.Campaigns[0].Seats
+	must(svc.SeatNarrator(ctx, ft.Owner, seats[len(seats)-1].ID, table.NarratorInput{CharacterID: &hero.ID}))
 	sc, err := ft.svc.Narrative.CreateScenario(ctx, ft.Owner.UserID, narrative.ScenarioInput{Title: "Solo", Premise: "A cave.", Opening: "You wake."})
 	tabletest.Must(t, err)
 	adv, err := ft.svc.Narrative.Play(ctx, ft.Owner.UserID, sc.ID, narrative.Persona{PersonaName: "Ash"})

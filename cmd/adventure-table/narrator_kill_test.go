@@ -80,7 +80,11 @@ func TestKillDuringNarratorStep(t *testing.T) {
 		}
 		return false
 	})
-	a.must("GET", fmt.Sprintf("/api/rooms/%d/narrators", tbl.Room.ID), nil, &narrators)
+	// The step is recorded just after its narration is posted.
+	waitUntil(t, "the step recorded", func() bool {
+		a.must("GET", fmt.Sprintf("/api/rooms/%d/narrators", tbl.Room.ID), nil, &narrators)
+		return narrators[0].State != "thinking"
+	})
 	if narrators[0].Steps != 1 || narrators[0].State != "idle" {
 		t.Fatalf("after the step: %+v", narrators)
 	}

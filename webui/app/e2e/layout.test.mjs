@@ -57,6 +57,45 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     return w;
   }
 
+  // seatControlsInView: every control in every seat and member row lies wholly
+  // within the phone's width and its own card (the seat table was once 575 px wide in a 324 px
+  // box: Assign and the character picker sat off-screen), and each seat shows
+  // the controls named in want (by their accessible names).
+  async function seatControlsInView(page, what, want) {
+    const rows = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="seat"], [data-testid="member"]')].map((row) => ({
+        row: row.getAttribute('data-seat') ?? row.getAttribute('data-member'),
+        seat: row.matches('[data-testid="seat"]'),
+        box: { left: Math.floor(row.getBoundingClientRect().left), right: Math.ceil(row.getBoundingClientRect().right) },
+        controls: [...row.querySelectorAll('button, select, input, a')]
+          .filter((el) => el.getClientRects().length > 0)
+          .map((el) => {
+            const r = el.getBoundingClientRect();
+            const name = el.labels?.[0]?.textContent?.trim() || el.getAttribute('aria-label') || el.textContent.trim();
+            return { name, left: Math.round(r.left), right: Math.round(r.right) };
+          }),
+      })),
+    );
+    const vw = page.viewportSize().width;
+    const seats = rows.filter((r) => r.seat);
+    assert.ok(seats.length >= 2, `${what}: the seats show (${seats.length})`);
+    for (const r of rows) {
+      for (const c of r.controls) {
+        assert.ok(c.left >= 0 && c.right <= vw, `${what}: ${r.row}'s "${c.name}" lies outside the ${vw} px screen: ${c.left}–${c.right}`);
+        assert.ok(c.left >= r.box.left && c.right <= r.box.right, `${what}: ${r.row}'s "${c.name}" spills out of its card ${r.box.left}–${r.box.right}: ${c.left}–${c.right}`);
+      }
+    }
+    for (const [seat, names] of Object.entries(want)) {
+      const row = seats.filter((r) => seat === '*' || r.row === seat);
+      assert.ok(row.length > 0, `${what}: seat ${seat} shows`);
+      for (const r of row) {
+        for (const name of names) {
+          assert.ok(r.controls.some((c) => c.name === name), `${what}: ${r.row} shows "${name}": ${JSON.stringify(r.controls.map((c) => c.name))}`);
+        }
+      }
+    }
+  }
+
   test('1366×768: the feed is a full-height column with ≥ 12 visible chat lines; cards with natural marks; roll history; players see no DM controls', async () => {
     const dana = await person('Dana');
     const ann = await person('Ann');
@@ -219,6 +258,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       await at(ann, path);
       await ann.locator('h1').first().waitFor();
       measured.push(`${what} ${(await fitsPhone(ann, what)).scroll}`);
+      if (what === 'room') await seatControlsInView(ann, 'room as player', { 'Seat A': ['Character in this seat', 'Leave this seat'] });
       if (what === 'character editor') {
         // the long sheet keeps Save on screen (it was 4,800 px down), and its
         // totals follow the typing before any save
@@ -231,6 +271,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await at(dana, `rooms/${room.id}`);
     await dana.getByTestId('room-name').waitFor();
     measured.push(`room as owner ${(await fitsPhone(dana, 'room (owner)')).scroll}`);
+    await seatControlsInView(dana, 'room as owner', { '*': ['Assign to', 'Assign'] });
 
     // the session page, as the DM and as the player: the feed first
     for (const [who, page] of [

@@ -182,7 +182,7 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
   return (
     <section className="panel" aria-labelledby="members-title">
       <h2 id="members-title">{t('room.members.title')}</h2>
-      <table className="grid" data-testid="members">
+      <table className="grid cards" data-testid="members">
         <thead>
           <tr>
             <th scope="col">{t('room.members.name')}</th>
@@ -194,16 +194,16 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
         <tbody>
           {room.members.map((m) => (
             <tr key={m.access_id} data-testid="member" data-member={m.display_name}>
-              <td>
+              <td className="card-title">
                 {personName(t, m)}
                 {m.access_id === viewer.accessId && <span className="hint"> {t('common.you')}</span>}
               </td>
-              <td>{t(`authority.${m.authority as Authority}`)}</td>
-              <td>{t(`access.${m.status as AccessStatus}`)}</td>
+              <td data-label={t('room.members.authority')}>{t(`authority.${m.authority as Authority}`)}</td>
+              <td data-label={t('room.members.status')}>{t(`access.${m.status as AccessStatus}`)}</td>
               {viewer.isOwner && (
-                <td className="actions">
+                <td className="actions-cell">
                   {m.authority !== 'owner' && m.status === 'active' && (
-                    <>
+                    <div className="actions">
                       <button
                         type="button"
                         disabled={busy}
@@ -216,7 +216,7 @@ function MembersPanel({ room, viewer, act, busy }: { room: RoomView; viewer: Vie
                       <button type="button" disabled={busy} onClick={() => act(() => revokeMember(room.id, m.access_id))}>
                         {t('room.members.revoke')}
                       </button>
-                    </>
+                    </div>
                   )}
                 </td>
               )}
@@ -362,7 +362,7 @@ function CampaignCard({
         )
       )}
 
-      <table className="grid seats">
+      <table className="grid seats cards">
         <thead>
           <tr>
             <th scope="col">{t('room.seats.role')}</th>
@@ -600,9 +600,9 @@ function SeatRow({
 
   return (
     <tr data-testid="seat" data-seat={seat.label} data-seat-id={seat.id}>
-      <td>{t(`seatRole.${seat.role as SeatRole}`)}</td>
-      <td>{seatLabel(t, seat)}</td>
-      <td data-testid="seat-controller">
+      <td data-label={t('room.seats.role')}>{t(`seatRole.${seat.role as SeatRole}`)}</td>
+      <td className="card-title">{seatLabel(t, seat)}</td>
+      <td data-testid="seat-controller" data-label={t('room.seats.controller')}>
         {narrator && seat.controller_kind === 'ai' ? (
           <>
             {t('narrator.isSeat')} <NarratorBadge narrator={narrator} />
@@ -618,79 +618,81 @@ function SeatRow({
         )}
         {mine && <span className="hint"> {t('common.you')}</span>}
       </td>
-      <td data-testid="seat-character">
+      <td data-testid="seat-character" data-label={t('room.seats.character')}>
         {seat.character
           ? `${seat.character.name} (${format(t('common.levelN'), { n: seat.character.level })})`
           : t('room.seat.noCharacter')}
       </td>
-      <td className="actions">
-        {viewer.isManager && (
-          <span className="inline-form">
-            <label htmlFor={assignId}>{t('room.seat.assignTo')}</label>
-            <select id={assignId} value={assignTo} onChange={(e) => setAssignTo(e.target.value)}>
-              <option value="">{t('room.seat.chooseMember')}</option>
-              {activeMembers.map((m) => (
-                <option key={m.access_id} value={String(m.access_id)}>
-                  {personName(t, m)}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              disabled={busy || assignTo === ''}
-              onClick={async () => {
-                if (await act(() => assignSeat(seat.id, Number(assignTo)))) setAssignTo('');
-              }}
-            >
-              {t('room.seat.assign')}
+      <td className="actions-cell">
+        <div className="actions">
+          {viewer.isManager && (
+            <span className="inline-form">
+              <label htmlFor={assignId}>{t('room.seat.assignTo')}</label>
+              <select id={assignId} value={assignTo} onChange={(e) => setAssignTo(e.target.value)}>
+                <option value="">{t('room.seat.chooseMember')}</option>
+                {activeMembers.map((m) => (
+                  <option key={m.access_id} value={String(m.access_id)}>
+                    {personName(t, m)}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                disabled={busy || assignTo === ''}
+                onClick={async () => {
+                  if (await act(() => assignSeat(seat.id, Number(assignTo)))) setAssignTo('');
+                }}
+              >
+                {t('room.seat.assign')}
+              </button>
+            </span>
+          )}
+          {seat.controller_kind !== 'none' && (viewer.isManager || mine) && (
+            <button type="button" disabled={busy} onClick={() => act(() => unassignSeat(seat.id))}>
+              {mine && !viewer.isManager ? t('room.seat.leave') : t('room.seat.unassign')}
             </button>
-          </span>
-        )}
-        {seat.controller_kind !== 'none' && (viewer.isManager || mine) && (
-          <button type="button" disabled={busy} onClick={() => act(() => unassignSeat(seat.id))}>
-            {mine && !viewer.isManager ? t('room.seat.leave') : t('room.seat.unassign')}
-          </button>
-        )}
-        {inPlay && seat.role === 'player' && mine && (
-          <NarratorOffer seatId={seat.id} kind="own" onSeated={onNarrated} />
-        )}
-        {inPlay && viewer.isOwner && seat.role === 'player' && seat.controller_kind === 'none' && (
-          <NarratorOffer seatId={seat.id} kind="companion" pickCharacter={!seat.character} onSeated={onNarrated} />
-        )}
-        {canClaim && (
-          <button type="button" disabled={busy} onClick={() => act(() => claimSeat(seat.id))}>
-            {t('room.seat.claim')}
-          </button>
-        )}
-        {mine && (
-          <span className="inline-form">
-            <label htmlFor={playId}>{t('room.seat.playAs')}</label>
-            <select
-              id={playId}
-              value={seat.character ? String(seat.character.id) : ''}
-              disabled={busy || characters === null}
-              onChange={(e) => {
-                const v = e.target.value;
-                void act(() => setSeatCharacter(seat.id, v === '' ? null : Number(v)));
-              }}
-            >
-              <option value="">{t('room.seat.chooseNone')}</option>
-              {seat.character && !characters?.some((c) => c.id === seat.character?.id) && (
-                <option value={String(seat.character.id)}>{seat.character.name}</option>
+          )}
+          {inPlay && seat.role === 'player' && mine && (
+            <NarratorOffer seatId={seat.id} kind="own" onSeated={onNarrated} />
+          )}
+          {inPlay && viewer.isOwner && seat.role === 'player' && seat.controller_kind === 'none' && (
+            <NarratorOffer seatId={seat.id} kind="companion" pickCharacter={!seat.character} onSeated={onNarrated} />
+          )}
+          {canClaim && (
+            <button type="button" disabled={busy} onClick={() => act(() => claimSeat(seat.id))}>
+              {t('room.seat.claim')}
+            </button>
+          )}
+          {mine && (
+            <span className="inline-form">
+              <label htmlFor={playId}>{t('room.seat.playAs')}</label>
+              <select
+                id={playId}
+                value={seat.character ? String(seat.character.id) : ''}
+                disabled={busy || characters === null}
+                onChange={(e) => {
+                  const v = e.target.value;
+                  void act(() => setSeatCharacter(seat.id, v === '' ? null : Number(v)));
+                }}
+              >
+                <option value="">{t('room.seat.chooseNone')}</option>
+                {seat.character && !characters?.some((c) => c.id === seat.character?.id) && (
+                  <option value={String(seat.character.id)}>{seat.character.name}</option>
+                )}
+                {(characters ?? []).map((c) => (
+                  <option key={c.id} value={String(c.id)}>
+                    {c.name} ({format(t('common.levelN'), { n: c.level })})
+                  </option>
+                ))}
+              </select>
+              {characters !== null && characters.length === 0 && (
+                <span className="hint">
+                  {t('room.seat.noCharacters')} <Link to="/characters/new">{t('room.seat.createCharacter')}</Link>
+                </span>
               )}
-              {(characters ?? []).map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {c.name} ({format(t('common.levelN'), { n: c.level })})
-                </option>
-              ))}
-            </select>
-            {characters !== null && characters.length === 0 && (
-              <span className="hint">
-                {t('room.seat.noCharacters')} <Link to="/characters/new">{t('room.seat.createCharacter')}</Link>
-              </span>
-            )}
-          </span>
-        )}
+            </span>
+          )}
+        </div>
       </td>
     </tr>
   );

@@ -46,6 +46,7 @@ var migrations = []Migration{
 	migrationV24BrowserSessions,
 	migrationV25Narrators,
 	migrationV26DCCommitment,
+	migrationV27NarratorDraft,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -11,6 +11,7 @@ import (
 const (
 	NarratorIdle     = "idle"     // waiting for the table
 	NarratorThinking = "thinking" // a step is running
+	NarratorWriting  = "writing"  // a step's model is writing narration (Draft)
 	NarratorPaused   = "paused"   // a human paused it
 	NarratorStuck    = "stuck"    // the last step failed; Act now retries
 )
@@ -52,8 +53,11 @@ type Narrator struct {
 	CompletionTokens int64  `gorm:"not null;default:0"`
 	// The last step's tokens (the totals above are the session's: a
 	// narrator's grant lasts one session).
-	LastStepTokens int64     `gorm:"not null;default:0"`
-	UpdatedAt      time.Time `gorm:"not null"`
+	LastStepTokens int64 `gorm:"not null;default:0"`
+	// Draft is the narration the running step's model is writing, as the
+	// table may read it (see mcp/narrator); "" between steps.
+	Draft     string    `gorm:"type:text;not null;default:''"`
+	UpdatedAt time.Time `gorm:"not null"`
 }
 
 // CreateNarrator inserts a narrator row.
@@ -112,7 +116,7 @@ func (s *Store) RunnableNarrators(ctx context.Context) ([]RunnableNarrator, erro
 func (s *Store) ClaimNarratorStep(ctx context.Context, grantID int64, token string, now, staleBefore time.Time) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Narrator{}).
 		Where("grant_id = ? AND (step_token = '' OR step_heartbeat IS NULL OR step_heartbeat < ?)", grantID, staleBefore).
-		Updates(map[string]any{"step_token": token, "step_heartbeat": now, "state": NarratorThinking, "act_now": false, "updated_at": now})
+		Updates(map[string]any{"step_token": token, "step_heartbeat": now, "state": NarratorThinking, "act_now": false, "draft": "", "updated_at": now})
 	return res.RowsAffected == 1, translate(res.Error, "narrator")
 }
 
@@ -121,6 +125,19 @@ func (s *Store) ClaimNarratorStep(ctx context.Context, grantID int64, token stri
 func (s *Store) HeartbeatNarratorStep(ctx context.Context, grantID int64, token string, now time.Time) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND step_token = ?", grantID, token).
 		Update("step_heartbeat", now)
+	return res.RowsAffected == 1, translate(res.Error, "narrator")
+}
+
+// SetNarratorDraft records the narration token's step is writing (state
+// writing), or with "" that it is thinking again (the model turned to tool
+// calls); false when the claim is no longer token's.
+func (s *Store) SetNarratorDraft(ctx context.Context, grantID int64, token, draft string, now time.Time) (bool, error) {
+	state := NarratorWriting
+	if draft == "" {
+		state = NarratorThinking
+	}
+	res := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND step_token = ?", grantID, token).
+		Updates(map[string]any{"draft": draft, "state": state, "updated_at": now})
 	return res.RowsAffected == 1, translate(res.Error, "narrator")
 }
 
@@ -137,7 +154,7 @@ type NarratorStepEnd struct {
 // claim is still token's.
 func (s *Store) FinishNarratorStep(ctx context.Context, grantID int64, token string, end NarratorStepEnd, now time.Time) error {
 	err := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND step_token = ?", grantID, token).
-		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": end.State, "last_error": end.LastError,
+		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": end.State, "last_error": end.LastError, "draft": "",
 			"handled_seq": gorm.Expr("CASE WHEN handled_seq > ? THEN handled_seq ELSE ? END", end.HandledSeq, end.HandledSeq),
 			"steps":       gorm.Expr("steps + 1"), "prompt_tokens": gorm.Expr("prompt_tokens + ?", end.PromptTokens),
 			"completion_tokens": gorm.Expr("completion_tokens + ?", end.CompletionTokens),
@@ -198,6 +215,6 @@ func (s *Store) ActiveGrantsOfRoom(ctx context.Context, roomID int64) ([]AIContr
 // prefix (a dead previous run of this process).
 func (s *Store) ReleaseNarratorClaims(ctx context.Context, prefix string) error {
 	err := s.db.WithContext(ctx).Model(&Narrator{}).Where("step_token LIKE ?", prefix+"%").
-		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": NarratorIdle}).Error
+		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": NarratorIdle, "draft": ""}).Error
 	return translate(err, "narrators")
 }

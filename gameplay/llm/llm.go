@@ -74,11 +74,14 @@ type Request struct {
 const (
 	EventChunk     = "chunk"
 	EventReasoning = "reasoning"
+	// EventToolCall: the model began a tool call (Text is its name); text
+	// streamed before it is not a reply to show.
+	EventToolCall = "tool_call"
 )
 
 // Event is one streamed piece.
 type Event struct {
-	Kind string // EventChunk or EventReasoning
+	Kind string // EventChunk, EventReasoning or EventToolCall
 	Text string
 }
 

@@ -152,6 +152,9 @@ func (o *OpenAI) Stream(ctx context.Context, s Settings, r Request, onEvent func
 			}
 			for _, tc := range ch.Delta.ToolCalls {
 				calls.add(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
+				if tc.Function.Name != "" {
+					onEvent(Event{Kind: EventToolCall, Text: tc.Function.Name})
+				}
 			}
 			if ch.FinishReason != "" {
 				res.FinishReason = ch.FinishReason

@@ -54,9 +54,12 @@ type NarratorView struct {
 	// handed over, or a companion the owner seated.
 	Origin string `json:"origin" jsonschema:"dm, handoff or companion"`
 	// MayDirect and MayTakeBack say what the caller may do with it.
-	MayDirect    bool   `json:"may_direct"`
-	MayTakeBack  bool   `json:"may_take_back"`
-	State        string `json:"state" jsonschema:"idle, thinking, paused or stuck"`
+	MayDirect   bool   `json:"may_direct"`
+	MayTakeBack bool   `json:"may_take_back"`
+	State       string `json:"state" jsonschema:"idle, thinking, writing, paused or stuck"`
+	// Draft is the narration it is writing (state writing), streamed into
+	// the feed until it is posted; what every member of the table may read.
+	Draft        string `json:"draft,omitempty"`
 	Paused       bool   `json:"paused"`
 	LastError    string `json:"last_error" jsonschema:"the stable code of the last failed step, or empty"`
 	DebounceMS   int    `json:"debounce_ms"`
@@ -80,8 +83,11 @@ func narratorView(n *models.Narrator, g *models.AIControllerGrant, a Actor) Narr
 	v := NarratorView{SeatID: g.SeatID, GrantID: g.ID, Role: g.Role, Origin: narratorOrigin(g), State: n.State, Paused: n.Paused, LastError: n.LastError,
 		DebounceMS: n.DebounceMS, MaxToolCalls: n.MaxToolCalls, Steps: n.Steps, UpdatedAt: n.UpdatedAt,
 		MayDirect: mayControlNarrator(a, g), MayTakeBack: mayTakeBackNarrator(a, g)}
-	if n.Paused && n.State != models.NarratorThinking {
+	if n.Paused && n.State != models.NarratorThinking && n.State != models.NarratorWriting {
 		v.State = models.NarratorPaused
+	}
+	if n.State == models.NarratorWriting {
+		v.Draft = n.Draft
 	}
 	if v.MayDirect {
 		v.PromptTokens, v.CompletionTokens, v.LastStepTokens = n.PromptTokens, n.CompletionTokens, n.LastStepTokens
@@ -484,6 +490,12 @@ func (s *Service) HeartbeatNarratorStep(ctx context.Context, grantID int64, toke
 	return s.store.HeartbeatNarratorStep(ctx, grantID, token, s.now().UTC())
 }
 
+// SetNarratorDraft records the narration token's step is writing; false
+// when the claim is no longer token's.
+func (s *Service) SetNarratorDraft(ctx context.Context, grantID int64, token, draft string) (bool, error) {
+	return s.store.SetNarratorDraft(ctx, grantID, token, draft, s.now().UTC())
+}
+
 // FinishNarratorStep records a step and releases its claim.
 func (s *Service) FinishNarratorStep(ctx context.Context, grantID int64, token string, end NarratorStepEnd) error {
 	return s.store.FinishNarratorStep(ctx, grantID, token, end, s.now().UTC())
@@ -557,6 +569,7 @@ type (
 const (
 	NarratorIdle     = models.NarratorIdle
 	NarratorThinking = models.NarratorThinking
+	NarratorWriting  = models.NarratorWriting
 	NarratorPaused   = models.NarratorPaused
 	NarratorStuck    = models.NarratorStuck
 )

@@ -43,6 +43,34 @@ func BenchmarkTriggerToNarration(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
 }
 
+// BenchmarkTriggerToFirstWords: the server's overhead from a player's @DM
+// message to the narrator's first words streamed where the table reads
+// them (the narrator's draft, as a player's browser polls it), with a model
+// that answers at once. The model then holds its reply, so what is
+// measured ends at the first byte, not the post.
+func BenchmarkTriggerToFirstWords(b *testing.B) {
+	s := newSceneTB(b)
+	s.startedByNarrator()
+	var took []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		hold := make(chan struct{})
+		s.fake.Push(llmtest.Reply{Chunks: []string{"The stranger ", "nods."}, FinishReason: "stop", Hold: hold, HoldAfter: 1})
+		start := time.Now()
+		s.say(s.f.Seated, "@DM anything?")
+		done := make(chan struct{})
+		go func() { s.scan(); close(done) }()
+		s.until("the first words show", func(v table.NarratorView) bool { return v.Draft != "" })
+		took = append(took, time.Since(start))
+		close(hold)
+		<-done
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+}
+
 // BenchmarkHundredTables: 100 tables, each with the narrator as DM and a
 // human player; each round every player addresses the DM and one process
 // serves every table. Reports steps per minute.

@@ -56,7 +56,10 @@ type Options struct {
 	Stale     time.Duration
 	// MaxSteps bounds the steps running at once in this process (default 32).
 	MaxSteps int
-	Now      func() time.Time
+	// DraftEvery spaces the writes of the narration being written (default
+	// 200 ms; the first is at once).
+	DraftEvery time.Duration
+	Now        func() time.Time
 }
 
 // Runner serves every narrator seat it finds.
@@ -82,6 +85,9 @@ func New(opts Options) *Runner {
 	}
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 32
+	}
+	if opts.DraftEvery <= 0 {
+		opts.DraftEvery = 200 * time.Millisecond
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -311,6 +317,8 @@ type stepState struct {
 	promptTokens     int64
 	completionTokens int64
 	takenBack        bool
+	// draft streams the narration being written.
+	draft *draft
 }
 
 // Codes a step records on its narrator (shown to the owner).
@@ -331,7 +339,7 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 	defer cancel()
 	go r.heartbeat(stepCtx, cancel, n.GrantID, token)
 
-	st := &stepState{n: n}
+	st := &stepState{n: n, draft: &draft{ctx: stepCtx, tables: r.opts.Table, n: n, token: token, every: r.opts.DraftEvery}}
 	handled, err := r.run(stepCtx, st)
 	if n.SessionID == nil && !st.takenBack {
 		// A pre-session step may have started the session: what it did
@@ -426,7 +434,8 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 	offered := r.offered()
 	nudged := false
 	for {
-		res, err := r.opts.Model.CallModel(ctx, modelUser(n), llm.Request{Messages: msgs, Tools: offered}, nil)
+		st.draft.start()
+		res, err := r.opts.Model.CallModel(ctx, modelUser(n), llm.Request{Messages: msgs, Tools: offered}, st.draft.onEvent)
 		st.promptTokens += int64(res.PromptTokens)
 		st.completionTokens += int64(res.CompletionTokens)
 		if err != nil {

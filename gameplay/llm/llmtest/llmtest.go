@@ -56,6 +56,11 @@ type Reply struct {
 	// in two pieces (its id and name, then its arguments in halves), as
 	// real endpoints stream them. Give FinishReason "tool_calls" with them.
 	ToolCalls []ToolCall
+	// Hold, when non-nil, stops the stream after HoldAfter content chunks
+	// until it is closed (or the client goes away): a test reads what the
+	// server did with the text so far, with no timing involved.
+	Hold      <-chan struct{}
+	HoldAfter int
 }
 
 // ToolCall is one scripted (or recorded) function call.
@@ -372,10 +377,24 @@ func (f *Fake) stream(w http.ResponseWriter, r *http.Request, req Request, reply
 			return
 		}
 	}
-	for _, piece := range reply.Chunks {
+	hold := func() bool {
+		select {
+		case <-r.Context().Done():
+			return false
+		case <-reply.Hold:
+			return true
+		}
+	}
+	for i, piece := range reply.Chunks {
+		if reply.Hold != nil && i == reply.HoldAfter && !hold() {
+			return
+		}
 		if !wait() || !send(chunk(map[string]any{"content": piece}, "")) {
 			return
 		}
+	}
+	if reply.Hold != nil && reply.HoldAfter >= len(reply.Chunks) && !hold() {
+		return
 	}
 	for i, tc := range reply.ToolCalls {
 		half := len(tc.Arguments) / 2

@@ -8,7 +8,7 @@
 // check through `request_check` (a secret DC 15 the friend never sees) and
 // narrates. The owner sees the narrator's state and tokens, pauses it (an
 // @DM message then wakes no step), resumes it (the step answers what came
-// in meanwhile); the model fails (the narrator is stuck: the owner reads
+// in meanwhile, its narration streaming into both feeds as it is written); the model fails (the narrator is stuck: the owner reads
 // why, the table reads "stuck") and Retry recovers; the owner takes the DM
 // seat back: the DM composer appears. The model was offered the server's
 // own MCP tools, never wait_for_event.
@@ -183,10 +183,22 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     assert.equal(model.requests.length, paused, 'a paused narrator called the model');
     assert.equal(await status.getByTestId('narrator-state').getAttribute('data-state'), 'paused');
 
-    // --- Resume: the step answers what came in while it was paused
-    model.push({ text: LATER });
+    // --- Resume: the step answers what came in while it was paused, its
+    // narration streaming into both feeds as it is written (the model holds
+    // after its first words), then posted in its place
+    const held = model.push({ text: LATER, hold: true });
     await button(status, 'Resume').click();
-    for (const page of [owner, friend]) await chatLine(page, LATER).waitFor();
+    for (const page of [owner, friend]) {
+      await page.getByTestId('narrator-draft').filter({ hasText: /^DM\s*writing…\s*The stranger$/ }).waitFor();
+      await page.locator('[data-testid="narrator-state"][data-state="writing"]').first().waitFor();
+    }
+    assert.equal(await chatLine(friend, LATER).count(), 0, 'not posted while it is written');
+    await shoot(friend, 'narrator-writing', PHONE);
+    held.release();
+    for (const page of [owner, friend]) {
+      await chatLine(page, LATER).waitFor();
+      await page.getByTestId('narrator-draft').waitFor({ state: 'detached' });
+    }
     assert.equal(model.requests.length, paused + 1);
     const lastPrompt = JSON.stringify(model.requests.at(-1).messages);
     assert.match(lastPrompt, /is anyone there\?/, 'the resumed step read the message sent while paused');

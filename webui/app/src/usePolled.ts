@@ -31,12 +31,16 @@ export function usePolled<T>(
   const [attempt, setAttempt] = useState(0);
   const generation = useRef(0);
 
+  // a new source (or a reload) starts empty; a new interval keeps what is shown
   useEffect(() => {
-    let ctrl: AbortController | null = null;
-    let stopped = false;
     setData(null);
     setError(null);
     setLoading(true);
+  }, [load, attempt]);
+
+  useEffect(() => {
+    let ctrl: AbortController | null = null;
+    let stopped = false;
 
     const run = () => {
       if (stopped || ctrl) return;

@@ -190,3 +190,22 @@ describe('check cards', () => {
     expect(within(checkCard()).queryByRole('button')).toBeNull();
   });
 });
+
+describe('narration being written', () => {
+  it('a narrator’s draft shows at the foot of the feed, for the DM seat in the narration style, and goes once its line is posted', () => {
+    const dmSeat = names.dmSeatId;
+    const before: EventView[] = [msg(2, 'Bob line', {})];
+    const view = render(wrap(<TableFeed events={before} names={names} drafts={[{ seatId: dmSeat, text: 'The stranger' }]} />));
+    const draft = screen.getByTestId('narrator-draft');
+    expect(draft.textContent).toBe(`${en['table.speaker.dm']}${en['narrator.state.writing']}The stranger`);
+    expect(draft.className).toContain('kind-narration');
+    expect(draft.getAttribute('aria-hidden')).toBe('true');
+    // the posted line replaces it even while the server still reports the draft
+    const posted = [...before, msg(3, 'The stranger leans close.', {}, { acting_seat_id: dmSeat, subject_seat_id: dmSeat })];
+    view.rerender(wrap(<TableFeed events={posted} names={names} drafts={[{ seatId: dmSeat, text: 'The stranger' }]} />));
+    expect(screen.queryByTestId('narrator-draft')).toBeNull();
+    // an older line of that seat does not hide its next draft
+    view.rerender(wrap(<TableFeed events={posted} names={names} drafts={[{ seatId: dmSeat, text: 'Thunder' }]} />));
+    expect(screen.getByTestId('narrator-draft').textContent).toContain('Thunder');
+  });
+});

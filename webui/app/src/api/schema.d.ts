@@ -3203,8 +3203,9 @@ export interface components {
             origin: string;
             may_direct: boolean;
             may_take_back: boolean;
-            /** @description idle, thinking, paused or stuck */
+            /** @description idle, thinking, writing, paused or stuck */
             state: string;
+            draft?: string;
             paused: boolean;
             /** @description the stable code of the last failed step, or empty */
             last_error: string;

@@ -515,6 +515,7 @@ export const en = {
   'narrator.state.lobby': 'ready to start',
   'narrator.state.waitingFor': 'waiting for {names}',
   'narrator.state.thinking': 'thinking…',
+  'narrator.state.writing': 'writing…',
   'narrator.state.paused': 'paused',
   'narrator.state.stuck': 'stuck',
   'narrator.pause': 'Pause',

@@ -515,6 +515,7 @@ export const zhTW: Record<MessageKey, string> = {
   'narrator.state.lobby': '準備開始',
   'narrator.state.waitingFor': '等待 {names}',
   'narrator.state.thinking': '思考中…',
+  'narrator.state.writing': '撰寫中…',
   'narrator.state.paused': '已暫停',
   'narrator.state.stuck': '卡住了',
   'narrator.pause': '暫停',

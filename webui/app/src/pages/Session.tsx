@@ -31,7 +31,7 @@ import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
 import { CheckDialog, type CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
-import { NarratorPanel, useNarrators } from '../table/narrator';
+import { narrationDrafts, NarratorPanel, useNarrators } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { StagePanel } from '../table/Stage';
@@ -445,6 +445,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             data.me.role === 'spectator' ? undefined : { isDM, mySeatId: data.me.seat_id ?? null, onEvent: (e) => feed.add([e]) }
           }
           checks={ctx}
+          drafts={narrationDrafts(narrators.data)}
         />
 
         <PromptBar ctx={ctx} inFeed={checksInFeed} />

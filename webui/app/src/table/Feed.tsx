@@ -784,6 +784,7 @@ export function TableFeed({
   onRequestCheck,
   edit,
   checks,
+  drafts = [],
 }: {
   events: EventView[];
   names: TableNames;
@@ -797,6 +798,8 @@ export function TableFeed({
   // answering check cards in place; absent: the reader's seat is edit's and
   // the session is in play until it ends
   checks?: CheckAnswerCtx;
+  // what the server's narrators are writing now, shown as it is written
+  drafts?: NarrationDraft[];
 }) {
   const { t, lang } = useI18n();
   const changes = messageChanges(events);
@@ -924,7 +927,8 @@ export function TableFeed({
       ),
     });
   }
-  const stick = useStickToBottom(items.length);
+  const writing = drafts.filter((d) => !postedAlready(d, events));
+  const stick = useStickToBottom(items.length + writing.length);
   return (
     <section className="feed table-feed" aria-labelledby="table-chat">
       <h2 id="table-chat" className="feed-title">
@@ -933,7 +937,50 @@ export function TableFeed({
       {items.length === 0 && <p className="hint">{t('table.chat.empty')}</p>}
       <ol className="feed-lines" data-testid="chat" ref={stick.ref} onScroll={stick.onScroll} aria-live="polite">
         {items.map((x) => x.node)}
+        {writing.map((d) => (
+          <DraftLine
+            key={d.seatId}
+            d={d}
+            dm={d.seatId === names.dmSeatId}
+            speaker={d.seatId === names.dmSeatId ? t('table.speaker.dm') : (names.bySeat(d.seatId) ?? t('table.speaker.unknown'))}
+            t={t}
+          />
+        ))}
       </ol>
     </section>
+  );
+}
+
+// NarrationDraft is what a narrator at seatId is writing now.
+export interface NarrationDraft {
+  seatId: number;
+  text: string;
+}
+
+// postedAlready: the narration was posted while its draft was still being
+// read (the step records its end just after its post).
+function postedAlready(d: NarrationDraft, events: EventView[]): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (!isMessage(e) || e.acting_seat_id !== d.seatId) continue;
+    return ((e.payload as unknown as ChatPayload).text ?? '').startsWith(d.text);
+  }
+  return false;
+}
+
+// DraftLine is a narration as it is being written. Screen readers hear the
+// line once it is posted, not every word of it (aria-hidden here).
+function DraftLine({ d, dm, speaker, t }: { d: NarrationDraft; dm: boolean; speaker: string; t: T }) {
+  return (
+    <li className={`chat-line ${dm ? 'kind-narration' : 'kind-say'} is-draft`} data-testid="narrator-draft" data-seat-id={d.seatId} aria-hidden="true">
+      <div className="chat-head">
+        <span className="speaker">{speaker}</span>
+        <span className="tag writing-tag">{t('narrator.state.writing')}</span>
+      </div>
+      <p className="chat-text">
+        {d.text}
+        <span className="writing-caret" />
+      </p>
+    </li>
   );
 }

@@ -233,7 +233,7 @@ export const setDmSeatAI = (campaignId: number) => apiSend<MintedGrant>('POST', 
 // with pause, resume and act now (also the retry after a failed step).
 export type NarratorView = Schemas['NarratorView'];
 // idle, thinking, paused or stuck
-export type NarratorState = 'idle' | 'thinking' | 'paused' | 'stuck';
+export type NarratorState = 'idle' | 'thinking' | 'writing' | 'paused' | 'stuck';
 export type NarratorAction = 'pause' | 'resume' | 'act_now';
 export const seatNarrator = (seatId: number, input: Schemas['NarratorInput'] = {}) =>
   apiSend<NarratorView>('POST', `/api/seats/${seatId}/narrator`, input);

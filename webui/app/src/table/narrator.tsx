@@ -10,6 +10,7 @@ import { ErrorNotice, MODEL_SETTINGS_CODES, MODEL_SETTINGS_PATH } from '../compo
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { getProviderSettings } from '../solo/api';
+import type { NarrationDraft } from './Feed';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { usePolled, type Polled } from '../usePolled';
@@ -30,13 +31,28 @@ import {
 export const DEFAULT_QUIET_S = 4;
 const MAX_QUIET_S = 60;
 
-// NARRATOR_POLL_MS: how often an open session page rereads the narrators.
+// NARRATOR_POLL_MS: how often an open session page rereads the narrators;
+// NARRATOR_BUSY_POLL_MS while one of them is thinking or writing, so its
+// narration streams into the feed as it is written.
 export const NARRATOR_POLL_MS = 2000;
+export const NARRATOR_BUSY_POLL_MS = 300;
 
-// useNarrators polls the room's narrators (every 2 s while the page is visible).
+const busy = (n: NarratorView) => n.state === 'thinking' || n.state === 'writing';
+
+// useNarrators polls the room's narrators while the page is visible: every
+// 2 s, faster while one of them is at work.
 export function useNarrators(roomId: number, intervalMs = NARRATOR_POLL_MS) {
   const load = useCallback((signal: AbortSignal) => listNarrators(roomId, signal), [roomId]);
-  return usePolled(load, intervalMs);
+  const [fast, setFast] = useState(false);
+  const polled = usePolled(load, fast ? Math.min(intervalMs, NARRATOR_BUSY_POLL_MS) : intervalMs);
+  const working = (polled.data ?? []).some(busy);
+  if (working !== fast) setFast(working);
+  return polled;
+}
+
+// narrationDrafts is what the narrators are writing now, for the feed.
+export function narrationDrafts(narrators: NarratorView[] | null): NarrationDraft[] {
+  return (narrators ?? []).flatMap((n) => (n.state === 'writing' && n.draft ? [{ seatId: n.seat_id, text: n.draft }] : []));
 }
 
 // ModelLine says which model the narrator would spend (the reader's own
@@ -197,12 +213,13 @@ function CompanionCharacter({ value, onChange }: { value: string; onChange: (id:
 const STATE_TEXT: Record<NarratorState, MessageKey> = {
   idle: 'narrator.state.idle',
   thinking: 'narrator.state.thinking',
+  writing: 'narrator.state.writing',
   paused: 'narrator.state.paused',
   stuck: 'narrator.state.stuck',
 };
 
 const stateOf = (n: NarratorView): NarratorState =>
-  n.state === 'thinking' || n.state === 'paused' || n.state === 'stuck' ? n.state : 'idle';
+  n.state === 'thinking' || n.state === 'writing' || n.state === 'paused' || n.state === 'stuck' ? n.state : 'idle';
 
 // NarratorBadge: the narrator's state in a word (thinking…, waiting for the table, paused, stuck).
 export function NarratorBadge({ narrator, waitingText }: { narrator: NarratorView; waitingText?: string }) {

@@ -117,6 +117,18 @@ func mayTakeBackNarrator(a Actor, g *models.AIControllerGrant) bool {
 	return a.isOwner()
 }
 
+// takeBackRefusal says why a may not take the seat back
+// (mayTakeBackNarrator said no).
+func takeBackRefusal(a Actor, g *models.AIControllerGrant) error {
+	switch {
+	case a.Kind != ActorHuman:
+		return apperr.E(apperr.TakeBackOriginRequired, "Only a person can take a seat back from the narrator.")
+	case g.HandoffReturnAccessSessionID != nil:
+		return apperr.E(apperr.TakeBackOriginRequired, "Only the player who handed this seat to the narrator can take it back.")
+	}
+	return requireOwner(a)
+}
+
 func narratorDebounce(ms int) (int, error) {
 	switch {
 	case ms == 0:
@@ -378,25 +390,14 @@ func (s *Service) TakeBackNarrator(ctx context.Context, c Caller, seatID int64) 
 		if err != nil {
 			return Actor{}, err
 		}
-		if a.Kind != ActorHuman {
-			return Actor{}, apperr.E(apperr.TakeBackOriginRequired, "Only a person can take a seat back from the narrator.")
+		if !mayTakeBackNarrator(a, g) {
+			return Actor{}, takeBackRefusal(a, g)
 		}
+		// The DM seat goes to the owner taking it back, a handed-over seat
+		// to its player; a companion's seat is left free.
 		to := models.SeatController{Kind: models.ControllerNone, KeepCharacter: true}
-		switch {
-		case g.HandoffReturnAccessSessionID != nil:
-			if *g.HandoffReturnAccessSessionID != a.AccessSessionID {
-				return Actor{}, apperr.E(apperr.TakeBackOriginRequired, "Only the player who handed this seat to the narrator can take it back.")
-			}
+		if g.HandoffReturnAccessSessionID != nil || seat.Role == models.SeatDM {
 			to = models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID, KeepCharacter: true}
-		case seat.Role == models.SeatDM:
-			if err := requireOwner(a); err != nil {
-				return Actor{}, err
-			}
-			to = models.SeatController{Kind: models.ControllerHuman, AccessSessionID: &a.AccessSessionID, KeepCharacter: true}
-		default:
-			if err := requireOwner(a); err != nil {
-				return Actor{}, err
-			}
 		}
 		if err := tx.RevokeGrant(ctx, g.ID, RevokedTakenBack, s.now()); err != nil {
 			return Actor{}, err

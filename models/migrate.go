@@ -47,6 +47,7 @@ var migrations = []Migration{
 	migrationV25Narrators,
 	migrationV26DCCommitment,
 	migrationV27NarratorDraft,
+	migrationV28NarratorSteps,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -88,6 +89,7 @@ var currentModels = []any{
 	&Encounter{},
 	&BrowserSession{},
 	&Narrator{},
+	&NarratorStep{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

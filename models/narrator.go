@@ -60,6 +60,42 @@ type Narrator struct {
 	UpdatedAt time.Time `gorm:"not null"`
 }
 
+// NarratorStep is the record of one step of a narrator, kept for those
+// who direct it (Insights): the last KeptNarratorSteps of each grant.
+// Record is JSON the narrator runner writes (its prompt's sections, the
+// messages and the tool calls); Outcome is "" or the step's stable code.
+type NarratorStep struct {
+	ID               int64              `gorm:"primaryKey"`
+	GrantID          int64              `gorm:"not null;index:ix_narrator_steps_grant,priority:1"`
+	Grant            *AIControllerGrant `gorm:"foreignKey:GrantID;constraint:OnDelete:CASCADE"`
+	CreatedAt        time.Time          `gorm:"not null"`
+	PromptTokens     int64              `gorm:"not null;default:0"`
+	CompletionTokens int64              `gorm:"not null;default:0"`
+	ToolCalls        int                `gorm:"not null;default:0"`
+	Outcome          string             `gorm:"size:64;not null;default:''"`
+	Record           string             `gorm:"type:text;not null"`
+}
+
+// KeptNarratorSteps is how many step records a narrator keeps.
+const KeptNarratorSteps = 50
+
+// NarratorSteps lists a grant's kept steps, newest first, without their
+// records.
+func (s *Store) NarratorSteps(ctx context.Context, grantID int64) ([]NarratorStep, error) {
+	var rows []NarratorStep
+	err := s.db.WithContext(ctx).Omit("record").Where("grant_id = ?", grantID).Order("id DESC").Limit(KeptNarratorSteps).Find(&rows).Error
+	return rows, translate(err, "narrator steps")
+}
+
+// FindNarratorStep returns one step of a grant with its record.
+func (s *Store) FindNarratorStep(ctx context.Context, grantID, stepID int64) (*NarratorStep, error) {
+	var n NarratorStep
+	if err := s.db.WithContext(ctx).Where("grant_id = ? AND id = ?", grantID, stepID).First(&n).Error; err != nil {
+		return nil, translate(err, "narrator step")
+	}
+	return &n, nil
+}
+
 // CreateNarrator inserts a narrator row.
 func (s *Store) CreateNarrator(ctx context.Context, n *Narrator) error {
 	return translate(s.db.WithContext(ctx).Create(n).Error, "narrator")
@@ -148,18 +184,45 @@ type NarratorStepEnd struct {
 	LastError        string
 	PromptTokens     int64
 	CompletionTokens int64
+	// Record, when set, is kept as the step's NarratorStep.
+	Record *NarratorStep
 }
 
 // FinishNarratorStep releases token's claim and records the step, if the
 // claim is still token's.
 func (s *Store) FinishNarratorStep(ctx context.Context, grantID int64, token string, end NarratorStepEnd, now time.Time) error {
-	err := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND step_token = ?", grantID, token).
+	if end.Record == nil {
+		_, err := s.finishNarratorStep(ctx, grantID, token, end, now)
+		return err
+	}
+	// The step's record is kept with it, or neither (a claim lost to
+	// another process records nothing here).
+	return s.Tx(ctx, func(tx *Store) error {
+		held, err := tx.finishNarratorStep(ctx, grantID, token, end, now)
+		if err != nil || !held {
+			return err
+		}
+		step := *end.Record
+		step.GrantID, step.CreatedAt = grantID, now
+		if err := tx.db.WithContext(ctx).Create(&step).Error; err != nil {
+			return translate(err, "narrator step")
+		}
+		// Keep the last KeptNarratorSteps.
+		err = tx.db.WithContext(ctx).Where("grant_id = ? AND id NOT IN (?)", grantID,
+			tx.db.Model(&NarratorStep{}).Select("id").Where("grant_id = ?", grantID).Order("id DESC").Limit(KeptNarratorSteps)).
+			Delete(&NarratorStep{}).Error
+		return translate(err, "narrator steps")
+	})
+}
+
+func (s *Store) finishNarratorStep(ctx context.Context, grantID int64, token string, end NarratorStepEnd, now time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Narrator{}).Where("grant_id = ? AND step_token = ?", grantID, token).
 		Updates(map[string]any{"step_token": "", "step_heartbeat": nil, "state": end.State, "last_error": end.LastError, "draft": "",
 			"handled_seq": gorm.Expr("CASE WHEN handled_seq > ? THEN handled_seq ELSE ? END", end.HandledSeq, end.HandledSeq),
 			"steps":       gorm.Expr("steps + 1"), "prompt_tokens": gorm.Expr("prompt_tokens + ?", end.PromptTokens),
 			"completion_tokens": gorm.Expr("completion_tokens + ?", end.CompletionTokens),
-			"last_step_tokens":  end.PromptTokens + end.CompletionTokens, "updated_at": now}).Error
-	return translate(err, "narrator")
+			"last_step_tokens":  end.PromptTokens + end.CompletionTokens, "updated_at": now})
+	return res.RowsAffected == 1, translate(res.Error, "narrator")
 }
 
 // SetNarratorHandled moves the narrator's handled event without a step

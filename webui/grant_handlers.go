@@ -3,6 +3,8 @@ package webui
 import (
 	"net/http"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -47,4 +49,17 @@ func (s *Server) narratorRoutes() {
 	s.route(apiRoute{Method: "GET", Path: "/api/rooms/{id}/narrators", Tag: "ai", Summary: "The narrators at the room's seats and what they are doing (costs for those who direct them)",
 		Response: typeOf[[]table.NarratorView]()},
 		withID("id", http.StatusOK, t.ListNarrators), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/seats/{id}/narrator/steps", Tag: "ai", Summary: "The narrator's recent steps at a seat (Insights), newest first: tokens, tool calls, outcome. For those who direct it",
+		Response: typeOf[[]table.NarratorStepSummary](), Errors: codes(apperr.RoomAuthorityRequired)},
+		withID("id", http.StatusOK, t.NarratorSteps), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/seats/{id}/narrator/steps/{step_id}", Tag: "ai", Summary: "One step of the narrator at a seat: its prompt's sections with their tokens, the exact messages and the tool calls. For those who direct it",
+		Response: typeOf[table.NarratorStepView](), Errors: codes(apperr.RoomAuthorityRequired)},
+		func(c *gin.Context) {
+			seatID, stepID, ok := pathIDs(c, "id", "step_id")
+			if !ok {
+				return
+			}
+			v, err := t.NarratorStep(c.Request.Context(), callerOf(c), seatID, stepID)
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
 }

@@ -319,6 +319,14 @@ type stepState struct {
 	takenBack        bool
 	// draft streams the narration being written.
 	draft *draft
+	// msgs is the conversation with the model so far, offered the tools
+	// it was given: the step's record (Insights).
+	msgs    []llm.Message
+	offered []llm.Tool
+	// modelCalls counts the tool calls the model made; reviews are the
+	// indexes in msgs of the runner's requests to rewrite.
+	modelCalls int
+	reviews    []int
 }
 
 // Codes a step records on its narrator (shown to the owner).
@@ -373,6 +381,9 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 		// per scan (the model closes the window, or leaves it open).
 		_ = r.opts.Table.SetNarratorWindow(context.WithoutCancel(ctx), n.GrantID, nil)
 	}
+	if len(st.msgs) > 0 && stepCtx.Err() == nil {
+		end.Record = stepRecord(st, end.LastError)
+	}
 	if err := r.opts.Table.FinishNarratorStep(context.WithoutCancel(ctx), n.GrantID, token, end); err != nil {
 		r.log.Warn("narrator step not recorded", "grant_id", n.GrantID, "error", err)
 	}
@@ -426,16 +437,16 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 			handled = cur.Cursor
 		}
 	}
-	msgs := []llm.Message{
+	st.msgs = []llm.Message{
 		{Role: llm.RoleSystem, Content: systemPrompt(n)},
 		{Role: llm.RoleUser, Content: "The table now, as your seat sees it (get_session_context):\n" + string(contextJSON) +
 			"\n\nAct now: call the tools you need, then write what you say to the table (or nothing)."},
 	}
-	offered := r.offered()
+	st.offered = r.offered()
 	nudged := false
 	for {
 		st.draft.start()
-		res, err := r.opts.Model.CallModel(ctx, modelUser(n), llm.Request{Messages: msgs, Tools: offered}, st.draft.onEvent)
+		res, err := r.opts.Model.CallModel(ctx, modelUser(n), llm.Request{Messages: st.msgs, Tools: st.offered}, st.draft.onEvent)
 		st.promptTokens += int64(res.PromptTokens)
 		st.completionTokens += int64(res.CompletionTokens)
 		if err != nil {
@@ -450,11 +461,12 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 		if len(calls) > 0 {
 			if fenced {
 				// No native tool calling: the results go back as text.
-				msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: res.Text})
+				st.msgs = append(st.msgs, llm.Message{Role: llm.RoleAssistant, Content: res.Text})
 			} else {
-				msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: text, ToolCalls: calls})
+				st.msgs = append(st.msgs, llm.Message{Role: llm.RoleAssistant, Content: text, ToolCalls: calls})
 			}
 			var results strings.Builder
+			st.modelCalls += len(calls)
 			for _, c := range calls {
 				var out string
 				if st.calls >= n.MaxToolCalls {
@@ -470,11 +482,11 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 				if fenced {
 					fmt.Fprintf(&results, "Result of %s: %s\n", c.Name, out)
 				} else {
-					msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: out})
+					st.msgs = append(st.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: out})
 				}
 			}
 			if fenced {
-				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: results.String()})
+				st.msgs = append(st.msgs, llm.Message{Role: llm.RoleUser, Content: results.String()})
 			}
 			if st.flag == flagToolLimit {
 				return handled, nil
@@ -488,13 +500,15 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 		if problem := r.review(n, st, text); problem != "" {
 			if !nudged {
 				nudged = true
-				msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: text}, llm.Message{Role: llm.RoleUser, Content: problem})
+				st.msgs = append(st.msgs, llm.Message{Role: llm.RoleAssistant, Content: text}, llm.Message{Role: llm.RoleUser, Content: problem})
+				st.reviews = append(st.reviews, len(st.msgs)-1)
 				continue
 			}
 			if st.flag == flagSecretLeak {
 				return handled, nil // never posted
 			}
 		}
+		st.msgs = append(st.msgs, llm.Message{Role: llm.RoleAssistant, Content: text})
 		r.call(ctx, st, "post_message", map[string]any{"kind": "say", "text": clip(text, 4000)})
 		return handled, nil
 	}

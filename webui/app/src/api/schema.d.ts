@@ -1260,6 +1260,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seats/{id}/narrator/steps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The narrator's recent steps at a seat (Insights), newest first: tokens, tool calls, outcome. For those who direct it */
+        get: operations["getSeatsIdNarratorSteps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seats/{id}/narrator/steps/{step_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One step of the narrator at a seat: its prompt's sections with their tokens, the exact messages and the tool calls. For those who direct it */
+        get: operations["getSeatsIdNarratorStepsStepId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seats/{id}/narrator/take-back": {
         parameters: {
             query?: never;
@@ -3194,6 +3228,30 @@ export interface components {
             /** @description free seat: one of your characters for the companion to play */
             character_id?: null | number;
         };
+        NarratorStepRecord: {
+            sections: components["schemas"]["PromptSection"][];
+            messages: components["schemas"]["StepMessage"][];
+            tools: string[];
+        };
+        NarratorStepSummary: {
+            id: number;
+            created_at: string;
+            prompt_tokens: number;
+            completion_tokens: number;
+            tool_calls: number;
+            /** @description empty, or the step's stable code (a flag or the error that left it stuck) */
+            outcome: string;
+        };
+        NarratorStepView: {
+            id: number;
+            created_at: string;
+            prompt_tokens: number;
+            completion_tokens: number;
+            tool_calls: number;
+            /** @description empty, or the step's stable code (a flag or the error that left it stuck) */
+            outcome: string;
+            record: components["schemas"]["NarratorStepRecord"];
+        };
         NarratorView: {
             seat_id: number;
             grant_id: number;
@@ -3369,6 +3427,10 @@ export interface components {
             scenario: components["schemas"]["ScenarioInput"];
             mapped: components["schemas"]["Note"][];
             unmapped: components["schemas"]["Note"][];
+        };
+        PromptSection: {
+            name: string;
+            tokens: number;
         };
         ProviderModel: {
             id: string;
@@ -3801,6 +3863,19 @@ export interface components {
             condition?: string;
             /** @description the name of one of the character's resources */
             resource?: string;
+        };
+        StepCall: {
+            id: string;
+            name: string;
+            /** @description the arguments as the model wrote them (JSON) */
+            arguments: string;
+        };
+        StepMessage: {
+            /** @description system, user, assistant or tool */
+            role: string;
+            content: string;
+            tool_calls?: components["schemas"]["StepCall"][];
+            tool_call_id?: string;
         };
         StopResult: {
             stopped: boolean;
@@ -10864,6 +10939,141 @@ export interface operations {
             };
             /** @description Error codes: invalid_request */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSeatsIdNarratorSteps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NarratorStepSummary"][];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked, room_authority_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSeatsIdNarratorStepsStepId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                step_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NarratorStepView"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked, room_authority_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -51,12 +51,16 @@ function pieces(text, words = 2) {
 //   memoryRequests  the memory bank's call bodies, answered with FAKE_MEMORY
 //             or FAKE_SUMMARY
 //   unexpected  how many requests found the queue empty
+//   streamed, dropped  how many answers (the memory bank's aside) were written
+//             to their end, and how many the client left before that
 //   close()   stop the server
 export async function startFakeModel() {
   const queue = [];
   const requests = [];
   const memoryRequests = [];
   let unexpected = 0;
+  let streamed = 0;
+  let dropped = 0;
 
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/v1/models') {
@@ -92,6 +96,7 @@ export async function startFakeModel() {
         return;
       }
       requests.push(body);
+      res.on('close', () => (res.writableFinished ? streamed++ : dropped++));
       // the first queued reply meant for this request (see push's `when`)
       const at = queue.findIndex((r) => !r.when || r.when(body));
       const reply = at < 0 ? null : queue.splice(at, 1)[0];
@@ -245,6 +250,12 @@ export async function startFakeModel() {
     },
     get queued() {
       return queue.length;
+    },
+    get streamed() {
+      return streamed;
+    },
+    get dropped() {
+      return dropped;
     },
     push(reply) {
       let release = () => {};

@@ -11,8 +11,8 @@
 //     Perception check with a secret DC;
 //   - the check: both players' cards show the commitment, and once both
 //     rolled, DC 14 with their own browser's "matches the commitment";
-//   - an AI companion: Olga seats the narrator in the free seat with her
-//     character Kit;
+//   - an AI companion: on the room page Olga seats the narrator in the free
+//     seat with her character Kit;
 //   - combat: the narrator starts a fight with a wolf and plays it on its
 //     turn (fight attack, end_turn); Kit acts on its own turn; Ana's and
 //     Bob's turns wait for them;
@@ -84,7 +84,7 @@ for (const [anaSize, bobSize] of [
       });
       const withC = await api(olga, 'POST', `/api/campaigns/${campaignId}/seats`, { label: 'Seat C' });
       seats['Seat C'] = withC.campaigns[0].seats.find((s) => s.label === 'Seat C').id;
-      const kit = await api(
+      await api(
         olga,
         'POST',
         '/api/characters',
@@ -210,8 +210,18 @@ for (const [anaSize, bobSize] of [
         await verify.filter({ hasText: 'DC 14' }).filter({ hasText: '✓ matches the commitment' }).waitFor();
       }
 
-      // --- a companion: Olga seats the narrator in Seat C with Kit
-      await api(olga, 'POST', `/api/seats/${seats['Seat C']}/narrator`, { debounce_ms: 60000, character_id: kit.id });
+      // --- a companion: on the room page Olga seats the narrator in the free Seat C, playing her Kit
+      await at(olga, `rooms/${room.id}`);
+      const seatC = olga.locator(`[data-testid="seat"][data-seat-id="${seats['Seat C']}"]`);
+      await button(seatC, 'Add an AI companion').click();
+      await seatC.getByTestId('narrator-companion-character').selectOption({ label: 'Kit' });
+      await seatC.getByLabel('Quiet time (seconds)').fill('60');
+      await button(seatC, 'Seat the companion').click();
+      await seatC.getByTestId('seat-controller').filter({ hasText: 'Adventure Table’s narrator' }).waitFor();
+      const companion = (await narrators()).find((n) => n.seat_id === seats['Seat C']);
+      assert.equal(companion.origin, 'companion');
+      assert.equal(companion.debounce_ms, 60000);
+      await at(olga, `sessions/${sessionId}`);
       await olga.getByTestId('narrator-status').getByRole('heading', { name: 'Narrator playing Kit' }).waitFor();
 
       // --- combat: Ana calls the DM; the narrator starts a fight with a wolf, rolls

@@ -327,6 +327,8 @@ type stepState struct {
 	// indexes in msgs of the runner's requests to rewrite.
 	modelCalls int
 	reviews    []int
+	// startCursor is the session's cursor when this step started it.
+	startCursor int64
 }
 
 // Codes a step records on its narrator (shown to the owner).
@@ -350,14 +352,10 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 	st := &stepState{n: n, draft: &draft{ctx: stepCtx, tables: r.opts.Table, n: n, token: token, every: r.opts.DraftEvery}}
 	handled, err := r.run(stepCtx, st)
 	if n.SessionID == nil && !st.takenBack {
-		// A pre-session step may have started the session: what it did
-		// there is answered.
-		var cur struct {
-			Cursor int64 `json:"cursor"`
-		}
-		if res := r.opts.Tools.Call(stepCtx, n.GrantID, "get_session_context", nil); !res.IsError && json.Unmarshal(res.JSON, &cur) == nil {
-			handled = max(handled, cur.Cursor)
-		}
+		// A pre-session step may have started the session: the start is
+		// answered, not what players said after it while the step went on
+		// (their "@DM" wakes the next step).
+		handled = max(handled, st.startCursor)
 	}
 	end := table.NarratorStepEnd{HandledSeq: handled, State: table.NarratorIdle, LastError: string(st.flag),
 		PromptTokens: st.promptTokens, CompletionTokens: st.completionTokens}
@@ -559,6 +557,15 @@ func (r *Runner) callRaw(ctx context.Context, st *stepState, name string, args j
 	}
 	if !res.IsError && rollTools[name] {
 		st.rolled = true
+	}
+	if !res.IsError && name == "session" {
+		var started struct {
+			Status string `json:"status"`
+			Cursor int64  `json:"cursor"`
+		}
+		if json.Unmarshal(res.JSON, &started) == nil && started.Status == "active" {
+			st.startCursor = max(st.startCursor, started.Cursor)
+		}
 	}
 	return res
 }

@@ -624,3 +624,35 @@ func TestShutdownMidStepIsNotAFailure(t *testing.T) {
 		t.Fatalf("the message was not answered after the restart: %v", kinds(got))
 	}
 }
+
+// TestAtDMDuringTheOpeningIsAnswered: a player who writes to the DM while
+// the step that started the session is still narrating is answered by the
+// next step; the opening step answered the start, not that message.
+func TestAtDMDuringTheOpeningIsAnswered(t *testing.T) {
+	s := newScene(t)
+	ctx := context.Background()
+	_, err := s.svc.Table.SeatNarrator(ctx, s.f.Owner, s.f.DMSeatID, table.NarratorInput{DebounceMS: 1000})
+	tabletest.Must(t, err)
+	_, err = s.svc.Table.ControlNarrator(ctx, s.f.Owner, s.f.DMSeatID, table.NarratorControl{Action: "act_now"})
+	tabletest.Must(t, err)
+	s.fake.Push(toolReply(call("c1", "session", map[string]any{"action": "start"})))
+	var posted error
+	s.fake.Respond(func(r llmtest.Request) llmtest.Reply {
+		if len(s.fake.Requests()) == 2 {
+			// The opening step is writing: a player speaks to the DM.
+			_, posted = s.svc.Table.PostMessage(ctx, s.f.Seated, s.f.LobbyID, table.MessageInput{Kind: "say", Text: "@DM wait, who is that?"})
+			return textReply("The doors of the inn swing open.")
+		}
+		return textReply("A stranger in grey, who nods at you.")
+	})
+	s.scan()
+	tabletest.Must(t, posted)
+	s.scan() // the clock did not move: the @DM wakes it at once
+	got := s.events(s.f.Seated, 0)
+	if n := s.fake.Count("/v1/chat/completions"); n != 3 {
+		t.Fatalf("%d model calls, want 3 (the opening's two, then the answer): %v", n, kinds(got))
+	}
+	if !strings.Contains(string(got[len(got)-1].Payload), "A stranger in grey") {
+		t.Fatalf("the @DM during the opening was not answered: %v", kinds(got))
+	}
+}

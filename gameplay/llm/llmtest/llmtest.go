@@ -120,6 +120,10 @@ type Fake struct {
 	embedFailure  int // HTTP status every embeddings request gets; 0 answers
 	models        []map[string]any
 	modelsFailure int // HTTP status every models request gets; 0 answers
+	// inFlight keys chat-completions requests (TrackInFlight); busy is how
+	// many of each key are being answered now, most the highest it reached.
+	inFlight   func(Request) string
+	busy, most map[string]int
 }
 
 // New starts a fake server that is closed when the test ends.
@@ -151,6 +155,28 @@ func (f *Fake) Respond(fn func(Request) Reply) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.respond = fn
+}
+
+// TrackInFlight counts the chat-completions requests being answered at
+// once under the key that key gives each (a seat, a table), from their
+// arrival until their answer is written; MaxInFlight reports the highest
+// counts. key runs under the fake's lock: it must not call the fake.
+func (f *Fake) TrackInFlight(key func(Request) string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inFlight, f.busy, f.most = key, map[string]int{}, map[string]int{}
+}
+
+// MaxInFlight returns, per key of TrackInFlight, the most requests that
+// were being answered at once.
+func (f *Fake) MaxInFlight() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]int, len(f.most))
+	for k, n := range f.most {
+		out[k] = n
+	}
+	return out
 }
 
 // Count returns how many requests arrived for path, such as
@@ -285,6 +311,16 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.replies = f.replies[1:]
 	}
 	respond := f.respond
+	if f.inFlight != nil {
+		key := f.inFlight(rec)
+		f.busy[key]++
+		f.most[key] = max(f.most[key], f.busy[key])
+		defer func() {
+			f.mu.Lock()
+			f.busy[key]--
+			f.mu.Unlock()
+		}()
+	}
 	f.mu.Unlock()
 	if !ok && respond != nil {
 		// Outside the lock: the responder may call Requests or Count.

@@ -236,3 +236,50 @@ func TestEmptyQueueWithoutResponder(t *testing.T) {
 		t.Errorf("test errors = %q", tb.errs)
 	}
 }
+
+// TestTrackInFlight: two requests of one key answered at once count 2;
+// a key whose requests come one after another counts 1.
+func TestTrackInFlight(t *testing.T) {
+	f := llmtest.New(t)
+	f.TrackInFlight(func(r llmtest.Request) string { return r.Messages[0].Content })
+	arrived := make(chan struct{}, 2)
+	release := make(chan struct{})
+	f.Respond(func(r llmtest.Request) llmtest.Reply {
+		if r.Messages[0].Content == "a" {
+			arrived <- struct{}{}
+			<-release
+		}
+		return llmtest.Reply{Chunks: []string{"ok"}, FinishReason: "stop"}
+	})
+	c := chat(f)
+	ask := func(key string) error {
+		_, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(key)},
+		})
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- ask("a") }()
+	}
+	<-arrived
+	<-arrived // both "a" requests are being answered now
+	for range 2 {
+		if err := ask("b"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.MaxInFlight(); !cmp.Equal(got, map[string]int{"a": 2, "b": 1}) {
+		t.Errorf("MaxInFlight = %v", got)
+	}
+}

@@ -43,15 +43,24 @@ function pieces(text, words = 2) {
 //   requests  every chat request body received, parsed, in order (the memory
 //             bank's calls aside)
 //   tools     the tool names each of those requests offered (body.tools), in order
+//             when?: (body) => boolean: the reply is for the first request it accepts
+//             (a DM's and a companion's steps may ask at once), the others skip it;
+//             reply?: (body) => reply | Promise<reply>: the reply made when the
+//             request comes (from the context and tool results it carries; a
+//             promise holds the whole answer until it settles)
 //   memoryRequests  the memory bank's call bodies, answered with FAKE_MEMORY
 //             or FAKE_SUMMARY
 //   unexpected  how many requests found the queue empty
+//   streamed, dropped  how many answers (the memory bank's aside) were written
+//             to their end, and how many the client left before that
 //   close()   stop the server
 export async function startFakeModel() {
   const queue = [];
   const requests = [];
   const memoryRequests = [];
   let unexpected = 0;
+  let streamed = 0;
+  let dropped = 0;
 
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/v1/models') {
@@ -87,45 +96,60 @@ export async function startFakeModel() {
         return;
       }
       requests.push(body);
-      const reply = queue.shift();
+      res.on('close', () => (res.writableFinished ? streamed++ : dropped++));
+      // the first queued reply meant for this request (see push's `when`)
+      const at = queue.findIndex((r) => !r.when || r.when(body));
+      const reply = at < 0 ? null : queue.splice(at, 1)[0];
       if (!reply) {
         unexpected++;
         res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'fake model: no reply queued', type: 'server_error' } }));
         return;
       }
-      if (reply.status) {
-        res.writeHead(reply.status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'fake model: scripted failure', type: 'server_error' } }));
-        return;
-      }
-      if (body.stream !== true) {
-        // a plain completion: the settings' connection test
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'chatcmpl-fake',
-            object: 'chat.completion',
-            created: CREATED,
-            model: body.model || 'fake',
-            choices: [
-              {
-                index: 0,
-                message: {
-                  role: 'assistant',
-                  content: reply.text ?? '',
-                  ...(reply.toolCalls?.length ? { tool_calls: toolCallsOf(reply) } : {}),
-                },
-                finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
-              },
-            ],
-          }),
+      if (reply.reply) {
+        // made when the request comes, from what it asks
+        Promise.resolve(reply.reply(body)).then(
+          (made) => answer(req, res, body, { ...made, gate: reply.gate }),
+          () => res.destroy(),
         );
         return;
       }
-      stream(req, res, body, reply).catch(() => res.destroy());
+      answer(req, res, body, reply);
     });
   });
+
+  function answer(req, res, body, reply) {
+    if (reply.status) {
+      res.writeHead(reply.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'fake model: scripted failure', type: 'server_error' } }));
+      return;
+    }
+    if (body.stream !== true) {
+      // a plain completion: the settings' connection test
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-fake',
+          object: 'chat.completion',
+          created: CREATED,
+          model: body.model || 'fake',
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: reply.text ?? '',
+                ...(reply.toolCalls?.length ? { tool_calls: toolCallsOf(reply) } : {}),
+              },
+              finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+            },
+          ],
+        }),
+      );
+      return;
+    }
+    stream(req, res, body, reply).catch(() => res.destroy());
+  }
 
   async function stream(req, res, body, reply) {
     let gone = false;
@@ -226,6 +250,12 @@ export async function startFakeModel() {
     },
     get queued() {
       return queue.length;
+    },
+    get streamed() {
+      return streamed;
+    },
+    get dropped() {
+      return dropped;
     },
     push(reply) {
       let release = () => {};

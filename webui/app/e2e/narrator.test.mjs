@@ -169,6 +169,38 @@ describe('Adventure Table narrator journey', { skip: !haveChromium && skipLine()
     await shoot(owner, 'narrator-session', PHONE);
     await shoot(friend, 'narrator-session-player', PHONE);
 
+    // --- the narrator's steps (Insights): Olga opens the last step and reads
+    // its prompt's parts, the request_check call with its secret DC (hers to
+    // see) and the exact messages; Finn may not open the page
+    assert.equal(await friend.getByTestId('narrator-steps-link').count(), 0, 'no steps link for a player');
+    await status.getByTestId('narrator-steps-link').click();
+    await owner.getByRole('heading', { name: 'The narrator’s steps' }).waitFor();
+    const steps = owner.getByTestId('narrator-step');
+    await steps.first().waitFor();
+    assert.equal(await steps.count(), 2, 'the two steps, newest first');
+    await steps.first().locator('summary').click();
+    const detail = steps.first().getByTestId('narrator-step-detail');
+    await detail.getByTestId('narrator-step-sections').waitFor();
+    for (const section of ['instructions', 'tool definitions', 'the table (get_session_context)', 'tool results']) {
+      assert.match((await detail.locator(`tr[data-section="${section}"] td`).innerText()).trim(), /^\d[\d,]*$/, `${section} has its tokens`);
+    }
+    const checkCall = detail.getByTestId('narrator-step-calls').locator('li[data-tool="request_check"]');
+    assert.match(await checkCall.innerText(), /"dc":15/, 'the owner reads the call with its DC');
+    await detail.locator('.narrator-step-prompt > summary').click();
+    assert.equal(await detail.getByTestId('prompt-message').count(), model.requests[before + 1].messages.length + 1, 'the exact messages of the step, and its narration');
+    assert.match(await detail.getByTestId('prompt-message').last().innerText(), new RegExp(LOOKING.slice(0, 20)));
+    assert.deepEqual(await axeViolations(owner), [], 'the narrator’s steps page');
+    await shoot(owner, 'narrator-steps', DESKTOP);
+    await shoot(owner, 'narrator-steps', PHONE);
+    const seatUrl = new URL(owner.url()).pathname;
+    await at(friend, seatUrl.replace(/^\//, ''));
+    await friend.getByText("Only the room's owner or a DM-key holder can do that.").waitFor();
+    assert.doesNotMatch(await friend.content(), /"dc":15/, 'Finn never reads the step');
+    await owner.goBack();
+    await status.waitFor();
+    await at(friend, sessionPath);
+    await friend.getByTestId('narrator-status').waitFor();
+
     // --- Pause: an @DM message wakes no step
     await button(status, 'Pause').click();
     await status.locator('[data-testid="narrator-state"][data-state="paused"]').waitFor();

@@ -15,6 +15,7 @@ import { JoinPage } from './pages/Join';
 import { NewTablePage } from './pages/NewTable';
 import { RoomPage } from './pages/Room';
 import { SessionPage } from './pages/Session';
+import { NarratorStepsPage } from './pages/NarratorSteps';
 import { SettingsPage } from './pages/Settings';
 import { SoloPage } from './pages/Solo';
 import { AdventurePlayPage } from './solo/PlayPage';
@@ -75,6 +76,7 @@ function Shell() {
           <Route path="/join/:code" element={<JoinPage />} />
           <Route path="/rooms/:id" element={<RoomPage />} />
           <Route path="/sessions/:id" element={<SessionPage />} />
+          <Route path="/seats/:seatId/narrator" element={<NarratorStepsPage />} />
           <Route path="/characters" element={<CharactersPage />} />
           <Route path="/characters/:id" element={<CharacterEditorPage />} />
           <Route path="/characters/:id/sheet" element={<CharacterSheetPage />} />

@@ -453,3 +453,11 @@ export const editMessage = (messageId: number, text: string) =>
 export const deleteMessage = (messageId: number) => apiSend<MessageView>('DELETE', `/api/messages/${messageId}`);
 export const getPresence = (id: number, signal?: AbortSignal) =>
   apiGet<Presence>(`/api/sessions/${id}/presence`, signal);
+
+// The narrator's steps (Insights), for those who direct it
+export type NarratorStepSummary = Schemas['NarratorStepSummary'];
+export type NarratorStepView = Schemas['NarratorStepView'];
+export const listNarratorSteps = (seatId: number | string, signal?: AbortSignal) =>
+  apiGet<NarratorStepSummary[]>(`/api/seats/${enc(seatId)}/narrator/steps`, signal);
+export const getNarratorStep = (seatId: number | string, stepId: number, signal?: AbortSignal) =>
+  apiGet<NarratorStepView>(`/api/seats/${enc(seatId)}/narrator/steps/${stepId}`, signal);

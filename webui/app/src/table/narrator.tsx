@@ -3,7 +3,7 @@
 // the model it will spend, and its compact status with Pause / Resume /
 // Act now / Take back (the session page). The server decides who may do
 // what; these show only what applies to the reader.
-import { Bot, Pause, Play, Settings, Zap } from 'lucide-react';
+import { Bot, ListTree, Pause, Play, Settings, Zap } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice, MODEL_SETTINGS_CODES, MODEL_SETTINGS_PATH } from '../components/ErrorNotice';
@@ -315,7 +315,7 @@ export function NarratorStatus({
                 <button
                   type="button"
                   className={lobby || state === 'stuck' ? 'primary' : undefined}
-                  disabled={action.busy || state === 'thinking'}
+                  disabled={action.busy || state === 'thinking' || state === 'writing'}
                   onClick={() => control('act_now')}
                   data-testid="narrator-act-now"
                 >
@@ -359,6 +359,13 @@ export function NarratorStatus({
             completion: narrator.completion_tokens.toLocaleString(),
             last: narrator.last_step_tokens.toLocaleString(),
           })}
+        </p>
+      )}
+      {canControl && narrator.steps > 0 && (
+        <p className="hint narrator-steps-link">
+          <Link to={`/seats/${narrator.seat_id}/narrator`} data-testid="narrator-steps-link">
+            <ListTree aria-hidden="true" size={14} /> {t('narrator.steps.link')}
+          </Link>
         </p>
       )}
       {action.error !== null && <ErrorNotice code={action.error} />}

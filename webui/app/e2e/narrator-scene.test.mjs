@@ -296,7 +296,8 @@ for (const [anaSize, bobSize] of [
         ],
       });
       await endTurn(bob);
-      await dmStatus.getByTestId('narrator-state').and(olga.locator('[data-state="thinking"]')).waitFor();
+      // at work on it: thinking, or writing once its first words stream
+      await dmStatus.getByTestId('narrator-state').and(olga.locator('[data-state="thinking"], [data-state="writing"]')).waitFor();
       for (;;) {
         if (model.queued === 0) break; // the held reply is being answered
         await new Promise((r) => setTimeout(r, 50));

@@ -1094,6 +1094,8 @@ describe('scenario editor', () => {
     };
     expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
     expect(codeBox('library').getAttribute('spellcheck')).toBe('false');
+    // (a pointer's press focuses the tab, as in a browser)
+    within(tablist).getByRole('tab', { name: en['solo.scripts.tab.input'] }).focus();
     fireEvent.click(within(tablist).getByRole('tab', { name: en['solo.scripts.tab.input'] }));
     expect(screen.getByRole('tabpanel').textContent).toContain(en['solo.scripts.about.input']);
     type(codeBox('input'), INPUT_SCRIPT);

@@ -27,6 +27,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/setup.ts'],
     restoreMocks: true,
     // At least two workers, even on a two-core machine where the default is
     // one: 82 s there instead of 119 s, with both cores busy. Files stay isolated: sharing one jsdom and

@@ -9,8 +9,8 @@ import { describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { axeViolations as audit, chromiumOrSkip, skipLine } from './harness.mjs';
-import { character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
+import { axeViolations as audit, chromiumOrSkip, eventually, skipLine, styleElements } from './harness.mjs';
+import { character, DESKTOP, PHONE, showPart, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 // AT_TABLE_SHOTS=<dir> keeps the DM's session page in each theme and size
@@ -101,6 +101,31 @@ for (const viewport of [DESKTOP, PHONE]) {
           }
         }
       }
+      // React Aria's tabs and its modal dialog (focus kept in, Escape,
+      // focus back) add no <style> to the page: the CSP would refuse it
+      await at(dana, `sessions/${sessionId}`);
+      await dana.getByTestId('chat').waitFor();
+      const styles = await styleElements(dana);
+      assert.equal(styles, 0, 'no <style> on the page as it loads');
+      await showPart(dana, 'Actions');
+      await dana.getByTestId('actions-panel').waitFor();
+      await showPart(dana, 'Dice');
+      const request = dana.getByRole('button', { name: 'Request check', exact: true });
+      await request.click();
+      const dialog = dana.getByRole('dialog', { name: 'Request a check' });
+      await dialog.waitFor();
+      await check(dana, 'dark session (DM), check dialog');
+      const inDialog = () => dialog.evaluate((el) => el.contains(document.activeElement));
+      assert.equal(await inDialog(), true, 'focus moves into the dialog');
+      for (const key of ['Shift+Tab', 'Shift+Tab', 'Tab']) {
+        await dana.keyboard.press(key);
+        assert.equal(await inDialog(), true, `focus stays in the dialog (${key})`);
+      }
+      await dana.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await eventually(async () => assert.equal(await request.evaluate((el) => el === document.activeElement), true, 'focus back on Request check'));
+      assert.equal(await styleElements(dana), styles, 'no <style> added by the tabs or the dialog');
+
       assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
       assert.deepEqual(pageErrors, [], 'no page errors and no CSP violations');
     });

@@ -98,7 +98,7 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
 
     // --- export from the play screen and the scenario from the solo page
     await button(page, 'More actions').click();
-    const adventureFile = await download(page, () => button(page, 'Export adventure').click());
+    const adventureFile = await download(page, () => page.getByRole('menuitem', { name: 'Export adventure', exact: true }).click());
     assert.equal(adventureFile.name, 'The Lighthouse.adventure.json');
     const bundle = JSON.parse(adventureFile.text);
     assert.equal(bundle.format, 'adventure-table.adventure');

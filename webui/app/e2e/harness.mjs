@@ -250,6 +250,12 @@ export function journey({ hosted = false } = {}) {
   return { url, at, open, pageErrors };
 }
 
+// styleElements counts the <style> elements of a page. The app adds none:
+// its styles are its own files (the Content-Security-Policy refuses inline
+// ones), and the one rule React Aria would add in a <style> of its own is
+// in styles.css (see index.html).
+export const styleElements = (page) => page.evaluate(() => document.querySelectorAll('style').length);
+
 // smallTargets lists the visible interactive elements smaller than min×min
 // px: 24 by default (WCAG 2.5.8), 44 for a touch screen (2.5.5, the size
 // the app keeps on a coarse pointer). A radio or checkbox counts by its

@@ -188,7 +188,7 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
       await noSmallTargets(page, 'the reader');
       await shoot(page, 'solo-reader');
       await page.getByRole('button', { name: 'More actions', exact: true }).click();
-      await button(page, 'Story cards').waitFor();
+      await page.getByRole('menuitem', { name: 'Story cards', exact: true }).waitFor();
       await shoot(page, 'solo-reader-menu');
       await page.keyboard.press('Escape');
       // the reader and its drawers, light and dark: no serious or critical axe violation
@@ -198,7 +198,7 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
         for (const v of await axeViolations(page)) found.push(`${scheme} reader: ${v}`);
         for (const drawer of ['Story cards', 'Memory']) {
           await page.getByRole('button', { name: 'More actions', exact: true }).click();
-          await button(page, drawer).click();
+          await page.getByRole('menuitem', { name: drawer, exact: true }).click();
           await page.getByRole('dialog').first().waitFor();
           for (const v of await axeViolations(page)) found.push(`${scheme} ${drawer}: ${v}`);
           await page.keyboard.press('Escape');

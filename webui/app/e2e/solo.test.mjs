@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FAKE_MEMORY } from './fake-model.mjs';
-import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
+import { chromiumOrSkip, eventually, skipLine, styleElements } from './harness.mjs';
 import { exactly, soloJourney } from './solo-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -327,9 +327,12 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     const texts = await page.getByTestId('node-text').allTextContents();
     assert.ok(texts.at(-1).trim().endsWith('(scripted)'), `the newest narration ends with (scripted): ${texts.at(-1)}`);
 
-    // --- the script console shows the input script's log line
+    // --- the script console shows the input script's log line (React
+    // Aria's menu and modal drawer add no <style>: the CSP would refuse it)
+    const styles = await styleElements(page);
+    assert.equal(styles, 0, 'no <style> on the page as it loads');
     await button(page, 'More actions').click();
-    await button(page, 'Script console').click();
+    await page.getByRole('menuitem', { name: 'Script console', exact: true }).click();
     const consoleDrawer = page.getByRole('dialog', { name: 'Script console' });
     await consoleDrawer.getByTestId('console-entries').waitFor();
     const logLine = consoleDrawer.locator('[data-testid="console-entry"][data-level="log"]').filter({ hasText: 'turn' });
@@ -341,6 +344,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     assert.equal(logged.trim(), 'turn 1');
     await button(consoleDrawer, 'Close').click();
     await consoleDrawer.waitFor({ state: 'detached' });
+    assert.equal(await styleElements(page), styles, 'no <style> added by the menu or the drawer');
 
     assert.equal(j.model.unexpected, 0, 'every model request had a scripted reply');
     assert.equal(j.model.queued, 0, 'every scripted reply was used');
@@ -376,8 +380,11 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     // (in the overflow menu, which ArrowDown opens at its first item)
     await button(page, 'More actions').focus();
     await page.keyboard.press('ArrowDown');
-    const memoryButton = button(page.getByRole('group', { name: 'Turn controls' }), 'Memory');
-    await memoryButton.focus();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await eventually(async () => assert.equal(await focused(), 'Insights of the last reply'));
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'Memory');
+    const memoryButton = page.getByRole('menuitem', { name: 'Memory', exact: true });
     await page.keyboard.press('Enter');
     const panel = page.getByRole('dialog', { name: 'Memory' });
     await panel.getByTestId('memory-empty').waitFor();
@@ -514,7 +521,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     // --- add a card in play
     const controls = page.getByRole('group', { name: 'Turn controls' });
     await button(controls, 'More actions').click();
-    await button(controls, 'Story cards').click();
+    await page.getByRole('menuitem', { name: 'Story cards', exact: true }).click();
     const panel = page.getByRole('dialog', { name: 'Story cards' });
     await panel.getByTestId('lore-count').filter({ hasText: '0 of at most 500 cards' }).waitFor();
     const add = panel.getByTestId('lore-add');
@@ -539,7 +546,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     // --- at 390×844: the drawer fits, the card says it was in the last prompt; edit it there
     await page.setViewportSize({ width: 390, height: 844 });
     await button(controls, 'More actions').click();
-    await button(controls, 'Story cards').click();
+    await page.getByRole('menuitem', { name: 'Story cards', exact: true }).click();
     await card.getByTestId('lore-used').filter({ hasText: 'In the last prompt named by “harbourmaster”' }).waitFor();
     await eventually(async () => {
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'the page scrolls sideways at 390×844');
@@ -563,7 +570,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
 
     // --- set it aside: the next prompt goes without it, though its key is named
     await button(controls, 'More actions').click();
-    await button(controls, 'Story cards').click();
+    await page.getByRole('menuitem', { name: 'Story cards', exact: true }).click();
     await button(card, 'Set aside').click();
     await button(card, 'Bring back').waitFor();
     assert.equal(await card.getAttribute('data-enabled'), 'false');

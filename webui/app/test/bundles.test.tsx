@@ -76,9 +76,11 @@ describe('bundles', () => {
     const dl = lendDownloads();
     renderApp('/solo/adventures/7');
     await screen.findByText('The gate is shut.');
-    const button = screen.getByTestId('adventure-export');
-    expect(button.textContent).toBe(en['solo.bundle.exportAdventure']);
-    fireEvent.click(button);
+    fireEvent.click(screen.getByRole('button', { name: en['reader.more'] }));
+    const item = screen.getByTestId('adventure-export');
+    expect(item.getAttribute('role')).toBe('menuitem');
+    expect(item.textContent).toBe(en['solo.bundle.exportAdventure']);
+    fireEvent.click(item);
     await vi.waitFor(() => expect(dl.downloads).toEqual(['The Keep.adventure.json blob:mira']));
     expect(callsTo('GET', '/api/adventures/7/bundle')).toHaveLength(1);
     dl.restore();

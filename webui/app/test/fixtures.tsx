@@ -1,14 +1,22 @@
 // Shared by the session-page tests (live.test.tsx, rolls.test.tsx): a fake
 // server at the fetch boundary whose long-poll the test answers (or fails) by
 // hand, the app render, the per-test reset, and resume / seat / event fixtures.
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AppShell } from '../src/App';
+import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
 import type { Character, CharacterDerived, EventView, Participant, RollRequestView, RollResultView, Seat, SessionResume } from '../src/table/api';
+
+// pickMore presses an item of the play screen's overflow menu (MoreMenu):
+// it opens the menu, then picks the item by its name.
+export function pickMore(name: string) {
+  fireEvent.click(screen.getByRole('button', { name: en['reader.more'] }));
+  fireEvent.click(screen.getByRole('menuitem', { name }));
+}
 
 // ---- a fake server -------------------------------------------------------
 

@@ -10,7 +10,7 @@ import errorsEn from '../src/i18n/errors.en.json';
 import { format } from '../src/i18n/messages';
 import { resetIdentity } from '../src/identity';
 import type { AdventurePage, CardEdit, CardInput, PlayCard, PlayCards } from '../src/solo/api';
-import { adventureView, apiError, callsTo, json, narratorSettings, renderApp, storyNode, stubServer } from './fixtures';
+import { adventureView, apiError, callsTo, json, narratorSettings, pickMore, renderApp, storyNode, stubServer } from './fixtures';
 
 const PAGE: AdventurePage = {
   adventure: adventureView(),
@@ -93,7 +93,7 @@ function stubCards(start: PlayCards = cards(), refuse = 0, code = 'card_invalid'
 async function openLore() {
   renderApp('/solo/adventures/7');
   await screen.findByText('Bram nods at the door.');
-  fireEvent.click(screen.getByRole('button', { name: en['solo.lore.open'] }));
+  pickMore(en['solo.lore.open']);
   const drawer = await screen.findByRole('dialog', { name: en['solo.lore.title'] });
   await within(drawer).findByTestId('lore-count');
   return drawer;

@@ -18,7 +18,7 @@ import type {
   MemoryInput,
   MemoryView,
 } from '../src/solo/api';
-import { adventureView, apiError, callsTo, json, narratorSettings, renderApp, stubServer, T0 } from './fixtures';
+import { adventureView, apiError, callsTo, json, narratorSettings, pickMore, renderApp, stubServer, T0 } from './fixtures';
 
 // ---- fixtures ------------------------------------------------------------
 
@@ -91,10 +91,10 @@ const PLAY = {
 
 // openDrawer opens the play screen and the drawer its button opens, and waits
 // for the drawer's content (the test id ready).
-async function openDrawer(open: string, title: string, ready: string) {
+async function openDrawer(open: () => void, title: string, ready: string) {
   renderApp('/solo/adventures/7');
   await screen.findByText('Bram nods at the door.');
-  fireEvent.click(screen.getByRole('button', { name: open }));
+  open();
   const drawer = await screen.findByRole('dialog', { name: title });
   await within(drawer).findByTestId(ready);
   return drawer;
@@ -152,7 +152,7 @@ function stubBank(start: MemoryBank = bank(), routes: Parameters<typeof stubServ
   });
 }
 
-const openPanel = () => openDrawer(en['solo.memory.open'], en['solo.memory.title'], 'memory-status');
+const openPanel = () => openDrawer(() => pickMore(en['solo.memory.open']), en['solo.memory.title'], 'memory-status');
 
 const items = (panel: HTMLElement) => within(panel).getAllByTestId('memory');
 const item = (panel: HTMLElement, text: string) => {
@@ -394,7 +394,7 @@ function insights(over: Partial<Insights> = {}): Insights {
 
 function openInsights(ins: Insights) {
   stubServer({ ...PLAY, 'GET /api/actions/3/insights': () => json(200, ins) });
-  return openDrawer(en['solo.insights.open'], en['solo.insights.title'], 'insights-usage');
+  return openDrawer(() => fireEvent.click(screen.getByRole('button', { name: en['solo.insights.open'] })), en['solo.insights.title'], 'insights-usage');
 }
 
 describe('insights: memories', () => {

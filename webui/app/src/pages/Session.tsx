@@ -1,5 +1,7 @@
 import { Ban, Flag, Play } from 'lucide-react';
-import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from 'react';
+import { useTab, useTabList, useTabPanel } from 'react-aria';
+import { Item, useTabListState, type TabListState } from 'react-stately';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -162,7 +164,6 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const compactHead = useCompactHead();
   const [stageOpen, setStageOpen] = useState(true);
   const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
-  const tabsId = useId();
 
   const onNew = useCallback(
     (events: EventView[]) => {
@@ -250,32 +251,18 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     setCheckDraft({ ...draft, seatIds: draft.seatIds === null ? null : draft.seatIds.filter((id) => known.has(id)) });
   };
 
-  const phoneTabs = (
-    <div className="side-tabs view-tabs" role="tablist" aria-label={t('table.side')}>
-      {SIDE_TABS.map((x) => (
-        <button
-          key={x.id}
-          type="button"
-          role="tab"
-          className={`view-tab view-tab-${x.id}`}
-          id={`${tabsId}-tab-${x.id}`}
-          aria-selected={tab === x.id}
-          aria-controls={`${tabsId}-panel-${x.id}`}
-          tabIndex={tab === x.id ? 0 : -1}
-          onClick={() => setTab(x.id)}
-          onKeyDown={(e) => {
-            if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-            const i = SIDE_TABS.findIndex((y) => y.id === tab);
-            const next = SIDE_TABS[(i + (e.key === 'ArrowRight' ? 1 : SIDE_TABS.length - 1)) % SIDE_TABS.length]!;
-            setTab(next.id);
-            document.getElementById(`${tabsId}-tab-${next.id}`)?.focus();
-          }}
-        >
-          {t(x.label)}
-        </button>
-      ))}
-    </div>
-  );
+  // The side tabs on React Aria's tab hooks (not its Tabs component, which
+  // would render the whole page a second time, hidden, to find its tabs):
+  // the arrow keys move along the tabs (wrapping), Home and End jump to the
+  // ends, and the tab in focus is the one shown. The panels are spread over
+  // the page (SidePanel).
+  const tabs = useTabListState({
+    items: SIDE_TABS,
+    children: (x) => <Item key={x.id}>{t(x.label)}</Item>,
+    selectedKey: tab,
+    onSelectionChange: (k) => setTab(k as SideTab),
+  });
+  const phoneTabs = <SideTabList state={tabs} label={t('table.side')} />;
 
   // The table: on the left the head, the stage (a collapsible hero), the
   // player cards and the tools (dice, actions); on the right the feed
@@ -342,7 +329,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
         {phoneTabs}
 
-        <div className="table-scene" role="tabpanel" id={`${tabsId}-panel-scene`} aria-labelledby={`${tabsId}-tab-scene`}>
+        <SidePanel state={tabs} id="scene" className="table-scene">
           {hasSessionControls(data) && <SessionControls data={data} onSession={applyResume} />}
 
           <details
@@ -390,47 +377,33 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               <span className="hint"> {format(t('table.proxy.hint'), { name: proxyName })}</span>
             </div>
           )}
-        </div>
+        </SidePanel>
 
         <div className="table-tools" data-testid="side-panel">
-          <div
-            className="side-tab-panel tools-panel"
-            role="tabpanel"
-            id={`${tabsId}-panel-dice`}
-            aria-labelledby={`${tabsId}-tab-dice`}
-            hidden={tab !== 'dice'}
-            data-testid="dice-panel"
-          >
+          <SidePanel state={tabs} id="dice" className="side-tab-panel tools-panel" hidden={tab !== 'dice'} data-testid="dice-panel">
             <DicePanel
               ctx={ctx}
               results={results}
               proxySeatId={proxyP ? proxyP.seat_id : null}
               onRequestCheck={() => requestCheck({ seatIds: null })}
             />
-          </div>
-          <div
-            className="side-tab-panel tools-panel"
-            role="tabpanel"
-            id={`${tabsId}-panel-actions`}
-            aria-labelledby={`${tabsId}-tab-actions`}
-            hidden={tab !== 'actions'}
-            data-testid="actions-panel"
-          >
+          </SidePanel>
+          <SidePanel state={tabs} id="actions" className="side-tab-panel tools-panel" hidden={tab !== 'actions'} data-testid="actions-panel">
             <ActionsPanel
               ctx={ctx}
               onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
             />
-          </div>
+          </SidePanel>
         </div>
       </div>
 
       <div className="divider" aria-label={t('table.resize')} data-testid="divider" {...side.separatorProps} />
 
-      <section
+      <SidePanel
+        as="section"
+        state={tabs}
+        id="chat"
         className="feed-col side-tab-panel"
-        role="tabpanel"
-        id={`${tabsId}-panel-chat`}
-        aria-labelledby={`${tabsId}-tab-chat`}
         data-testid="feed-column"
         onScrollCapture={compactHead.onFeedScroll}
       >
@@ -460,7 +433,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           windowId={openWindow ? openWindow.id : null}
           onDeclared={reloadBoard}
         />
-      </section>
+      </SidePanel>
 
       {checkDraft !== null && isDM && (
         <CheckDialog
@@ -475,6 +448,67 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         />
       )}
     </div>
+  );
+}
+
+// SideTabList is the row of side tabs (React Aria's useTabList and useTab).
+function SideTabList({ state, label }: { state: TabListState<(typeof SIDE_TABS)[number]>; label: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const { tabListProps } = useTabList({ 'aria-label': label }, state, ref);
+  return (
+    <div className="side-tabs view-tabs" {...tabListProps} ref={ref}>
+      {[...state.collection].map((item) => (
+        <SideTabItem key={item.key} id={item.key as SideTab} state={state}>
+          {item.rendered}
+        </SideTabItem>
+      ))}
+    </div>
+  );
+}
+
+function SideTabItem({ id, state, children }: { id: SideTab; state: TabListState<object>; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const { tabProps } = useTab({ key: id }, state, ref);
+  return (
+    <div className={`view-tab view-tab-${id}`} {...tabProps} ref={ref}>
+      {children}
+    </div>
+  );
+}
+
+// SidePanel is the part of the session page a side tab shows (React Aria's
+// useTabPanel). The feed and the table stay in view beside the tools on a
+// wide screen, where their tabs are hidden: every panel is mounted all the
+// time, hidden (the tools) or shown by the page's CSS (data-view), and it
+// is labelled by its own tab, not by the chosen one.
+function SidePanel({
+  as: Tag = 'div',
+  state,
+  id,
+  children,
+  ...rest
+}: {
+  as?: 'div' | 'section';
+  state: TabListState<object>;
+  id: SideTab;
+  className: string;
+  hidden?: boolean;
+  children: ReactNode;
+  'data-testid'?: string;
+  onScrollCapture?: (e: UIEvent<HTMLElement>) => void;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  const { tabPanelProps } = useTabPanel({ id }, state, ref);
+  return (
+    <Tag
+      {...rest}
+      {...tabPanelProps}
+      // its own tab: React Aria names a tab and its panel <base>-tab-<key> and <base>-tabpanel-<key>
+      aria-labelledby={tabPanelProps.id?.replace(/-tabpanel-([^-]+)$/, '-tab-$1')}
+      ref={ref as RefObject<HTMLDivElement>}
+    >
+      {children}
+    </Tag>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useId, type ReactNode, type RefObject } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import type { Loadable } from '../useApi';
@@ -30,14 +31,12 @@ export function DrawerShell({
   const id = useId();
   const key = (k: string) => `solo.${keys}.${k}` as MessageKey;
   return (
-    <div
+    <ModalDialog
+      kind="drawer"
       className={`drawer ${keys}-drawer`}
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      data-testid={`${keys}-panel`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
+      labelledBy={`${id}-title`}
+      testId={`${keys}-panel`}
+      onClose={onClose}
     >
       <div className="drawer-head">
         <h2 id={`${id}-title`}>{t(key('title'))}</h2>
@@ -54,6 +53,6 @@ export function DrawerShell({
       {!ready && loaded.state === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {loaded.state === 'error' && <ErrorNotice code={loaded.code} lead={t(key('failed'))} onRetry={reload} />}
       {ready && children}
-    </div>
+    </ModalDialog>
   );
 }

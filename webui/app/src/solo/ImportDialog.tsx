@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Schemas } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { en, type MessageKey } from '../i18n/en';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -83,69 +84,58 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const scripts = sc ? Object.values(sc.scripts).filter((s) => s.trim() !== '').length : 0;
 
   return (
-    <div className="dialog-backdrop">
-      <section
-        className="dialog import-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid="import-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id={`${id}-title`}>{t('solo.import.title')}</h2>
-        <p className="hint">{t('solo.import.hint')}</p>
-        <div className="field">
-          <label htmlFor={`${id}-file`}>{t('solo.import.file')}</label>
-          <input
-            id={`${id}-file`}
-            ref={input}
-            type="file"
-            accept={ACCEPT}
-            onChange={(e) => void onFile(e)}
-            data-testid="import-file"
-          />
-        </div>
-        {reading.busy && <p aria-busy="true">{t('solo.import.reading')}</p>}
-        {reading.error !== null && <ErrorNotice code={reading.error} lead={t('solo.import.previewFailed')} />}
-        {preview && sc && (
-          <div data-testid="import-preview">
-            <dl className="import-facts">
-              <dt>{t('solo.import.format')}</dt>
-              <dd data-testid="import-format">{known(t, `solo.import.fmt.${preview.format}`, preview.format)}</dd>
-              <dt>{t('solo.import.scenarioTitle')}</dt>
-              <dd data-testid="import-title">{preview.title}</dd>
-            </dl>
-            <p data-testid="import-counts">{format(t('solo.import.counts'), { cards: sc.cards.length, scripts })}</p>
-            <h3>{format(t('solo.import.mapped'), { n: preview.mapped.length })}</h3>
-            <ul className="import-notes" data-testid="import-mapped">
-              {preview.mapped.map((n, i) => (
+    <ModalDialog kind="dialog" className="dialog import-dialog" labelledBy={`${id}-title`} testId="import-dialog" onClose={onClose}>
+      <h2 id={`${id}-title`}>{t('solo.import.title')}</h2>
+      <p className="hint">{t('solo.import.hint')}</p>
+      <div className="field">
+        <label htmlFor={`${id}-file`}>{t('solo.import.file')}</label>
+        <input
+          id={`${id}-file`}
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          onChange={(e) => void onFile(e)}
+          data-testid="import-file"
+        />
+      </div>
+      {reading.busy && <p aria-busy="true">{t('solo.import.reading')}</p>}
+      {reading.error !== null && <ErrorNotice code={reading.error} lead={t('solo.import.previewFailed')} />}
+      {preview && sc && (
+        <div data-testid="import-preview">
+          <dl className="import-facts">
+            <dt>{t('solo.import.format')}</dt>
+            <dd data-testid="import-format">{known(t, `solo.import.fmt.${preview.format}`, preview.format)}</dd>
+            <dt>{t('solo.import.scenarioTitle')}</dt>
+            <dd data-testid="import-title">{preview.title}</dd>
+          </dl>
+          <p data-testid="import-counts">{format(t('solo.import.counts'), { cards: sc.cards.length, scripts })}</p>
+          <h3>{format(t('solo.import.mapped'), { n: preview.mapped.length })}</h3>
+          <ul className="import-notes" data-testid="import-mapped">
+            {preview.mapped.map((n, i) => (
+              <li key={i}>{noteText(t, n)}</li>
+            ))}
+          </ul>
+          <h3>{format(t('solo.import.unmapped'), { n: preview.unmapped.length })}</h3>
+          {preview.unmapped.length === 0 ? (
+            <p className="hint">{t('solo.import.nothingLost')}</p>
+          ) : (
+            <ul className="import-notes" data-testid="import-unmapped">
+              {preview.unmapped.map((n, i) => (
                 <li key={i}>{noteText(t, n)}</li>
               ))}
             </ul>
-            <h3>{format(t('solo.import.unmapped'), { n: preview.unmapped.length })}</h3>
-            {preview.unmapped.length === 0 ? (
-              <p className="hint">{t('solo.import.nothingLost')}</p>
-            ) : (
-              <ul className="import-notes" data-testid="import-unmapped">
-                {preview.unmapped.map((n, i) => (
-                  <li key={i}>{noteText(t, n)}</li>
-                ))}
-              </ul>
-            )}
-          </div>
-        )}
-        {importing.error !== null && <ErrorNotice code={importing.error} lead={t('solo.import.failed')} />}
-        <p className="form-actions">
-          <button type="button" onClick={() => void submit()} disabled={!preview || importing.busy} data-testid="import-submit">
-            {t('solo.import.submit')}
-          </button>{' '}
-          <button type="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-        </p>
-      </section>
-    </div>
+          )}
+        </div>
+      )}
+      {importing.error !== null && <ErrorNotice code={importing.error} lead={t('solo.import.failed')} />}
+      <p className="form-actions">
+        <button type="button" onClick={() => void submit()} disabled={!preview || importing.busy} data-testid="import-submit">
+          {t('solo.import.submit')}
+        </button>{' '}
+        <button type="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+      </p>
+    </ModalDialog>
   );
 }

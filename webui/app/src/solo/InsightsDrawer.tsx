@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { useApi } from '../useApi';
@@ -34,15 +35,7 @@ export function InsightsDrawer({ actionId, onClose }: { actionId: number; onClos
   useEffect(() => close.current?.focus(), [actionId]);
 
   return (
-    <div
-      className="drawer"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      data-testid="insights"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
+    <ModalDialog kind="drawer" className="drawer" labelledBy={`${id}-title`} testId="insights" onClose={onClose}>
       <div className="drawer-head">
         <h2 id={`${id}-title`}>{t('solo.insights.title')}</h2>
         <button type="button" ref={close} onClick={onClose}>
@@ -58,7 +51,7 @@ export function InsightsDrawer({ actionId, onClose }: { actionId: number; onClos
         />
       )}
       {ins.state === 'ok' && <InsightsBody ins={ins.data} />}
-    </div>
+    </ModalDialog>
   );
 }
 

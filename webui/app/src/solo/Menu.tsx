@@ -1,36 +1,29 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
-// Menu is a small button that shows a group of action buttons: a turn's
-// actions (Fork, Insights, Edit, Delete) and the play screen's overflow
-// (memory, story cards, console, settings, export…). The items stay in the
-// page; CSS shows them while the menu is open (and, for a turn, while the
-// pointer is over it). The button (click, Enter, Space, ArrowDown) opens
-// and focuses the first item, the arrow keys and Home/End move between the
-// items, Tab walks them, Escape closes and gives focus back to the button;
-// leaving the menu with focus closes it. keepOpen holds it open (a delete
-// waiting for its confirmation). closeOnPick closes it after an item is
-// pressed (the overflow menu; a turn menu stays for its confirmations).
-// toggleRef reaches the button, for focus to come back to it when what an
-// item opened closes (the item itself is hidden with the menu by then).
+// Menu is a small button that shows a group of a turn's tools (Fork,
+// Insights, Edit, Delete). It is not an ARIA menu (the play screen's
+// overflow is one: MoreMenu): the tools stay in the page beside the turn,
+// CSS shows them while the group is open and while the pointer is over the
+// turn, and Delete asks for its confirmation inside the group. The button
+// (click, Enter, Space, ArrowDown) opens it and focuses the first tool, the
+// arrow keys and Home/End move between the tools, Tab walks them, Escape
+// closes and gives focus back to the button; leaving the group with focus
+// closes it. keepOpen holds it open (a delete waiting for its confirmation).
 export function Menu({
   label,
   itemsLabel,
   toggle: toggleContent,
   keepOpen = false,
-  closeOnPick = false,
   className,
   testId,
-  toggleRef,
   children,
 }: {
   label: string;
   itemsLabel: string;
   toggle: ReactNode;
   keepOpen?: boolean;
-  closeOnPick?: boolean;
   className: string;
   testId: string;
-  toggleRef?: RefObject<HTMLButtonElement | null>;
   children: ReactNode;
 }) {
   const id = useId();
@@ -96,10 +89,7 @@ export function Menu({
       <button
         type="button"
         className={`tool ${className}-toggle`}
-        ref={(el) => {
-          toggle.current = el;
-          if (toggleRef) toggleRef.current = el;
-        }}
+        ref={toggle}
         aria-label={label}
         aria-expanded={shown}
         aria-controls={id}
@@ -126,9 +116,6 @@ export function Menu({
         role="group"
         aria-label={itemsLabel}
         onKeyDown={onItemsKey}
-        onClick={(e) => {
-          if (closeOnPick && e.target instanceof Element && e.target.closest('button')) setOpen(false);
-        }}
       >
         {children}
       </div>

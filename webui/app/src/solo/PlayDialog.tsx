@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
@@ -28,49 +29,38 @@ export function PlayDialog({ scenarioId, title, onClose }: { scenarioId: number;
   };
 
   return (
-    <div className="dialog-backdrop">
-      <section
-        className="dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid="play-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id={`${id}-title`}>{format(t('solo.play.title'), { title })}</h2>
-        <p className="hint">{t('solo.play.hint')}</p>
-        <form onSubmit={submit}>
-          <div className="field">
-            <label htmlFor={`${id}-name`}>{t('solo.persona.name')}</label>
-            <input id={`${id}-name`} ref={first} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-pronouns`}>{t('solo.persona.pronouns')}</label>
-            <input
-              id={`${id}-pronouns`}
-              value={pronouns}
-              maxLength={60}
-              placeholder={t('solo.persona.pronounsPlaceholder')}
-              onChange={(e) => setPronouns(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-desc`}>{t('solo.persona.desc')}</label>
-            <textarea id={`${id}-desc`} rows={3} value={desc} onChange={(e) => setDesc(e.target.value)} />
-          </div>
-          {action.error !== null && <ErrorNotice code={action.error} lead={t('solo.play.failed')} />}
-          <p className="form-actions">
-            <button type="submit" disabled={action.busy}>
-              {t('solo.play.start')}
-            </button>{' '}
-            <button type="button" onClick={onClose}>
-              {t('common.cancel')}
-            </button>
-          </p>
-        </form>
-      </section>
-    </div>
+    <ModalDialog kind="dialog" className="dialog" labelledBy={`${id}-title`} testId="play-dialog" onClose={onClose}>
+      <h2 id={`${id}-title`}>{format(t('solo.play.title'), { title })}</h2>
+      <p className="hint">{t('solo.play.hint')}</p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t('solo.persona.name')}</label>
+          <input id={`${id}-name`} ref={first} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-pronouns`}>{t('solo.persona.pronouns')}</label>
+          <input
+            id={`${id}-pronouns`}
+            value={pronouns}
+            maxLength={60}
+            placeholder={t('solo.persona.pronounsPlaceholder')}
+            onChange={(e) => setPronouns(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-desc`}>{t('solo.persona.desc')}</label>
+          <textarea id={`${id}-desc`} rows={3} value={desc} onChange={(e) => setDesc(e.target.value)} />
+        </div>
+        {action.error !== null && <ErrorNotice code={action.error} lead={t('solo.play.failed')} />}
+        <p className="form-actions">
+          <button type="submit" disabled={action.busy}>
+            {t('solo.play.start')}
+          </button>{' '}
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+        </p>
+      </form>
+    </ModalDialog>
   );
 }

@@ -2,7 +2,6 @@ import {
   ArrowLeft,
   BookOpen,
   Brain,
-  EllipsisVertical,
   FastForward,
   Lightbulb,
   Pencil,
@@ -40,10 +39,10 @@ import {
   type TurnInput as TurnBody,
 } from './api';
 import { AdventureSettings } from './AdventureSettings';
-import { ExportBundleButton } from './BundleButtons';
+import { downloadBundle } from './bundles';
 import { BranchList } from './Branches';
 import { InsightsDrawer } from './InsightsDrawer';
-import { Menu } from './Menu';
+import { MoreMenu } from './MoreMenu';
 import { LorePanel } from './LorePanel';
 import { MemoryPanel } from './MemoryPanel';
 import { ReaderOptions } from './ReaderOptions';
@@ -135,9 +134,16 @@ function Play({ id }: { id: string }) {
   // messages of the scripts for the player after the last turn
   const [notices, setNotices] = useState<Notice[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
-  // the overflow menu's button: focus comes back to it when a drawer it
-  // opened closes
+  // the overflow menu's button: focus comes back to it when a drawer or
+  // panel it opened closes (the item that opened it went with the menu). It
+  // moves once the drawer is gone: while a modal drawer is open, focus
+  // cannot leave it.
   const moreButton = useRef<HTMLButtonElement>(null);
+  const [backToMore, setBackToMore] = useState(0);
+  useEffect(() => {
+    if (backToMore > 0) moreButton.current?.focus();
+  }, [backToMore]);
+  const focusMore = () => setBackToMore((n) => n + 1);
   const [memoryOpen, setMemoryOpen] = useState(false);
   const [loreOpen, setLoreOpen] = useState(false);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});
@@ -146,6 +152,8 @@ function Play({ id }: { id: string }) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [announce, setAnnounce] = useState('');
   const action = useAction();
+  // the overflow menu's export: its failure shows under the story
+  const exporting = useAction();
   // the edits and deletes of single nodes: their failure shows at the node
   const nodeAction = useAction();
   const [nodeOp, setNodeOp] = useState<{ id: number; op: NodeFailure['op'] } | null>(null);
@@ -460,6 +468,7 @@ function Play({ id }: { id: string }) {
           ))}
         {stopError !== null && <ErrorNotice code={stopError} />}
         {action.error !== null && <ErrorNotice code={action.error} />}
+        {exporting.error !== null && <ErrorNotice code={exporting.error} lead={t('solo.bundle.exportFailed')} />}
 
         <ScriptNotices notices={notices} onChange={setNotices} />
 
@@ -471,7 +480,7 @@ function Play({ id }: { id: string }) {
           onSaved={(view) => setPage((p) => p && { ...p, adventure: view })}
           onClose={() => {
             setSettingsOpen(false);
-            moreButton.current?.focus();
+            focusMore();
           }}
         />
       )}
@@ -496,57 +505,29 @@ function Play({ id }: { id: string }) {
           <IconAction label={t('reader.edit')} disabled={!canEdit} onClick={() => setEditRequest((n) => n + 1)} icon={Pencil} />
           <span className="controls-gap" />
           <ShortcutsHelp open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
-          <Menu
-            className="more-menu"
-            testId="more-menu"
+          <MoreMenu
             label={t('reader.more')}
-            itemsLabel={t('reader.more')}
-            toggle={<EllipsisVertical aria-hidden="true" size={20} />}
-            toggleRef={moreButton}
-            closeOnPick
-          >
-            {lastPrompt && (
-              <button type="button" onClick={() => openInsights(lastPrompt.id)}>
-                <Lightbulb aria-hidden="true" size={18} />
-                {t('solo.insights.last')}
-              </button>
-            )}
-            <button type="button" aria-expanded={memoryOpen} onClick={() => openDrawer('memory')}>
-              <Brain aria-hidden="true" size={18} />
-              {t('solo.memory.open')}
-            </button>
-            <button type="button" aria-expanded={loreOpen} onClick={() => openDrawer('lore')}>
-              <BookOpen aria-hidden="true" size={18} />
-              {t('solo.lore.open')}
-            </button>
-            <button type="button" aria-expanded={consoleOpen} onClick={() => openDrawer('console')}>
-              <Terminal aria-hidden="true" size={18} />
-              {t('solo.console.open')}
-            </button>
-            <button
-              type="button"
-             
-              aria-expanded={settingsOpen}
-              aria-controls="solo-adventure-settings"
-              onClick={() => setSettingsOpen((o) => !o)}
-            >
-              <Settings2 aria-hidden="true" size={18} />
-              {t('solo.settings.open')}
-            </button>
-            {adv.scenario_id !== null && (
-              <button type="button" disabled={busy} onClick={() => setRefreshing(true)} aria-expanded={refreshing}>
-                <RefreshCw aria-hidden="true" size={18} />
-                {t('solo.refresh.open')}
-              </button>
-            )}
-            <ExportBundleButton
-              kind="adventure"
-              id={adv.id}
-              title={adv.title}
-              label={t('solo.bundle.exportAdventure')}
-              disabled={busy}
-            />
-          </Menu>
+            buttonRef={moreButton}
+            items={[
+              ...(lastPrompt
+                ? [{ id: 'insights', label: t('solo.insights.last'), icon: Lightbulb, onAction: () => openInsights(lastPrompt.id) }]
+                : []),
+              { id: 'memory', label: t('solo.memory.open'), icon: Brain, onAction: () => openDrawer('memory') },
+              { id: 'lore', label: t('solo.lore.open'), icon: BookOpen, onAction: () => openDrawer('lore') },
+              { id: 'console', label: t('solo.console.open'), icon: Terminal, onAction: () => openDrawer('console') },
+              { id: 'settings', label: t('solo.settings.open'), icon: Settings2, onAction: () => setSettingsOpen((o) => !o) },
+              ...(adv.scenario_id !== null
+                ? [{ id: 'refresh', label: t('solo.refresh.open'), icon: RefreshCw, disabled: busy, onAction: () => setRefreshing(true) }]
+                : []),
+              {
+                id: 'export',
+                label: t('solo.bundle.exportAdventure'),
+                disabled: busy || exporting.busy,
+                testId: 'adventure-export',
+                onAction: () => void exporting.run(() => downloadBundle('adventure', adv.id, adv.title)),
+              },
+            ]}
+          />
           <ShortcutKeys
             actions={{
               retry: canRetry ? retry : null,
@@ -572,7 +553,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setMemoryOpen(false);
-            moreButton.current?.focus();
+            focusMore();
           }}
         />
       )}
@@ -583,7 +564,7 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setLoreOpen(false);
-            moreButton.current?.focus();
+            focusMore();
           }}
         />
       )}
@@ -593,7 +574,7 @@ function Play({ id }: { id: string }) {
           version={version}
           onClose={() => {
             setConsoleOpen(false);
-            moreButton.current?.focus();
+            focusMore();
           }}
         />
       )}

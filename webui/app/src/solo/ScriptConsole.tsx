@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import { serverText } from '../i18n/serverText';
 import { useApi } from '../useApi';
@@ -42,15 +43,7 @@ export function ScriptConsole({
     (LEVELS as readonly string[]).includes(l) ? t(`solo.console.level.${l as ScriptLevel}`) : l;
 
   return (
-    <div
-      className="drawer"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      data-testid="script-console"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
+    <ModalDialog kind="drawer" className="drawer" labelledBy={`${id}-title`} testId="script-console" onClose={onClose}>
       <div className="drawer-head">
         <h2 id={`${id}-title`}>{t('solo.console.title')}</h2>
         <span>
@@ -100,6 +93,6 @@ export function ScriptConsole({
             </tbody>
           </table>
         ))}
-    </div>
+    </ModalDialog>
   );
 }

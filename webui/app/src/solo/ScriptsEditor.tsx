@@ -1,4 +1,5 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { Tab as RacTab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -37,7 +38,6 @@ export function ScriptsEditor({
   const { t } = useI18n();
   const idp = useId();
   const [tab, setTab] = useState<Tab>('library');
-  const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const editors = useRef<Partial<Record<Tab, CodeEditorHandle | null>>>({});
   const [result, setResult] = useState<ScriptTestResult | null>(null);
   const test = useAction();
@@ -76,108 +76,74 @@ export function ScriptsEditor({
     if (r) setResult(r);
   };
 
-  const choose = (next: Tab) => {
-    setTab(next);
-    tabRefs.current[next]?.focus();
-  };
-  // arrow keys move along the tabs (wrapping), Home and End jump to the ends
-  const onKeyDown = (e: KeyboardEvent) => {
-    const i = SCRIPT_TABS.indexOf(tab);
-    const n = SCRIPT_TABS.length;
-    let next: Tab | undefined;
-    if (e.key === 'ArrowRight') next = SCRIPT_TABS[(i + 1) % n];
-    else if (e.key === 'ArrowLeft') next = SCRIPT_TABS[(i + n - 1) % n];
-    else if (e.key === 'Home') next = SCRIPT_TABS[0];
-    else if (e.key === 'End') next = SCRIPT_TABS[n - 1];
-    if (!next) return;
-    e.preventDefault();
-    choose(next);
-  };
-
   return (
     <fieldset className="scripts-editor">
       <legend>{t('solo.scripts.title')}</legend>
       <p className="hint">{t('solo.scripts.hint')}</p>
-      <div className="script-tabs" role="tablist" aria-label={t('solo.scripts.tabs')} onKeyDown={onKeyDown}>
-        {SCRIPT_TABS.map((x) => (
-          <button
-            key={x}
-            ref={(el) => {
-              tabRefs.current[x] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${idp}-tab-${x}`}
-            aria-selected={tab === x}
-            aria-controls={`${idp}-panel-${x}`}
-            aria-describedby={markers[x].length > 0 ? `${idp}-tab-errors` : undefined}
-            tabIndex={tab === x ? 0 : -1}
-            onClick={() => setTab(x)}
-          >
-            {t(`solo.scripts.tab.${x}`)}
-            {scripts[x].trim() !== '' && (
-              // a mark on tabs that hold code; the name of the tab stays the same
-              <span className="script-mark" aria-hidden="true">
-                {' •'}
-              </span>
-            )}
-            {markers[x].length > 0 && (
-              // said as the tab's description, so the tab (and its panel) keep their name
-              <span className="script-error-mark" data-testid="tab-error-mark" aria-hidden="true">
-                {' ⚠'}
-              </span>
-            )}
-          </button>
-        ))}
-      </div>
-      <span id={`${idp}-tab-errors`} className="visually-hidden">
-        {t('solo.scripts.tabHasErrors')}
-      </span>
-      {SCRIPT_TABS.map((x) => {
-        const big = tooLarge(scripts[x]);
-        const described = [`${idp}-about-${x}`, ...(big ? [`${idp}-big-${x}`] : [])].join(' ');
-        return (
-          <div
-            key={x}
-            className="script-panel"
-            role="tabpanel"
-            id={`${idp}-panel-${x}`}
-            aria-labelledby={`${idp}-tab-${x}`}
-            hidden={tab !== x}
-          >
-            <label
-              className="field-label"
-              htmlFor={`${idp}-code-${x}`}
-              // the code editor is in a shadow root, out of the label's reach
-              onClick={() => editors.current[x]?.focus()}
-            >
-              {format(t('solo.scripts.code'), { hook: t(`solo.scripts.tab.${x}`) })}
-            </label>
-            <p className="hint" id={`${idp}-about-${x}`}>
-              {t(`solo.scripts.about.${x}`)}
-            </p>
-            <CodeEditor
-              ref={(h) => {
-                editors.current[x] = h;
-              }}
-              id={`${idp}-code-${x}`}
-              className="script-code"
-              value={scripts[x]}
-              onChange={(v) => onChange({ ...scripts, [x]: v })}
-              label={format(t('solo.scripts.code'), { hook: t(`solo.scripts.tab.${x}`) })}
-              description={`${t(`solo.scripts.about.${x}`)} ${t('solo.scripts.keyboard')}`}
-              describedBy={described}
-              invalid={big || invalid(x)}
-              markers={markers[x]}
-            />
-            {big && (
-              <p className="field-error" id={`${idp}-big-${x}`}>
-                {t('solo.scripts.tooLarge')}
+      {/* React Aria's Tabs: the arrow keys move along the tabs (wrapping),
+          Home and End jump to the ends; every panel stays mounted */}
+      <Tabs className="script-tabs-frame" selectedKey={tab} onSelectionChange={(k) => setTab(k as Tab)}>
+        <TabList className="script-tabs" aria-label={t('solo.scripts.tabs')}>
+          {SCRIPT_TABS.map((x) => (
+            <RacTab key={x} id={x} aria-describedby={markers[x].length > 0 ? `${idp}-tab-errors` : undefined}>
+              {t(`solo.scripts.tab.${x}`)}
+              {scripts[x].trim() !== '' && (
+                // a mark on tabs that hold code; the name of the tab stays the same
+                <span className="script-mark" aria-hidden="true">
+                  {' •'}
+                </span>
+              )}
+              {markers[x].length > 0 && (
+                // said as the tab's description, so the tab (and its panel) keep their name
+                <span className="script-error-mark" data-testid="tab-error-mark" aria-hidden="true">
+                  {' ⚠'}
+                </span>
+              )}
+            </RacTab>
+          ))}
+        </TabList>
+        <span id={`${idp}-tab-errors`} className="visually-hidden">
+          {t('solo.scripts.tabHasErrors')}
+        </span>
+        {SCRIPT_TABS.map((x) => {
+          const big = tooLarge(scripts[x]);
+          const described = [`${idp}-about-${x}`, ...(big ? [`${idp}-big-${x}`] : [])].join(' ');
+          return (
+            <TabPanel key={x} id={x} className="script-panel" shouldForceMount hidden={tab !== x}>
+              <label
+                className="field-label"
+                htmlFor={`${idp}-code-${x}`}
+                // the code editor is in a shadow root, out of the label's reach
+                onClick={() => editors.current[x]?.focus()}
+              >
+                {format(t('solo.scripts.code'), { hook: t(`solo.scripts.tab.${x}`) })}
+              </label>
+              <p className="hint" id={`${idp}-about-${x}`}>
+                {t(`solo.scripts.about.${x}`)}
               </p>
-            )}
-          </div>
-        );
-      })}
+              <CodeEditor
+                ref={(h) => {
+                  editors.current[x] = h;
+                }}
+                id={`${idp}-code-${x}`}
+                className="script-code"
+                value={scripts[x]}
+                onChange={(v) => onChange({ ...scripts, [x]: v })}
+                label={format(t('solo.scripts.code'), { hook: t(`solo.scripts.tab.${x}`) })}
+                description={`${t(`solo.scripts.about.${x}`)} ${t('solo.scripts.keyboard')}`}
+                describedBy={described}
+                invalid={big || invalid(x)}
+                markers={markers[x]}
+              />
+              {big && (
+                <p className="field-error" id={`${idp}-big-${x}`}>
+                  {t('solo.scripts.tooLarge')}
+                </p>
+              )}
+            </TabPanel>
+          );
+        })}
+      </Tabs>
       <p className="hint">
         {t('solo.scripts.keyboard')}
       </p>

@@ -1,5 +1,6 @@
 import { Keyboard } from 'lucide-react';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { Dialog, DialogTrigger, Popover, Pressable } from 'react-aria-components';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 
@@ -42,8 +43,9 @@ export function useShortcuts(latest: { readonly current: ShortcutActions }) {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
       if (typing(e.target)) return;
-      // a drawer or dialog (Insights, memories, console) keeps its keys
-      if (e.target instanceof Element && e.target.closest('[role="dialog"]:not(.shortcuts-popover)')) return;
+      // a drawer or dialog (Insights, memories, console) keeps its keys; the
+      // shortcuts' own popover does not (? closes it)
+      if (e.target instanceof Element && e.target.closest('[role="dialog"]:not(.shortcuts-dialog)')) return;
       const a = latest.current;
       let fn: (() => void) | null = null;
       switch (e.key) {
@@ -85,56 +87,43 @@ export function ShortcutKeys({ actions }: { actions: ShortcutActions }) {
   return null;
 }
 
-// ShortcutsHelp is the "Shortcuts" button and the popover listing them;
-// Escape or the button closes it and focus returns to the button.
+// ShortcutsHelp is the "Shortcuts" button and the popover listing them, on
+// React Aria's DialogTrigger, Popover and Dialog: the button or ? opens it,
+// Escape, the button, ? or a click beside it closes it, and focus returns
+// to the button.
 export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useI18n();
-  const id = useId();
-  const button = useRef<HTMLButtonElement>(null);
   return (
-    <span
-      className="shortcuts"
-      // focus leaving the button and the popover closes it
-      onBlur={(e) => {
-        if (open && e.relatedTarget !== null && !e.currentTarget.contains(e.relatedTarget as Node)) onOpenChange(false);
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.preventDefault();
-          e.stopPropagation();
-          onOpenChange(false);
-          button.current?.focus();
-        }
-      }}
-    >
-      <button
-        type="button"
-        ref={button}
-        aria-expanded={open}
-        aria-controls={id}
-        aria-keyshortcuts="?"
-        className="icon-button"
-        aria-label={t('solo.shortcuts')}
-        title={`${t('solo.shortcuts')} (?)`}
-        onClick={() => onOpenChange(!open)}
-      >
-        <Keyboard aria-hidden="true" size={20} />
-      </button>
-      {open && (
-        <div className="shortcuts-popover" id={id} role="dialog" aria-label={t('solo.shortcuts.label')} data-testid="shortcuts-help">
-          <dl>
-            {SHORTCUTS.map((s) => (
-              <div key={s.keys} style={{ display: 'contents' }}>
-                <dt>
-                  <kbd>{s.keys}</kbd>
-                </dt>
-                <dd>{t(s.what)}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="hint">{t('solo.shortcuts.note')}</p>
-        </div>
-      )}
+    <span className="shortcuts">
+      <DialogTrigger isOpen={open} onOpenChange={onOpenChange}>
+        {/* a native button (Pressable): it keeps its title and aria-keyshortcuts */}
+        <Pressable>
+          <button
+            type="button"
+            aria-keyshortcuts="?"
+            className="icon-button"
+            aria-label={t('solo.shortcuts')}
+            title={`${t('solo.shortcuts')} (?)`}
+          >
+            <Keyboard aria-hidden="true" size={20} />
+          </button>
+        </Pressable>
+        <Popover className="shortcuts-popover" placement="top end" offset={5}>
+          <Dialog className="shortcuts-dialog" aria-label={t('solo.shortcuts.label')} data-testid="shortcuts-help">
+            <dl>
+              {SHORTCUTS.map((s) => (
+                <div key={s.keys} style={{ display: 'contents' }}>
+                  <dt>
+                    <kbd>{s.keys}</kbd>
+                  </dt>
+                  <dd>{t(s.what)}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="hint">{t('solo.shortcuts.note')}</p>
+          </Dialog>
+        </Popover>
+      </DialogTrigger>
     </span>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { useAction } from '../useAction';
@@ -109,105 +110,94 @@ export function CheckDialog({
     });
 
   return (
-    <div className="dialog-backdrop">
-      <section
-        className="dialog check-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="check-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id={titleId}>{t('check.dialog.title')}</h2>
-        <form onSubmit={submit} noValidate>
-          <fieldset>
-            <legend>{t('check.dialog.who')}</legend>
-            <label className="check-row">
-              <input type="checkbox" checked={everyone} onChange={(e) => setEveryone(e.target.checked)} />{' '}
-              {t('check.dialog.everyone')}
+    <ModalDialog kind="dialog" className="dialog check-dialog" labelledBy={titleId} testId="check-dialog" onClose={onClose}>
+      <h2 id={titleId}>{t('check.dialog.title')}</h2>
+      <form onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>{t('check.dialog.who')}</legend>
+          <label className="check-row">
+            <input type="checkbox" checked={everyone} onChange={(e) => setEveryone(e.target.checked)} />{' '}
+            {t('check.dialog.everyone')}
+          </label>
+          {seats.map((s) => (
+            <label key={s.seatId} className="check-row">
+              <input
+                type="checkbox"
+                checked={everyone || chosen.has(s.seatId)}
+                disabled={everyone}
+                onChange={(e) => toggle(s.seatId, e.target.checked)}
+              />{' '}
+              {s.name}
             </label>
-            {seats.map((s) => (
-              <label key={s.seatId} className="check-row">
-                <input
-                  type="checkbox"
-                  checked={everyone || chosen.has(s.seatId)}
-                  disabled={everyone}
-                  onChange={(e) => toggle(s.seatId, e.target.checked)}
-                />{' '}
-                {s.name}
-              </label>
-            ))}
-          </fieldset>
-          <div className="field">
-            <label htmlFor={`${titleId}-check`}>{t('check.dialog.check')}</label>
-            <select id={`${titleId}-check`} ref={first} value={check} onChange={(e) => setCheck(e.target.value)}>
-              <optgroup label={t('character.skills')}>
-                {SKILLS.map((s) => (
-                  <option key={s} value={`skill:${s}`}>
-                    {t(`skill.${s}`)}
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label={t('character.abilities')}>
-                {ABILITIES.map((a) => (
-                  <option key={a} value={`ability:${a}`}>
-                    {t(`ability.${a}`)}
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label={t('character.saves')}>
-                {ABILITIES.map((a) => (
-                  <option key={a} value={`save:${a}`}>
-                    {checkName(a + SAVE_SUFFIX, t)}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${titleId}-dc`}>{t('check.dialog.dc')}</label>
-            <input
-              id={`${titleId}-dc`}
-              type="number"
-              min={1}
-              inputMode="numeric"
-              value={dc}
-              onChange={(e) => setDc(e.target.value)}
-            />
-          </div>
-          <fieldset>
-            <legend>{t('check.dialog.mode')}</legend>
-            {ROLL_MODES.map((m) => (
-              <label key={m} className="check-row">
-                <input type="radio" name="check-mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {t(modeKey(m))}
-              </label>
-            ))}
-          </fieldset>
-          <div className="field">
-            <label htmlFor={`${titleId}-flat`}>{t('check.dialog.flat')}</label>
-            <input id={`${titleId}-flat`} type="number" inputMode="numeric" value={flat} onChange={(e) => setFlat(e.target.value)} />
-          </div>
-          <label className="check-row">
-            <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> {t('check.dialog.reveal')}
-          </label>
-          <label className="check-row">
-            <input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> {t('check.dialog.private')}
-          </label>
-          {!seatsOk && <p className="hint">{t('check.dialog.noSeats')}</p>}
-          {action.error !== null && <ErrorNotice code={action.error} />}
-          <div className="inline-form">
-            <button type="submit" disabled={!dcOk || !flatOk || !seatsOk || action.busy}>
-              {t('check.dialog.send')}
-            </button>
-            <button type="button" onClick={onClose}>
-              {t('check.dialog.cancel')}
-            </button>
-          </div>
-        </form>
-      </section>
-    </div>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${titleId}-check`}>{t('check.dialog.check')}</label>
+          <select id={`${titleId}-check`} ref={first} value={check} onChange={(e) => setCheck(e.target.value)}>
+            <optgroup label={t('character.skills')}>
+              {SKILLS.map((s) => (
+                <option key={s} value={`skill:${s}`}>
+                  {t(`skill.${s}`)}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={t('character.abilities')}>
+              {ABILITIES.map((a) => (
+                <option key={a} value={`ability:${a}`}>
+                  {t(`ability.${a}`)}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={t('character.saves')}>
+              {ABILITIES.map((a) => (
+                <option key={a} value={`save:${a}`}>
+                  {checkName(a + SAVE_SUFFIX, t)}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${titleId}-dc`}>{t('check.dialog.dc')}</label>
+          <input
+            id={`${titleId}-dc`}
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={dc}
+            onChange={(e) => setDc(e.target.value)}
+          />
+        </div>
+        <fieldset>
+          <legend>{t('check.dialog.mode')}</legend>
+          {ROLL_MODES.map((m) => (
+            <label key={m} className="check-row">
+              <input type="radio" name="check-mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {t(modeKey(m))}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${titleId}-flat`}>{t('check.dialog.flat')}</label>
+          <input id={`${titleId}-flat`} type="number" inputMode="numeric" value={flat} onChange={(e) => setFlat(e.target.value)} />
+        </div>
+        <label className="check-row">
+          <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> {t('check.dialog.reveal')}
+        </label>
+        <label className="check-row">
+          <input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> {t('check.dialog.private')}
+        </label>
+        {!seatsOk && <p className="hint">{t('check.dialog.noSeats')}</p>}
+        {action.error !== null && <ErrorNotice code={action.error} />}
+        <div className="inline-form">
+          <button type="submit" disabled={!dcOk || !flatOk || !seatsOk || action.busy}>
+            {t('check.dialog.send')}
+          </button>
+          <button type="button" onClick={onClose}>
+            {t('check.dialog.cancel')}
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
   );
 }
 

@@ -3,6 +3,7 @@
 // seats this browser handed to an AI (seat ids only — never a token).
 import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import type { MintedGrant, Seat } from './api';
@@ -210,44 +211,33 @@ export function TokenDialog({
   const url = mcpUrl();
   const { token, grant } = minted;
   return (
-    <div className="dialog-backdrop">
-      <section
-        className="dialog token-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="token-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id={titleId}>{t(grant.role === 'dm' ? 'ai.token.titleDm' : 'ai.token.titlePlayer')}</h2>
-        <p className="notice notice-warn" role="note">
-          <strong>{t('ai.token.once')}</strong>
-        </p>
-        <CopyField label={t('ai.token.token')} value={token} testId="ai-token" />
-        <CopyField label={t('ai.token.mcpUrl')} value={url} testId="mcp-url" />
-        <CopyField label={t('ai.token.configClaude')} value={claudeConfig(url, token)} testId="config-claude" multiline />
-        <CopyField label={t('ai.token.configSdk')} value={sdkSnippet(url, token)} testId="config-sdk" multiline />
-        {grant.pre_session_expires_at ? <Expiry at={grant.pre_session_expires_at} /> : <p className="hint">{t('ai.token.noExpiry')}</p>}
-        {error !== null && <ErrorNotice code={error} />}
-        <div className="inline-form dialog-actions">
-          {onRotate && (
-            <button type="button" onClick={onRotate} disabled={busy}>
-              {t('ai.dm.rotate')}
-            </button>
-          )}
-          {onRevoke && (
-            <button type="button" onClick={onRevoke} disabled={busy}>
-              {t('ai.dm.revoke')}
-            </button>
-          )}
-          <button type="button" onClick={onClose} autoFocus>
-            {t('ai.token.close')}
+    <ModalDialog kind="dialog" className="dialog token-dialog" labelledBy={titleId} testId="token-dialog" onClose={onClose}>
+      <h2 id={titleId}>{t(grant.role === 'dm' ? 'ai.token.titleDm' : 'ai.token.titlePlayer')}</h2>
+      <p className="notice notice-warn" role="note">
+        <strong>{t('ai.token.once')}</strong>
+      </p>
+      <CopyField label={t('ai.token.token')} value={token} testId="ai-token" />
+      <CopyField label={t('ai.token.mcpUrl')} value={url} testId="mcp-url" />
+      <CopyField label={t('ai.token.configClaude')} value={claudeConfig(url, token)} testId="config-claude" multiline />
+      <CopyField label={t('ai.token.configSdk')} value={sdkSnippet(url, token)} testId="config-sdk" multiline />
+      {grant.pre_session_expires_at ? <Expiry at={grant.pre_session_expires_at} /> : <p className="hint">{t('ai.token.noExpiry')}</p>}
+      {error !== null && <ErrorNotice code={error} />}
+      <div className="inline-form dialog-actions">
+        {onRotate && (
+          <button type="button" onClick={onRotate} disabled={busy}>
+            {t('ai.dm.rotate')}
           </button>
-        </div>
-      </section>
-    </div>
+        )}
+        {onRevoke && (
+          <button type="button" onClick={onRevoke} disabled={busy}>
+            {t('ai.dm.revoke')}
+          </button>
+        )}
+        <button type="button" onClick={onClose} autoFocus>
+          {t('ai.token.close')}
+        </button>
+      </div>
+    </ModalDialog>
   );
 }
 

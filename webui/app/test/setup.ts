@@ -1,0 +1,10 @@
+// jsdom has no CSS.escape, which React Aria calls (it reads <meta> tags by
+// name); this is the CSSOM's definition for the names it passes (plain
+// identifiers), so a selector built with it is the browser's.
+if (typeof globalThis.CSS === 'undefined') {
+  (globalThis as { CSS?: unknown }).CSS = {};
+}
+if (typeof CSS.escape !== 'function') {
+  CSS.escape = (value: string) =>
+    String(value).replace(/[^a-zA-Z0-9_\u00A0-\uFFFF-]/g, (c) => `\\${c}`).replace(/^(-?)(\d)/, '$1\\3$2 ');
+}

@@ -155,6 +155,17 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     assert.match(await danaCard.getAttribute('class'), /\bis-nat20\b/, 'the natural 20 is styled');
     assert.equal(await ann.getByTestId('feed-check').count(), 1, 'one card, resolved in place');
 
+    // the arrow keys move between the tabs shown: on a wide screen the feed
+    // and the table are always in view and their hidden tabs are skipped
+    await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
+    await ann.keyboard.press('ArrowRight');
+    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Actions');
+    await ann.keyboard.press('ArrowRight');
+    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Dice');
+    await ann.keyboard.press('ArrowLeft');
+    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Actions');
+    assert.equal(await ann.evaluate(() => document.activeElement?.textContent), 'Actions', 'focus stays on a tab in view');
+
     // a quick roll lands in the feed as a card with its dice
     await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
     await ann.getByLabel('Dice formula').fill('4d6dl1');

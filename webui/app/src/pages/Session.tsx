@@ -1,5 +1,5 @@
 import { Ban, Flag, Play } from 'lucide-react';
-import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from 'react';
 import { useTab, useTabList, useTabPanel } from 'react-aria';
 import { Item, useTabListState, type TabListState } from 'react-stately';
 import { Link, useParams } from 'react-router';
@@ -101,6 +101,25 @@ const SIDE_TABS: { id: SideTab; label: MessageKey }[] = [
   { id: 'actions', label: 'table.tab.actions' },
 ];
 
+// WIDE is where the page shows the feed and the table beside the tools
+// (styles.css hides their tabs there).
+const WIDE = '(min-width: 900px)';
+const WIDE_HIDDEN_TABS: SideTab[] = ['chat', 'scene'];
+const wideNow = () => globalThis.matchMedia?.(WIDE).matches ?? false;
+
+// useWide follows whether the screen is wide (a window resized, a phone turned).
+function useWide(): boolean {
+  const [wide, setWide] = useState(wideNow);
+  useEffect(() => {
+    const mq = globalThis.matchMedia?.(WIDE);
+    if (!mq) return;
+    const on = () => setWide(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+  return wide;
+}
+
 interface OwnResults {
   // the answers to our own rolls, by request id
   byRequest: Map<number, RollResultView>;
@@ -160,7 +179,8 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   const [own, setOwn] = useState<OwnResults>(() => ({ byRequest: new Map(), list: [] }));
   const [resourcesVersion, setResourcesVersion] = useState(0);
   // wide screens open on the dice tools (the feed is always shown); phones on the feed
-  const [tab, setTab] = useState<SideTab>(() => (globalThis.matchMedia?.('(min-width: 900px)').matches ? 'dice' : 'chat'));
+  const wide = useWide();
+  const [tab, setTab] = useState<SideTab>(() => (wideNow() ? 'dice' : 'chat'));
   const compactHead = useCompactHead();
   const [stageOpen, setStageOpen] = useState(true);
   const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
@@ -258,6 +278,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   // the page (SidePanel).
   const tabs = useTabListState({
     items: SIDE_TABS,
+    // on a wide screen the feed and the table are always in view and their
+    // tabs hidden: the arrow keys skip them
+    disabledKeys: wide ? WIDE_HIDDEN_TABS : [],
     children: (x) => <Item key={x.id}>{t(x.label)}</Item>,
     selectedKey: tab,
     onSelectionChange: (k) => setTab(k as SideTab),

@@ -48,6 +48,7 @@ var migrations = []Migration{
 	migrationV26DCCommitment,
 	migrationV27NarratorDraft,
 	migrationV28NarratorSteps,
+	migrationV900CampaignWorld,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -90,6 +91,7 @@ var currentModels = []any{
 	&BrowserSession{},
 	&Narrator{},
 	&NarratorStep{},
+	&CampaignWorld{},
 }
 
 // schemaVersionRow records each applied version; the current version is the
@@ -154,11 +156,13 @@ func (s *Store) migrateTo(ctx context.Context, target int, freshFromModels bool)
 		}
 		// Another process created it meanwhile: fall through to the steps.
 	}
+	prev := 0
 	for _, m := range migrations {
 		if m.Version > target {
 			break
 		}
-		applied, err := s.applyStep(ctx, m)
+		applied, err := s.applyStep(ctx, m, prev)
+		prev = m.Version
 		if err != nil {
 			return rep, err
 		}
@@ -209,16 +213,18 @@ func (s *Store) createFresh(ctx context.Context) (bool, error) {
 	return created, nil
 }
 
-// applyStep runs one step in its own transaction unless it is already applied.
-func (s *Store) applyStep(ctx context.Context, m Migration) (bool, error) {
+// applyStep runs one step in its own transaction unless it is already
+// applied; the database must be at prev, the step before it in the list
+// (a branch's step may leave a gap in the numbers until it is renumbered).
+func (s *Store) applyStep(ctx context.Context, m Migration, prev int) (bool, error) {
 	applied := false
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		v, err := s.lockForMigration(tx)
 		if err != nil || v >= m.Version {
 			return err
 		}
-		if v != m.Version-1 {
-			return fmt.Errorf("database is at version %d, expected %d", v, m.Version-1)
+		if v != prev {
+			return fmt.Errorf("database is at version %d, expected %d", v, prev)
 		}
 		if v == 0 {
 			if err := refuseForeignTables(tx); err != nil {

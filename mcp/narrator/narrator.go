@@ -327,6 +327,8 @@ type stepState struct {
 	// indexes in msgs of the runner's requests to rewrite.
 	modelCalls int
 	reviews    []int
+	// world is the index in msgs of the campaign's world (0: none).
+	world int
 	// startCursor is the session's cursor when this step started it.
 	startCursor int64
 }
@@ -435,12 +437,22 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 			handled = cur.Cursor
 		}
 	}
-	st.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: systemPrompt(n)},
-		{Role: llm.RoleUser, Content: "The table now, as your seat sees it (get_session_context):\n" + string(contextJSON) +
-			"\n\nAct now: call the tools you need, then write what you say to the table (or nothing)."},
-	}
 	st.offered = r.offered()
+	instructions := systemPrompt(n)
+	budget := 0
+	if b, ok := r.opts.Model.(Budgeter); ok {
+		// Without settings the model call fails anyway, and says why.
+		budget, _ = b.ContextBudget(ctx, modelUser(n))
+	}
+	open := fitOpening(contextJSON, instructions, st.offered, budget)
+	st.msgs = []llm.Message{
+		{Role: llm.RoleSystem, Content: instructions},
+		{Role: llm.RoleUser, Content: open.table},
+	}
+	if open.world != "" {
+		st.msgs = append(st.msgs, llm.Message{Role: llm.RoleUser, Content: open.world})
+		st.world = len(st.msgs) - 1
+	}
 	nudged := false
 	for {
 		st.draft.start()

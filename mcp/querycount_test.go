@@ -104,11 +104,12 @@ func TestToolQueryCounts(t *testing.T) {
 		calls int
 		want  int64
 	}{
-		// one scope (the session with its campaign and room, seats) and
-		// the characters; the rest of the table (participants, names,
-		// stage, events, checks, pending actions, windows, the fight) is
-		// the hub's snapshot while nothing happens
-		{"get_session_context", 2, 3},
+		// one scope (the session with its campaign and room, seats), the
+		// characters and the campaign's world (edited outside the session,
+		// so never in its snapshot); the rest of the table (participants,
+		// names, stage, events, checks, pending actions, windows, the
+		// fight) is the hub's snapshot while nothing happens
+		{"get_session_context", 2, 4},
 		// scope (the session with its campaign and room, seats,
 		// participants); next seq (one UPDATE … RETURNING, which on
 		// PostgreSQL also queues the NOTIFY for other processes); message;

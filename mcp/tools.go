@@ -382,7 +382,7 @@ var tools = []tool{
 			if err != nil {
 				return PreSession{}, err
 			}
-			out := PreSession{CampaignID: p.CampaignID, Campaign: p.CampaignName, DMSeatID: p.DMSeatID, ReadyToStart: p.ReadyToStart}
+			out := PreSession{CampaignID: p.CampaignID, Campaign: p.CampaignName, DMSeatID: p.DMSeatID, ReadyToStart: p.ReadyToStart, World: worldOf(p.World)}
 			if p.LobbySessionID != nil {
 				out.LobbySessionID = *p.LobbySessionID
 			}
@@ -613,7 +613,8 @@ func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (
 	dm := r.Me.Role == table.RoleDM
 	out := Context{Role: r.Me.Role, Cursor: r.Cursor, Instruction: r.Me.TemporaryInstruction,
 		Session: SessionRef{ID: r.Session.ID, Status: r.Session.Status, Campaign: r.Campaign.Name, Room: r.Room.Name},
-		Stage:   Stage{Text: clip(r.Stage.Text, 600), Image: r.Stage.ImageID != nil, Revision: r.Stage.Revision}}
+		Stage:   Stage{Text: clip(r.Stage.Text, 600), Image: r.Stage.ImageID != nil, Revision: r.Stage.Revision},
+		World:   worldOf(now.World)}
 	if r.Me.SeatID != nil {
 		out.SeatID = *r.Me.SeatID
 	}

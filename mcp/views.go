@@ -124,6 +124,7 @@ type Context struct {
 	Encounter   *Fight     `json:"encounter,omitempty" jsonschema:"the running fight"`
 	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
 	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
+	World       any        `json:"world,omitempty"`
 	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
 	Cursor      int64      `json:"cursor"`
 }
@@ -191,6 +192,18 @@ type PreSession struct {
 	LobbySessionID int64  `json:"lobby_session_id,omitempty"`
 	ReadyToStart   bool   `json:"ready_to_start"`
 	ExpiresAt      string `json:"expires_at,omitempty"`
+	World          any    `json:"world,omitempty"`
+}
+
+// worldOf is the campaign's world as the caller's seat may see it (the DM
+// all of it, a player the premise: table.World), or nil when there is
+// nothing in it. The views hold it untyped: its schema would cost the
+// tool list (near its byte budget) twice.
+func worldOf(w table.World) any {
+	if w.Premise == "" && w.PlotEssentials == "" && len(w.NPCs) == 0 {
+		return nil
+	}
+	return &w
 }
 
 // roster names seats the way events name them.

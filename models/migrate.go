@@ -48,6 +48,7 @@ var migrations = []Migration{
 	migrationV26DCCommitment,
 	migrationV27NarratorDraft,
 	migrationV28NarratorSteps,
+	migrationV29CampaignWorld,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -90,6 +91,7 @@ var currentModels = []any{
 	&BrowserSession{},
 	&Narrator{},
 	&NarratorStep{},
+	&CampaignWorld{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

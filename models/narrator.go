@@ -147,11 +147,14 @@ func (s *Store) RunnableNarrators(ctx context.Context) ([]RunnableNarrator, erro
 }
 
 // ClaimNarratorStep takes the grant's step claim for token when nobody
-// holds it or its holder's heartbeat is older than staleBefore, and says
-// whether it did. One statement, so two processes never both win.
-func (s *Store) ClaimNarratorStep(ctx context.Context, grantID int64, token string, now, staleBefore time.Time) (bool, error) {
+// holds it or its holder's heartbeat is older than staleBefore, and no step
+// has finished since the caller read seenSteps, and says whether it did.
+// One statement, so two processes never both win; and a process whose scan
+// read the row before another's step answered the trigger does not answer
+// it a second time.
+func (s *Store) ClaimNarratorStep(ctx context.Context, grantID int64, token string, seenSteps int64, now, staleBefore time.Time) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Narrator{}).
-		Where("grant_id = ? AND (step_token = '' OR step_heartbeat IS NULL OR step_heartbeat < ?)", grantID, staleBefore).
+		Where("grant_id = ? AND steps = ? AND (step_token = '' OR step_heartbeat IS NULL OR step_heartbeat < ?)", grantID, seenSteps, staleBefore).
 		Updates(map[string]any{"step_token": token, "step_heartbeat": now, "state": NarratorThinking, "act_now": false, "draft": "", "updated_at": now})
 	return res.RowsAffected == 1, translate(res.Error, "narrator")
 }

@@ -240,6 +240,11 @@ func (s *Server) tableRoutes() {
 		}), s.identify)
 	s.route(apiRoute{Method: "PATCH", Path: "/api/campaigns/{id}", Tag: "campaigns", Summary: "Rename a campaign or change its status", Request: typeOf[table.CampaignChange](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.CampaignNameInvalid, apperr.InvalidRequest)},
 		withIDAndBody("id", http.StatusOK, t.UpdateCampaign), s.identify)
+	world := typeOf[table.WorldView]()
+	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/world", Tag: "campaigns", Summary: "The campaign's world as the caller may see it (premise for all; plot essentials and NPCs for the DM and room authority)", Response: world, Errors: codes()},
+		withID("id", http.StatusOK, t.CampaignWorld), s.identify)
+	s.route(apiRoute{Method: "PUT", Path: "/api/campaigns/{id}/world", Tag: "campaigns", Summary: "Replace the campaign's world (room authority)", Request: typeOf[table.World](), Response: world, Errors: codes(apperr.RoomAuthorityRequired, apperr.CampaignWorldInvalid)},
+		withIDAndBody("id", http.StatusOK, t.SetCampaignWorld), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/campaigns/{id}/seats", Tag: "campaigns", Summary: "Add a player seat", Status: http.StatusCreated, Request: typeOf[LabelInput](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.SeatLabelInvalid)},
 		withIDAndBody("id", http.StatusCreated, func(ctx context.Context, caller table.Caller, id int64, in LabelInput) (table.RoomView, error) {
 			return t.AddSeat(ctx, caller, id, in.Label)

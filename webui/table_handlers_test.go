@@ -94,6 +94,14 @@ func authorizationCases(svc *table.Service) []matrixCase {
 			request: func(f tabletest.Fixture) (string, string, string) {
 				return "PATCH", p("/api/campaigns/%d", f.CampaignID), `{"name":"Renamed"}`
 			}},
+		{route: "GET /api/campaigns/{id}/world", allow: everyone,
+			request: func(f tabletest.Fixture) (string, string, string) {
+				return "GET", p("/api/campaigns/%d/world", f.CampaignID), ""
+			}},
+		{route: "PUT /api/campaigns/{id}/world", allow: []string{"owner", "dm_key"}, deny: "room_authority_required",
+			request: func(f tabletest.Fixture) (string, string, string) {
+				return "PUT", p("/api/campaigns/%d/world", f.CampaignID), `{"premise":"A drowned city.","npcs":[{"name":"Vell","stat_block":"AC 15"}]}`
+			}},
 		{route: "POST /api/campaigns/{id}/seats", allow: []string{"owner", "dm_key"}, deny: "room_authority_required",
 			request: func(f tabletest.Fixture) (string, string, string) {
 				return "POST", p("/api/campaigns/%d/seats", f.CampaignID), `{"label":"Player 3"}`

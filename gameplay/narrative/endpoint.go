@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
+	"github.com/adventure-table/adventure-table/models"
 )
 
 // CallModel streams one completion on the user's narrator endpoint, for
@@ -38,4 +39,35 @@ func (s *Service) CallModel(ctx context.Context, userID int64, r llm.Request, on
 		return res, providerError(err)
 	}
 	return res, nil
+}
+
+// ContextBudget is how many tokens (as prompt.Count counts them) a prompt
+// of userID's model work may hold: their narrator settings' context
+// budget (the demo's cap when the demo narrator serves them), turned into
+// estimator tokens by the ratio learnt from the endpoint, as a solo turn
+// spends it.
+func (s *Service) ContextBudget(ctx context.Context, userID int64) (int, error) {
+	p, err := s.loadSettings(ctx, s.store, userID)
+	if err != nil {
+		return 0, err
+	}
+	_, budget := s.contextBudget(p, s.demoServes(p))
+	return budget, nil
+}
+
+// contextBudget is p's context budget as the user set it (capped by the
+// demo's when the demo serves them) and in estimator tokens.
+func (s *Service) contextBudget(p models.ProviderSetting, demo bool) (user, estimator int) {
+	ratio := p.TokenRatio
+	if ratio <= 0 {
+		ratio = 1
+	}
+	// The tokenizer is exact for OpenAI vocabularies and an estimate for
+	// others; the ratio learnt from the endpoint's reported prompt tokens
+	// turns the user's budget into estimator tokens.
+	user = p.ContextBudget
+	if demo {
+		user = min(user, s.demo.ContextBudget)
+	}
+	return user, int(float64(user) / ratio)
 }

@@ -356,18 +356,7 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	ratio := settings.TokenRatio
-	if ratio <= 0 {
-		ratio = 1
-	}
-	// The tokenizer is exact for OpenAI vocabularies and an estimate for
-	// others; the ratio learnt from the endpoint's reported prompt tokens
-	// turns the user's budget into estimator tokens.
-	contextBudget := settings.ContextBudget
-	if demo {
-		contextBudget = min(contextBudget, s.demo.ContextBudget)
-	}
-	budget := int(float64(contextBudget) / ratio)
+	contextBudget, budget := s.contextBudget(settings, demo)
 	schema := parseSchema(adv.StatSchema)
 	state := parseState(parent.WorldStateAfter)
 	run, err := s.newScriptRun(ctx, s.store, adv, parent.ScriptStateAfter, h.line, t.skip)

@@ -434,6 +434,7 @@ type PreSessionContext struct {
 	LobbySessionID *int64     `json:"lobby_session_id" jsonschema:"the lobby to start, if the owner opened one"`
 	ReadyToStart   bool       `json:"ready_to_start"`
 	ExpiresAt      *time.Time `json:"expires_at"`
+	World          World      `json:"world"`
 }
 
 // GetPreSessionContext returns an AI DM grant's minimal pre-session view.
@@ -452,6 +453,11 @@ func (s *Service) GetPreSessionContext(ctx context.Context, c Caller) (PreSessio
 		return PreSessionContext{}, err
 	}
 	out := PreSessionContext{CampaignID: camp.ID, CampaignName: camp.Name, DMSeatID: a.SeatID, ExpiresAt: g.PreSessionExpiresAt}
+	w, err := s.store.FindCampaignWorld(ctx, camp.ID)
+	if err != nil {
+		return PreSessionContext{}, err
+	}
+	out.World = worldFor(w, a)
 	open, err := s.store.FindOpenSessions(ctx, []int64{camp.ID})
 	if err != nil {
 		return PreSessionContext{}, err

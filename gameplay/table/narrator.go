@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/adventure-table/adventure-table/models"
@@ -475,11 +476,12 @@ func (s *Service) RunnableNarrators(ctx context.Context) ([]NarratorSeat, error)
 }
 
 // ClaimNarratorStep takes the seat's step for token unless another live
-// process holds it; a step is the narrator's presence at the table, as a
-// call is an outside agent's.
-func (s *Service) ClaimNarratorStep(ctx context.Context, grantID int64, token string, stale time.Duration) (bool, error) {
+// process holds it or a step finished since the scan that read seenSteps
+// (that step answered what this one would); a step is the narrator's
+// presence at the table, as a call is an outside agent's.
+func (s *Service) ClaimNarratorStep(ctx context.Context, grantID int64, token string, seenSteps int64, stale time.Duration) (bool, error) {
 	now := s.now().UTC()
-	won, err := s.store.ClaimNarratorStep(ctx, grantID, token, now, now.Add(-stale))
+	won, err := s.store.ClaimNarratorStep(ctx, grantID, token, seenSteps, now, now.Add(-stale))
 	if err != nil || !won {
 		return won, err
 	}
@@ -499,7 +501,30 @@ func (s *Service) SetNarratorDraft(ctx context.Context, grantID int64, token, dr
 
 // FinishNarratorStep records a step and releases its claim.
 func (s *Service) FinishNarratorStep(ctx context.Context, grantID int64, token string, end NarratorStepEnd) error {
-	return s.store.FinishNarratorStep(ctx, grantID, token, end, s.now().UTC())
+	me := models.NarratorStepEnd{HandledSeq: end.HandledSeq, State: end.State, LastError: end.LastError,
+		PromptTokens: end.PromptTokens, CompletionTokens: end.CompletionTokens}
+	if end.Record != nil {
+		raw, err := json.Marshal(end.Record)
+		if err != nil {
+			return err
+		}
+		me.Record = &models.NarratorStep{PromptTokens: end.PromptTokens, CompletionTokens: end.CompletionTokens,
+			ToolCalls: end.ToolCalls, Outcome: end.LastError, Record: string(raw)}
+	}
+	return s.store.FinishNarratorStep(ctx, grantID, token, me, s.now().UTC())
+}
+
+// NarratorStepEnd is what a finished step records: where it got to, how
+// it ended, its tokens, and (for Insights) the model's tool calls and the
+// step's record.
+type NarratorStepEnd struct {
+	HandledSeq       int64
+	State            string
+	LastError        string
+	PromptTokens     int64
+	CompletionTokens int64
+	ToolCalls        int
+	Record           *NarratorStepRecord
 }
 
 // SkipNarratorEvents marks events up to seq as seen without a step.
@@ -562,8 +587,6 @@ type (
 	// NarratorSeat is a narrator with an active grant, where it plays and
 	// how far its session has gone.
 	NarratorSeat = models.RunnableNarrator
-	// NarratorStepEnd is what a finished step records.
-	NarratorStepEnd = models.NarratorStepEnd
 )
 
 // Narrator states.

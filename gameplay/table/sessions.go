@@ -367,6 +367,8 @@ type TableNow struct {
 	Resume    SessionResume
 	Board     RollBoard
 	Encounter EncounterNow
+	// World is the campaign's world as the caller's seat may see it.
+	World World
 }
 
 // Now is Resume, Board and GetEncounter from one resolution of the caller
@@ -389,8 +391,15 @@ func (s *Service) Now(ctx context.Context, c Caller, sessionID int64, recent int
 		return TableNow{}, err
 	}
 	out.Board = boardFrom(sc, rows.board)
-	out.Encounter, err = encounterFrom(sc, rows.fight)
-	return out, err
+	if out.Encounter, err = encounterFrom(sc, rows.fight); err != nil {
+		return TableNow{}, err
+	}
+	w, err := s.store.FindCampaignWorld(ctx, sc.session.CampaignID)
+	if err != nil {
+		return TableNow{}, err
+	}
+	out.World = worldFor(w, sc.actor)
+	return out, nil
 }
 
 // mutateSession runs fn on a locked session scope and returns the resume

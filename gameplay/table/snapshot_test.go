@@ -48,8 +48,8 @@ func TestNowSnapshot(t *testing.T) {
 	}
 	read(ai)
 	cctx, n := models.WithQueryCounter(ctx)
-	if _, err := svc.Now(cctx, ai, lt.LobbyID, 24); err != nil || n.Load() != 3 {
-		t.Fatalf("a repeated read: %v, %d statements, want 3 (the scope's two and the characters)", err, n.Load())
+	if _, err := svc.Now(cctx, ai, lt.LobbyID, 24); err != nil || n.Load() != 4 {
+		t.Fatalf("a repeated read: %v, %d statements, want 4 (the scope's two, the characters and the world)", err, n.Load())
 	}
 
 	changes := []struct {

@@ -327,6 +327,8 @@ type stepState struct {
 	// indexes in msgs of the runner's requests to rewrite.
 	modelCalls int
 	reviews    []int
+	// world is the index in msgs of the campaign's world (0: none).
+	world int
 	// startCursor is the session's cursor when this step started it.
 	startCursor int64
 }
@@ -341,7 +343,7 @@ const (
 // step runs one step of seat n under a claim in the database.
 func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 	token := r.opts.ProcessID + "." + nonce()
-	won, err := r.opts.Table.ClaimNarratorStep(ctx, n.GrantID, token, r.opts.Stale)
+	won, err := r.opts.Table.ClaimNarratorStep(ctx, n.GrantID, token, n.Steps, r.opts.Stale)
 	if err != nil || !won {
 		return
 	}
@@ -380,7 +382,7 @@ func (r *Runner) step(ctx context.Context, n table.NarratorSeat) {
 		_ = r.opts.Table.SetNarratorWindow(context.WithoutCancel(ctx), n.GrantID, nil)
 	}
 	if len(st.msgs) > 0 && stepCtx.Err() == nil {
-		end.Record = stepRecord(st, end.LastError)
+		end.Record, end.ToolCalls = stepRecord(st), st.modelCalls
 	}
 	if err := r.opts.Table.FinishNarratorStep(context.WithoutCancel(ctx), n.GrantID, token, end); err != nil {
 		r.log.Warn("narrator step not recorded", "grant_id", n.GrantID, "error", err)
@@ -435,12 +437,22 @@ func (r *Runner) run(ctx context.Context, st *stepState) (int64, error) {
 			handled = cur.Cursor
 		}
 	}
-	st.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: systemPrompt(n)},
-		{Role: llm.RoleUser, Content: "The table now, as your seat sees it (get_session_context):\n" + string(contextJSON) +
-			"\n\nAct now: call the tools you need, then write what you say to the table (or nothing)."},
-	}
 	st.offered = r.offered()
+	instructions := systemPrompt(n)
+	budget := 0
+	if b, ok := r.opts.Model.(Budgeter); ok {
+		// Without settings the model call fails anyway, and says why.
+		budget, _ = b.ContextBudget(ctx, modelUser(n))
+	}
+	open := fitOpening(contextJSON, instructions, st.offered, budget)
+	st.msgs = []llm.Message{
+		{Role: llm.RoleSystem, Content: instructions},
+		{Role: llm.RoleUser, Content: open.table},
+	}
+	if open.world != "" {
+		st.msgs = append(st.msgs, llm.Message{Role: llm.RoleUser, Content: open.world})
+		st.world = len(st.msgs) - 1
+	}
 	nudged := false
 	for {
 		st.draft.start()

@@ -398,7 +398,7 @@ func TestOneStepPerSeatAcrossProcesses(t *testing.T) {
 
 	// proc1 dies holding a claim (as kill -9 mid-step leaves it).
 	grant := s.narratorView(s.f.DMSeatID).GrantID
-	won, err := s.svc.Table.ClaimNarratorStep(context.Background(), grant, "proc1.dead", 10*time.Second)
+	won, err := s.svc.Table.ClaimNarratorStep(context.Background(), grant, "proc1.dead", s.narratorView(s.f.DMSeatID).Steps, 10*time.Second)
 	if err != nil || !won {
 		t.Fatalf("claim: %v %v", won, err)
 	}

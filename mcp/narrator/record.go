@@ -1,13 +1,11 @@
 package narrator
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/gameplay/table"
-	"github.com/adventure-table/adventure-table/models"
 )
 
 // A step's record, for the Insights of those who direct the narrator: what
@@ -19,20 +17,20 @@ const (
 	sectionInstructions = "instructions"
 	sectionTools        = "tool definitions"
 	sectionTable        = "the table (get_session_context)"
+	sectionWorld        = "the campaign's world"
 	sectionReplies      = "the model's replies and calls"
 	sectionResults      = "tool results"
 	sectionReviews      = "reviews"
 )
 
 // stepRecord is the record of st's conversation.
-func stepRecord(st *stepState, outcome string) *models.NarratorStep {
+func stepRecord(st *stepState) *table.NarratorStepRecord {
 	rec := table.NarratorStepRecord{Sections: []table.PromptSection{}, Messages: []table.StepMessage{}, Tools: []string{}}
 	tokens := map[string]int{}
 	for _, t := range st.offered {
 		rec.Tools = append(rec.Tools, t.Name)
-		schema, _ := json.Marshal(t.Parameters)
-		tokens[sectionTools] += prompt.Count(t.Name + " " + t.Description + " " + string(schema))
 	}
+	tokens[sectionTools] = toolTokens(st.offered)
 	for i, m := range st.msgs {
 		rm := table.StepMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		n := prompt.Count(m.Content)
@@ -46,6 +44,8 @@ func stepRecord(st *stepState, outcome string) *models.NarratorStep {
 			tokens[sectionInstructions] += n
 		case m.Role == llm.RoleUser && i == 1:
 			tokens[sectionTable] += n
+		case st.world > 0 && i == st.world:
+			tokens[sectionWorld] += n
 		case m.Role == llm.RoleAssistant:
 			tokens[sectionReplies] += n
 		case slices.Contains(st.reviews, i):
@@ -54,12 +54,10 @@ func stepRecord(st *stepState, outcome string) *models.NarratorStep {
 			tokens[sectionResults] += n
 		}
 	}
-	for _, name := range []string{sectionInstructions, sectionTools, sectionTable, sectionReplies, sectionResults, sectionReviews} {
+	for _, name := range []string{sectionInstructions, sectionTools, sectionTable, sectionWorld, sectionReplies, sectionResults, sectionReviews} {
 		if tokens[name] > 0 {
 			rec.Sections = append(rec.Sections, table.PromptSection{Name: name, Tokens: tokens[name]})
 		}
 	}
-	raw, _ := json.Marshal(rec)
-	return &models.NarratorStep{PromptTokens: st.promptTokens, CompletionTokens: st.completionTokens, ToolCalls: st.modelCalls,
-		Outcome: outcome, Record: string(raw)}
+	return &rec
 }

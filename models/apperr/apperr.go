@@ -63,6 +63,7 @@ const (
 
 	// Campaigns, seats, characters.
 	CampaignNameInvalid       Code = "campaign_name_invalid"
+	CampaignWorldInvalid      Code = "campaign_world_invalid"
 	SeatLabelInvalid          Code = "seat_label_invalid"
 	SelfClaimDisabled         Code = "self_claim_disabled"
 	SeatNotClaimable          Code = "seat_not_claimable"
@@ -237,6 +238,7 @@ var kinds = map[Code]Kind{
 	OwnerCannotBeRevoked:  KindInvalid,
 
 	CampaignNameInvalid:       KindInvalid,
+	CampaignWorldInvalid:      KindInvalid,
 	SeatLabelInvalid:          KindInvalid,
 	SelfClaimDisabled:         KindForbidden,
 	SeatNotClaimable:          KindInvalid,

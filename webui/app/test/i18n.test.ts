@@ -27,6 +27,7 @@ const SERVER_ERROR_CODES = [
   'display_name_invalid',
   'room_name_invalid',
   'campaign_name_invalid',
+  'campaign_world_invalid',
   'seat_label_invalid',
   'self_claim_disabled',
   'seat_not_claimable',

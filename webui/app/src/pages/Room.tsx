@@ -38,6 +38,7 @@ import {
 } from '../table/api';
 import { AIPresenceBadge, TokenDialog } from '../table/ai';
 import { NarratorBadge, NarratorOffer, useNarrators } from '../table/narrator';
+import { CampaignWorld } from '../table/world';
 import { useAction, type Action } from '../useAction';
 import { useApi } from '../useApi';
 import { usePolled } from '../usePolled';
@@ -361,6 +362,8 @@ function CampaignCard({
           </p>
         )
       )}
+
+      <CampaignWorld campaignId={campaign.id} />
 
       <table className="grid seats cards">
         <thead>

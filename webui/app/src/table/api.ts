@@ -202,6 +202,13 @@ export const setMemberAuthority = (roomId: number, accessId: number, authority: 
 // Campaigns and seats
 export const createCampaign = (roomId: number, name: string) =>
   apiSend<RoomView>('POST', `/api/rooms/${roomId}/campaigns`, { name });
+export type WorldView = Schemas['WorldView'];
+export type WorldNPC = Schemas['WorldNPC'];
+export type World = Schemas['World'];
+export const getWorld = (campaignId: number, signal?: AbortSignal) =>
+  apiGet<WorldView>(`/api/campaigns/${campaignId}/world`, signal);
+export const putWorld = (campaignId: number, world: World) =>
+  apiSend<WorldView>('PUT', `/api/campaigns/${campaignId}/world`, world);
 export const addSeat = (campaignId: number, label: string) =>
   apiSend<RoomView>('POST', `/api/campaigns/${campaignId}/seats`, { label });
 export const assignSeat = (seatId: number, access_id: number) =>

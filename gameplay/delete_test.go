@@ -91,7 +91,17 @@ func newFriendsTable(t *testing.T, store *models.Store) friendsTable {
 	room, err := svc.AddSeat(ctx, ft.Owner, ft.CampaignID, "Player 3")
 	tabletest.Must(t, err)
 	seats := room.Campaigns[0].Seats
-	must(svc.SeatNarrator(ctx, ft.Owner, seats[len(seats)-1].ID, table.NarratorInput{CharacterID: &hero.ID}))
+	companion, err := svc.SeatNarrator(ctx, ft.Owner, seats[len(seats)-1].ID, table.NarratorInput{CharacterID: &hero.ID})
+	tabletest.Must(t, err)
+	// One step of it, recorded for its Insights.
+	won, err := svc.ClaimNarratorStep(ctx, companion.GrantID, "fixture.1", 0, time.Minute)
+	if err != nil || !won {
+		t.Fatalf("claim the companion's step: %v %v", won, err)
+	}
+	tabletest.Must(t, svc.FinishNarratorStep(ctx, companion.GrantID, "fixture.1", table.NarratorStepEnd{State: table.NarratorIdle,
+		Record: &table.NarratorStepRecord{Messages: []table.StepMessage{{Role: "assistant", Content: "I draw my sword."}}}}))
+	// The campaign's world, set by the owner.
+	must(svc.SetCampaignWorld(ctx, ft.Owner, ft.CampaignID, table.World{Premise: "A mining town under the mountain."}))
 	sc, err := ft.svc.Narrative.CreateScenario(ctx, ft.Owner.UserID, narrative.ScenarioInput{Title: "Solo", Premise: "A cave.", Opening: "You wake."})
 	tabletest.Must(t, err)
 	adv, err := ft.svc.Narrative.Play(ctx, ft.Owner.UserID, sc.ID, narrative.Persona{PersonaName: "Ash"})

@@ -148,13 +148,28 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
       await page.getByTestId('reader-options').getByLabel('Large', { exact: true }).check();
       await page.getByRole('button', { name: 'Reading options', exact: true }).click();
 
-      // --- a reload opens at the newest turn, the input in view
+      // --- a reload opens at the newest turn, the input in view, even when
+      // the reader had scrolled up (the browser must not restore that place)
+      await page.evaluate(() => window.scrollTo({ top: document.scrollingElement.scrollHeight / 3 }));
       await page.reload();
       await page.getByTestId('node-text').filter({ hasText: 'reply 4' }).waitFor();
       await settle(page);
       const reader = page.getByTestId('solo-reader');
       assert.equal(await reader.getAttribute('data-font'), 'hyperlegible', 'the font choice is remembered');
       assert.equal(await reader.getAttribute('data-size'), 'l', 'the size choice is remembered');
+      // (the story may still be growing in its first frames, the counter
+      // under the box loading: it follows its end, so wait for it to rest there)
+      await page
+        .waitForFunction(
+          () => {
+            const nodes = document.querySelectorAll('[data-testid="story-node"]');
+            const dock = document.querySelector('[data-testid="reader-dock"]');
+            return nodes.length > 0 && nodes[nodes.length - 1].getBoundingClientRect().bottom <= dock.getBoundingClientRect().top + 2;
+          },
+          null,
+          { timeout: 5000, polling: 'raf' },
+        )
+        .catch(() => {});
       const v = await readerView(page);
       assert.ok(v.box.top >= 0 && v.box.bottom <= v.vh && v.box.left >= 0 && v.box.right <= v.vw, `the action box is in the viewport: ${JSON.stringify(v.box)} in ${v.vw}×${v.vh}`);
       assert.ok(v.last.bottom > 0 && v.last.bottom <= v.dock.top + 2, `the newest turn ends just above the pinned input: ${JSON.stringify(v)}`);

@@ -182,6 +182,12 @@ function Play({ id }: { id: string }) {
     // Only the reader moving up lets go of the end: a scroll the layout
     // makes (content growing above the fold, scroll anchoring on a busy
     // machine) must not stop the story from following its newest turn.
+    // The page places the reader itself: a browser restoring the old scroll
+    // position on reload (at the load event, which a busy machine may fire
+    // after the story has opened at its end) would leave the newest turn
+    // under the dock.
+    const restoration = history.scrollRestoration;
+    history.scrollRestoration = 'manual';
     let lastTop = document.scrollingElement?.scrollTop ?? 0;
     const onScroll = () => {
       const top = document.scrollingElement?.scrollTop ?? 0;
@@ -193,6 +199,7 @@ function Play({ id }: { id: string }) {
     const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => following.current && toEnd());
     grown?.observe(document.body);
     return () => {
+      history.scrollRestoration = restoration;
       window.removeEventListener('scroll', onScroll);
       grown?.disconnect();
     };

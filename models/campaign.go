@@ -26,13 +26,21 @@ const (
 
 // Campaign is a story a room plays over several sessions.
 type Campaign struct {
-	ID        int64     `gorm:"primaryKey"`
-	RoomID    int64     `gorm:"not null;index"`
-	Room      *Room     `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
-	Name      string    `gorm:"size:80;not null"`
-	Status    string    `gorm:"size:16;not null;check:ck_campaigns_status,status IN ('active','completed','archived')"`
-	CreatedAt time.Time `gorm:"not null"`
+	ID     int64  `gorm:"primaryKey"`
+	RoomID int64  `gorm:"not null;index"`
+	Room   *Room  `gorm:"foreignKey:RoomID;constraint:OnDelete:CASCADE"`
+	Name   string `gorm:"size:80;not null"`
+	Status string `gorm:"size:16;not null;check:ck_campaigns_status,status IN ('active','completed','archived')"`
+	// RecapStyle is how long the recap that opens a session is: brief or detailed.
+	RecapStyle string    `gorm:"size:8;not null;default:'brief'"`
+	CreatedAt  time.Time `gorm:"not null"`
 }
+
+// Recap styles of a campaign.
+const (
+	RecapBrief    = "brief"
+	RecapDetailed = "detailed"
+)
 
 // CampaignSeat is a place at a campaign's table: exactly one DM seat and any
 // number of player seats. Who controls it is the binding below, guarded by

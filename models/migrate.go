@@ -49,6 +49,9 @@ var migrations = []Migration{
 	migrationV27NarratorDraft,
 	migrationV28NarratorSteps,
 	migrationV29CampaignWorld,
+	migrationV30CampaignMemory,
+	migrationV31Journal,
+	migrationV32Recaps,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -92,6 +95,9 @@ var currentModels = []any{
 	&Narrator{},
 	&NarratorStep{},
 	&CampaignWorld{},
+	&CampaignMemory{},
+	&CampaignMemoryJob{},
+	&JournalEntry{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -39,7 +39,22 @@ type Session struct {
 	CreatedAt                   time.Time `gorm:"not null"`
 	StartedAt                   *time.Time
 	EndedAt                     *time.Time
+	// The "Previously on…" recap that opens the session (issue 31): none,
+	// drafting (the memory job is writing it), draft (the DM may edit it),
+	// posted (a public event holds the text) or skipped; gameplay writes only
+	// these values (a CHECK would make SQLite rebuild the table to add it).
+	RecapStatus string `gorm:"size:8;not null;default:'none'"`
+	RecapText   string `gorm:"type:text;not null;default:''"`
 }
+
+// Recap statuses of a session.
+const (
+	RecapNone     = "none"
+	RecapDrafting = "drafting"
+	RecapDraft    = "draft"
+	RecapPosted   = "posted"
+	RecapSkipped  = "skipped"
+)
 
 // SessionParticipant is a player seat taking part in a session, with the
 // controller and character it joined with.

@@ -154,6 +154,7 @@ type (
 	sessionInput struct {
 		Action string `json:"action"`
 		SeatID int64  `json:"seat_id,omitempty" jsonschema:"admit"`
+		Text   string `json:"text,omitempty" jsonschema:"post_recap: your edit of the recap (omit to post the draft)"`
 	}
 	rollCheckInput struct {
 		RequestID      int64  `json:"request_id"`
@@ -445,7 +446,7 @@ var tools = []tool{
 			return Declared{ActionID: a.ID, Status: a.Status}, err
 		}),
 	typed("session", "Run the session", destructive,
-		"DM: start the session waiting in your campaign's lobby (then call get_session_context), admit a player seat late (seat_id; it needs a controller and a character), or end the session for everyone: every token of the session then fails with session_ended.",
+		"DM: start the session waiting in your campaign's lobby (then call get_session_context), admit a player seat late (seat_id; it needs a controller and a character), post the \"Previously on…\" recap (get_session_context's recap; text to post your edit) or skip it, or end the session for everyone: every token of the session then fails with session_ended.",
 		runSession),
 }
 
@@ -454,7 +455,7 @@ func (messageInput) enums() map[string][]any {
 }
 
 func (sessionInput) enums() map[string][]any {
-	return map[string][]any{"action": {"start", "admit", "end"}}
+	return map[string][]any{"action": {"start", "admit", "end", "post_recap", "skip_recap"}}
 }
 
 func (fightInput) enums() map[string][]any {
@@ -479,19 +480,30 @@ func runSession(ctx context.Context, d toolDeps, c table.Caller, in sessionInput
 		}
 		r, err := d.table.StartSession(ctx, c, *pre.LobbySessionID)
 		return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
-	case "admit", "end":
+	case "admit", "end", "post_recap", "skip_recap":
 	default:
-		return Done{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "start, admit or end")
+		return Done{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "start, admit, post_recap, skip_recap or end")
 	}
 	id, err := sessionOf(ctx, d, c)
 	if err != nil {
 		return Done{}, err
 	}
-	if in.Action == "admit" {
+	var r table.SessionResume
+	switch in.Action {
+	case "admit":
 		r, err := d.table.LateJoin(ctx, c, id, in.SeatID)
 		return Done{Status: "playing", Cursor: r.Cursor}, err
+	case "post_recap":
+		var text *string
+		if in.Text != "" {
+			text = &in.Text
+		}
+		r, err = d.table.PostRecap(ctx, c, id, text)
+	case "skip_recap":
+		r, err = d.table.SkipRecap(ctx, c, id)
+	default:
+		r, err = d.table.EndSession(ctx, c, id)
 	}
-	r, err := d.table.EndSession(ctx, c, id)
 	return Done{Status: r.Session.Status, Cursor: r.Cursor}, err
 }
 
@@ -615,6 +627,9 @@ func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (
 		Session: SessionRef{ID: r.Session.ID, Status: r.Session.Status, Campaign: r.Campaign.Name, Room: r.Room.Name},
 		Stage:   Stage{Text: clip(r.Stage.Text, 600), Image: r.Stage.ImageID != nil, Revision: r.Stage.Revision},
 		World:   worldOf(now.World)}
+	if st := r.Recap.Status; dm && (st == "drafting" || st == "draft") {
+		out.Recap = &Recap{Status: st, Text: clip(r.Recap.Text, 1500)}
+	}
 	if r.Me.SeatID != nil {
 		out.SeatID = *r.Me.SeatID
 	}

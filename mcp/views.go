@@ -125,8 +125,16 @@ type Context struct {
 	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
 	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
 	World       any        `json:"world,omitempty"`
+	Recap       *Recap     `json:"recap,omitempty" jsonschema:"DM: the \"Previously on…\" recap waiting for you (session post_recap or skip_recap)"`
 	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
 	Cursor      int64      `json:"cursor"`
+}
+
+// Recap is a session's recap still to be posted: drafting (being
+// written), or draft with its text.
+type Recap struct {
+	Status string `json:"status"`
+	Text   string `json:"text,omitempty"`
 }
 
 // Posted is a message posted.

@@ -97,8 +97,9 @@ func (s *Store) FindCampaignsOfRoom(ctx context.Context, roomID int64) ([]Campai
 
 // CampaignUpdate holds the fields of a campaign to change.
 type CampaignUpdate struct {
-	Name   *string
-	Status *string
+	Name       *string
+	Status     *string
+	RecapStyle *string
 }
 
 // UpdateCampaign changes the given fields.
@@ -109,6 +110,9 @@ func (s *Store) UpdateCampaign(ctx context.Context, id int64, u CampaignUpdate) 
 	}
 	if u.Status != nil {
 		m["status"] = *u.Status
+	}
+	if u.RecapStyle != nil {
+		m["recap_style"] = *u.RecapStyle
 	}
 	if len(m) == 0 {
 		return nil

@@ -137,6 +137,8 @@ type SessionUpdate struct {
 	DMControllerGeneration      *int64
 	StartedAt                   *time.Time
 	EndedAt                     *time.Time
+	RecapStatus                 *string
+	RecapText                   *string
 }
 
 // UpdateSession changes the given fields.
@@ -156,6 +158,12 @@ func (s *Store) UpdateSession(ctx context.Context, id int64, u SessionUpdate) er
 	}
 	if u.EndedAt != nil {
 		m["ended_at"] = *u.EndedAt
+	}
+	if u.RecapStatus != nil {
+		m["recap_status"] = *u.RecapStatus
+	}
+	if u.RecapText != nil {
+		m["recap_text"] = *u.RecapText
 	}
 	err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Updates(m).Error
 	if err == nil {

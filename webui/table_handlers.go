@@ -322,6 +322,22 @@ func (s *Server) tableRoutes() {
 		}), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/end", Tag: "sessions", Summary: "End the session (current DM)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive)},
 		withID("id", http.StatusOK, t.EndSession), s.identify)
+	s.route(apiRoute{Method: "PUT", Path: "/api/sessions/{id}/recap", Tag: "sessions", Summary: "Edit the recap draft (current DM)", Request: typeOf[table.RecapInput](), Response: resume,
+		Errors: codes(apperr.NotCurrentDM, apperr.RecapNotOpen, apperr.InvalidRequest)},
+		withIDAndBody("id", http.StatusOK, func(ctx context.Context, caller table.Caller, id int64, in table.RecapInput) (table.SessionResume, error) {
+			return t.EditRecap(ctx, caller, id, in.Text)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/recap/post", Tag: "sessions", Summary: "Post the recap to the table (current DM); text, when given, is the DM's last edit", Request: typeOf[table.RecapInput](), Response: resume,
+		Errors: codes(apperr.NotCurrentDM, apperr.RecapNotOpen, apperr.SessionNotActive, apperr.InvalidRequest)},
+		withIDAndBody("id", http.StatusOK, func(ctx context.Context, caller table.Caller, id int64, in table.RecapInput) (table.SessionResume, error) {
+			var text *string
+			if in.Text != "" {
+				text = &in.Text
+			}
+			return t.PostRecap(ctx, caller, id, text)
+		}), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/recap/skip", Tag: "sessions", Summary: "Skip the recap (current DM)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.RecapNotOpen)},
+		withID("id", http.StatusOK, t.SkipRecap), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/sessions/{id}/abandon", Tag: "sessions", Summary: "Abandon the session (current DM or room owner)", Response: resume, Errors: codes(apperr.NotCurrentDM, apperr.SessionNotActive)},
 		withID("id", http.StatusOK, t.AbandonSession), s.identify)
 

@@ -54,6 +54,8 @@ func (s *Service) createCampaign(ctx context.Context, tx *models.Store, roomID i
 type CampaignChange struct {
 	Name   *string `json:"name,omitempty"`
 	Status *string `json:"status,omitempty" jsonschema:"active, completed or archived"`
+	// RecapStyle is how long the recap that opens a session is.
+	RecapStyle *string `json:"recap_style,omitempty" jsonschema:"brief or detailed"`
 }
 
 // campaignActor loads a campaign and resolves the caller in its room.
@@ -101,6 +103,12 @@ func (s *Service) UpdateCampaign(ctx context.Context, c Caller, campaignID int64
 			default:
 				return Actor{}, apperr.E(apperr.InvalidRequest, "Status must be active, completed or archived.").WithField("status", "active, completed or archived")
 			}
+		}
+		if ch.RecapStyle != nil {
+			if *ch.RecapStyle != models.RecapBrief && *ch.RecapStyle != models.RecapDetailed {
+				return Actor{}, apperr.E(apperr.InvalidRequest, "The recap is brief or detailed.").WithField("recap_style", "brief or detailed")
+			}
+			u.RecapStyle = ch.RecapStyle
 		}
 		if err := tx.UpdateCampaign(ctx, campaignID, u); err != nil {
 			return Actor{}, err

@@ -96,6 +96,7 @@ type SessionResume struct {
 	Me           MeView            `json:"me"`
 	Can          Allowed           `json:"can"`
 	Stage        StageView         `json:"stage"`
+	Recap        RecapView         `json:"recap"`
 	// Cursor is where the caller's event feed continues (events/wait?after=).
 	Cursor       int64       `json:"cursor"`
 	RecentEvents []EventView `json:"recent_events" jsonschema:"the newest events the caller may see, oldest first"`
@@ -315,6 +316,7 @@ func resumeFrom(ctx context.Context, tx *models.Store, sc sessionScope, rows ses
 			TakeBackSeatIDs: takeBack},
 		Can:          sc.allowed(),
 		Stage:        stageView(stage),
+		Recap:        recapView(sc),
 		RecentEvents: sc.viewer().project(latest),
 	}
 	if len(latest) > 0 {
@@ -557,6 +559,9 @@ func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (
 			}
 		}
 		if err := tx.UpdateSession(ctx, sc.session.ID, upd); err != nil {
+			return err
+		}
+		if _, err := wantRecap(ctx, tx, sc.session); err != nil {
 			return err
 		}
 		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventSessionStarted, acting: &dm.ID,

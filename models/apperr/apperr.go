@@ -90,6 +90,7 @@ const (
 	SessionAlreadyOpen       Code = "session_already_open"
 	SessionNotLobby          Code = "session_not_lobby"
 	SessionNotActive         Code = "session_not_active"
+	RecapNotOpen             Code = "recap_not_open"
 	NotCurrentDM             Code = "not_current_dm"
 	SeatNotReady             Code = "seat_not_ready"
 	ParticipantAlreadyJoined Code = "participant_already_joined"
@@ -256,6 +257,7 @@ var kinds = map[Code]Kind{
 	SessionAlreadyOpen:       KindConflict,
 	SessionNotLobby:          KindConflict,
 	SessionNotActive:         KindConflict,
+	RecapNotOpen:             KindConflict,
 	NotCurrentDM:             KindForbidden,
 	SeatNotReady:             KindConflict,
 	ParticipantAlreadyJoined: KindConflict,

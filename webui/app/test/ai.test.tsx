@@ -140,6 +140,7 @@ function resume(player: Partial<Seat>, me: Partial<SessionResume['me']> = {}): S
     me: { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [], ...me },
     can: { start: false, late_join: false, end: false, abandon: false },
     stage: { text: '', image_id: null, image_url: null, revision: 0, updated_at: '2025-01-01T00:00:00Z' },
+    recap: { status: 'none' },
     cursor: 0,
     recent_events: [],
   };

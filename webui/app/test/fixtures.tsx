@@ -252,6 +252,7 @@ export function resume(role: 'dm' | 'player', over: Partial<SessionResume> = {})
         : { access_id: 6, authority: 'member', seat_id: 9, role: 'player', controller: 'human', take_back_seat_ids: [] },
     can: role === 'dm' ? { start: false, late_join: false, end: true, abandon: true } : { start: false, late_join: false, end: false, abandon: false },
     stage: { text: 'A dark cave.', image_id: null, image_url: null, revision: 4, updated_at: T0 },
+    recap: { status: 'none' },
     cursor: 2,
     recent_events: [ev(1, 'session.started', { acting_seat_id: 8 }), msg(2, 'Hello there')],
     ...over,

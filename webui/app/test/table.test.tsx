@@ -164,6 +164,7 @@ function resume(can: Partial<SessionResume['can']>, status: SessionResume['sessi
     me: { access_id: 5, authority: 'owner', seat_id: 8, role: 'dm', controller: 'human', take_back_seat_ids: [] },
     can: { start: false, late_join: false, end: false, abandon: false, ...can },
     stage: { text: '', image_id: null, image_url: null, revision: 0, updated_at: '2025-01-01T00:00:00Z' },
+    recap: { status: 'none' },
     cursor: 0,
     recent_events: [],
   };

@@ -36,6 +36,7 @@ import { InputBar, type InputMode } from '../table/InputBar';
 import { narrationDrafts, NarratorPanel, useNarrators } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
+import { RecapPanel } from '../table/Recap';
 import { StagePanel } from '../table/Stage';
 import { useEventFeed } from '../table/useEventFeed';
 import { changesBoard, mergeResults, useRollBoard } from '../table/useRollBoard';
@@ -340,6 +341,10 @@ function LiveTable({ initial }: { initial: SessionResume }) {
           <ErrorNotice code={feed.error ?? ''} lead={t('table.feed.stopped')} onRetry={feed.restart} />
         )}
         {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
+
+        {isDM && status === 'active' && (data.recap.status === 'drafting' || data.recap.status === 'draft') && (
+          <RecapPanel data={data} onSession={applyResume} reload={refresh} />
+        )}
 
         <EncounterPrompt
           sessionId={sessionId}

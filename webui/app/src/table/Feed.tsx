@@ -494,6 +494,18 @@ function RollSummary({ r, what, ctx }: { r: RollResultView; what: string | null;
   );
 }
 
+// RecapCard is the "Previously on…" recap that opened the session.
+function RecapCard({ text, t }: { text: string; t: T }) {
+  return (
+    <div className="recap-card" data-testid="recap-card">
+      <strong className="recap-title">{t('recap.title')}</strong>
+      {text.split(/\n+/).map((para, i) => (
+        <p key={i}>{para}</p>
+      ))}
+    </div>
+  );
+}
+
 function logContent(e: EventView, ctx: LogCtx): ReactNode | null {
   const { names, t } = ctx;
   const unknown = t('table.speaker.unknown');
@@ -911,6 +923,9 @@ export function TableFeed({
       // its check card above says so
       if (typeof id === 'number' && asked.has(id)) continue;
       content = logContent(e, ctx);
+    } else if (e.kind === 'recap.posted') {
+      content = <RecapCard text={String((e.payload as { text?: unknown }).text ?? '')} t={t} />;
+      card = true;
     } else if (e.kind.startsWith('encounter.')) {
       content = encounterCard(e, { t, isDM, secrets, shownSeqs });
       card = isEncounterCard(e);

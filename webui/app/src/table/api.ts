@@ -286,6 +286,8 @@ export const lateJoin = (id: number, seat_id: number) =>
   apiSend<SessionResume>('POST', `/api/sessions/${id}/late-join`, { seat_id });
 export const endSession = (id: number) => apiSend<SessionResume>('POST', `/api/sessions/${id}/end`);
 export const abandonSession = (id: number) => apiSend<SessionResume>('POST', `/api/sessions/${id}/abandon`);
+export const postRecap = (id: number, text: string) => apiSend<SessionResume>('POST', `/api/sessions/${id}/recap/post`, { text });
+export const skipRecap = (id: number) => apiSend<SessionResume>('POST', `/api/sessions/${id}/recap/skip`);
 
 // Live table
 export const listEvents = (id: number, after: number, signal?: AbortSignal) =>

@@ -105,15 +105,17 @@ func TestToolSchemasGolden(t *testing.T) {
 // whole list adds the output schemas, which clients validate with.
 const (
 	modelVisibleListBudget = 12 << 10
-	wholeListBudget        = 24 << 10
+	wholeListBudget        = 28 << 10
 	contextBudget          = 4 << 10
 	meanTurnOutputBudget   = 4 << 10
 	maxTurnOutputBudget    = 8 << 10
 )
 
 // TestToolListBudget: names, titles, descriptions and input schemas fit
-// in 12 KB, the whole list with output schemas in 24 KB; and no schema
-// uses a ["null", X] type (optional fields are absent, never null).
+// in 12 KB, the whole list with output schemas in 28 KB; no schema uses a
+// ["null", X] type (optional fields are absent, never null), and every
+// property's schema is an object (a bare `true`, what an untyped Go field
+// gives, fails the 2025-11-25 wire-schema check clients run).
 func TestToolListBudget(t *testing.T) {
 	listed := listedTools(t)
 	visible, whole := 0, 0
@@ -125,11 +127,43 @@ func TestToolListBudget(t *testing.T) {
 		if bytes.Contains(w, []byte(`"null"`)) {
 			t.Errorf("%s: a schema allows null: %s", tl.Name, w)
 		}
+		for _, schema := range []any{tl.InputSchema, tl.OutputSchema} {
+			if path := booleanSchema(schema, tl.Name); path != "" {
+				t.Errorf("a property's schema is a boolean, not an object: %s", path)
+			}
+		}
 	}
 	t.Logf("tools/list: %d tools, model-visible %d bytes, whole %d bytes", len(listed), visible, whole)
 	if visible > modelVisibleListBudget || whole > wholeListBudget {
 		t.Fatalf("tools/list is %d bytes model-visible (budget %d) and %d whole (budget %d)", visible, modelVisibleListBudget, whole, wholeListBudget)
 	}
+}
+
+// booleanSchema returns the path of the first property or items schema
+// that is a boolean, or "".
+func booleanSchema(schema any, path string) string {
+	raw, _ := json.Marshal(schema)
+	var node map[string]any
+	if json.Unmarshal(raw, &node) != nil {
+		return ""
+	}
+	if props, ok := node["properties"].(map[string]any); ok {
+		for name, p := range props {
+			if _, isBool := p.(bool); isBool {
+				return path + "." + name
+			}
+			if found := booleanSchema(p, path+"."+name); found != "" {
+				return found
+			}
+		}
+	}
+	if items, ok := node["items"]; ok {
+		if _, isBool := items.(bool); isBool {
+			return path + "[]"
+		}
+		return booleanSchema(items, path+"[]")
+	}
+	return ""
 }
 
 // tinyPNG is a real 2×2 PNG.

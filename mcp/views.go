@@ -112,22 +112,22 @@ type SessionRef struct {
 // Context is get_session_context: who you are, what you may do, what waits
 // for you, a short window of recent events and the cursor.
 type Context struct {
-	You         string     `json:"you"`
-	Role        string     `json:"role"`
-	SeatID      int64      `json:"seat_id,omitempty"`
-	Session     SessionRef `json:"session"`
-	Stage       Stage      `json:"stage"`
-	Seats       []Seat     `json:"seats,omitempty"`
-	Checks      []Check    `json:"checks,omitempty" jsonschema:"pending checks (yours, or all for the DM)"`
-	Actions     []Action   `json:"actions,omitempty"`
-	Window      *Window    `json:"window,omitempty"`
-	Encounter   *Fight     `json:"encounter,omitempty" jsonschema:"the running fight"`
-	Next        []Step     `json:"next,omitempty" jsonschema:"tools you may call now"`
-	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
-	World       any        `json:"world,omitempty"`
-	Recap       *Recap     `json:"recap,omitempty" jsonschema:"DM: the \"Previously on…\" recap waiting for you (session post_recap or skip_recap)"`
-	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
-	Cursor      int64      `json:"cursor"`
+	You         string       `json:"you"`
+	Role        string       `json:"role"`
+	SeatID      int64        `json:"seat_id,omitempty"`
+	Session     SessionRef   `json:"session"`
+	Stage       Stage        `json:"stage"`
+	Seats       []Seat       `json:"seats,omitempty"`
+	Checks      []Check      `json:"checks,omitempty" jsonschema:"pending checks (yours, or all for the DM)"`
+	Actions     []Action     `json:"actions,omitempty"`
+	Window      *Window      `json:"window,omitempty"`
+	Encounter   *Fight       `json:"encounter,omitempty" jsonschema:"the running fight"`
+	Next        []Step       `json:"next,omitempty" jsonschema:"tools you may call now"`
+	Instruction string       `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
+	World       *table.World `json:"world,omitempty"`
+	Recap       *Recap       `json:"recap,omitempty" jsonschema:"DM: the \"Previously on…\" recap waiting for you (session post_recap or skip_recap)"`
+	Recent      []Event      `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
+	Cursor      int64        `json:"cursor"`
 }
 
 // Recap is a session's recap still to be posted: drafting (being
@@ -194,20 +194,19 @@ type Done struct {
 
 // PreSession is get_pre_session_context.
 type PreSession struct {
-	CampaignID     int64  `json:"campaign_id"`
-	Campaign       string `json:"campaign"`
-	DMSeatID       int64  `json:"dm_seat_id"`
-	LobbySessionID int64  `json:"lobby_session_id,omitempty"`
-	ReadyToStart   bool   `json:"ready_to_start"`
-	ExpiresAt      string `json:"expires_at,omitempty"`
-	World          any    `json:"world,omitempty"`
+	CampaignID     int64        `json:"campaign_id"`
+	Campaign       string       `json:"campaign"`
+	DMSeatID       int64        `json:"dm_seat_id"`
+	LobbySessionID int64        `json:"lobby_session_id,omitempty"`
+	ReadyToStart   bool         `json:"ready_to_start"`
+	ExpiresAt      string       `json:"expires_at,omitempty"`
+	World          *table.World `json:"world,omitempty"`
 }
 
 // worldOf is the campaign's world as the caller's seat may see it (the DM
 // all of it, a player the premise: table.World), or nil when there is
-// nothing in it. The views hold it untyped: its schema would cost the
-// tool list (near its byte budget) twice.
-func worldOf(w table.World) any {
+// nothing in it.
+func worldOf(w table.World) *table.World {
 	if w.Premise == "" && w.PlotEssentials == "" && len(w.NPCs) == 0 {
 		return nil
 	}

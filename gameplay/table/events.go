@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -160,6 +161,57 @@ func (v viewer) sees(e models.SessionEvent) bool {
 		}
 	}
 	return false
+}
+
+// seesAudience is the same rule for what a campaign keeps beyond its
+// events (memories, journal entries, exports): the DM reads everything;
+// anyone else reads what the table knows and what names a seat they control.
+func (v viewer) seesAudience(audience string, seatIDs []int64) bool {
+	if v.dm {
+		return true
+	}
+	switch audience {
+	case models.AudienceTable:
+		return true
+	case models.AudienceSeats:
+		for _, id := range seatIDs {
+			if v.seats[id] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eventAudience is the audience of what is made from one event: who saw it.
+func eventAudience(e models.SessionEvent) (string, []int64) {
+	switch e.Visibility {
+	case models.VisibilityPublic:
+		return models.AudienceTable, nil
+	case models.VisibilitySeatPrivate:
+		// a whisper's parties: its recipients and who sent it
+		ids := slices.Clone(e.RecipientSeatIDs)
+		if e.ActingSeatID != nil {
+			ids = append(ids, *e.ActingSeatID)
+		}
+		return models.AudienceSeats, sortedIDs(ids)
+	case models.VisibilityActorAndDM:
+		var ids []int64
+		for _, id := range []*int64{e.ActingSeatID, e.SubjectSeatID} {
+			if id != nil {
+				ids = append(ids, *id)
+			}
+		}
+		return models.AudienceSeats, sortedIDs(ids)
+	}
+	return models.AudienceDM, nil
+}
+
+// sortedIDs is ids sorted without repeats.
+func sortedIDs(ids []int64) []int64 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func eventView(e models.SessionEvent) EventView {

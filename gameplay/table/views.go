@@ -114,6 +114,7 @@ type CampaignView struct {
 	ID          int64            `json:"id"`
 	Name        string           `json:"name"`
 	Status      string           `json:"status" jsonschema:"active, completed or archived"`
+	RecapStyle  string           `json:"recap_style" jsonschema:"brief or detailed: the recap that opens a session"`
 	OpenSession *OpenSessionView `json:"open_session"`
 	Seats       []SeatView       `json:"seats"`
 }
@@ -260,7 +261,7 @@ func roomView(ctx context.Context, tx *models.Store, a Actor) (RoomView, error) 
 		seatsBy[s.CampaignID] = append(seatsBy[s.CampaignID], s)
 	}
 	for _, c := range campaigns {
-		v.Campaigns = append(v.Campaigns, CampaignView{ID: c.ID, Name: c.Name, Status: c.Status,
+		v.Campaigns = append(v.Campaigns, CampaignView{ID: c.ID, Name: c.Name, Status: c.Status, RecapStyle: c.RecapStyle,
 			OpenSession: openBy[c.ID], Seats: seatViews(seatsBy[c.ID], names, chars, seen)})
 	}
 	return v, nil

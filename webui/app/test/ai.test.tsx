@@ -84,6 +84,7 @@ function ownerRoom(dm: Partial<Seat> = {}): RoomView {
       {
         id: 4,
         name: 'Lost Mine',
+        recap_style: 'brief',
         status: 'active',
         open_session: null,
         seats: [seat({ id: 8, role: 'dm', label: 'DM', ...dm }), seat({ id: 9, label: 'Player 1' })],

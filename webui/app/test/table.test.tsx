@@ -103,6 +103,7 @@ function roomFor(authority: 'owner' | 'dm' | 'member', over: Partial<RoomView> =
       {
         id: 4,
         name: 'Lost Mine',
+        recap_style: 'brief',
         status: 'active',
         open_session: null,
         seats: [

@@ -2408,6 +2408,8 @@ export interface components {
             name: string;
             /** @description active, completed or archived */
             status: string;
+            /** @description brief or detailed: the recap that opens a session */
+            recap_style: string;
             open_session: components["schemas"]["OpenSessionView"] | null;
             seats: components["schemas"]["SeatView"][];
         };

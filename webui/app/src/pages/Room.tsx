@@ -23,6 +23,7 @@ import {
   takeBackNarrator,
   unassignSeat,
   updateRoom,
+  updateCampaign,
   type AccessStatus,
   type Authority,
   type Campaign,
@@ -346,6 +347,25 @@ function CampaignCard({
       <dl className="facts">
         <dt>{t('room.campaign.status')}</dt>
         <dd data-testid="campaign-status">{t(`campaignStatus.${campaign.status as CampaignStatus}`)}</dd>
+        <dt>
+          <label htmlFor={`${headingId}-recap`}>{t('room.campaign.recap')}</label>
+        </dt>
+        <dd>
+          {viewer.isManager ? (
+            <select
+              id={`${headingId}-recap`}
+              data-testid="recap-style"
+              value={campaign.recap_style}
+              disabled={action.busy}
+              onChange={(e) => act(() => updateCampaign(campaign.id, { recap_style: e.target.value as 'brief' | 'detailed' }))}
+            >
+              <option value="brief">{t('room.campaign.recap.brief')}</option>
+              <option value="detailed">{t('room.campaign.recap.detailed')}</option>
+            </select>
+          ) : (
+            <span id={`${headingId}-recap`}>{t(campaign.recap_style === 'detailed' ? 'room.campaign.recap.detailed' : 'room.campaign.recap.brief')}</span>
+          )}
+        </dd>
       </dl>
       {isRoomActive ? (
         <p className="badge badge-on">{t('room.campaign.isActive')}</p>

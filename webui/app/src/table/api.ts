@@ -233,6 +233,8 @@ export const handoffSeat = (seatId: number, temporary_instruction: string) =>
     temporary_instruction.trim() === '' ? {} : { temporary_instruction },
   );
 export const takeBackSeat = (seatId: number) => apiSend<RoomView>('POST', `/api/seats/${seatId}/take-back`);
+export const updateCampaign = (campaignId: number, change: { name?: string; status?: CampaignStatus; recap_style?: 'brief' | 'detailed' }) =>
+  apiSend<RoomView>('PATCH', `/api/campaigns/${campaignId}`, change);
 export const setDmSeatAI = (campaignId: number) => apiSend<MintedGrant>('POST', `/api/campaigns/${campaignId}/dm-ai`);
 
 // The server's own narrator at a seat (Adventure Table's narrator): it

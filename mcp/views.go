@@ -126,6 +126,7 @@ type Context struct {
 	Instruction string     `json:"instruction,omitempty" jsonschema:"temporary guidance from the seat's owner"`
 	World       any        `json:"world,omitempty"`
 	Recent      []Event    `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
+	Memories    []string   `json:"memories,omitempty" jsonschema:"what the campaign remembers of earlier play that bears on now"`
 	Cursor      int64      `json:"cursor"`
 }
 

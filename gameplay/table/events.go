@@ -112,7 +112,10 @@ func (s *Service) appendEvent(ctx context.Context, tx *models.Store, sessionID, 
 	if d.idempotencyKey != "" {
 		e.IdempotencyKey = &d.idempotencyKey
 	}
-	return e, tx.CreateEvent(ctx, &e)
+	if err := tx.CreateEvent(ctx, &e); err != nil {
+		return e, err
+	}
+	return e, s.enqueueCampaignMemory(ctx, tx, sessionID, seq, d.kind)
 }
 
 // appendNext appends an event with the session's next seq.
@@ -155,6 +158,28 @@ func (v viewer) sees(e models.SessionEvent) bool {
 	case models.VisibilitySeatPrivate:
 		for _, r := range e.RecipientSeatIDs {
 			if v.seats[r] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seesMemory is the same projection for what the campaign remembers: a
+// memory carries the audience of the events it was made from
+// (eventAudience), so the DM reads every memory, everyone the table's, and
+// a seat's controller those of the whispers and private rolls that seat
+// was a party to.
+func (v viewer) seesMemory(m models.CampaignMemory) bool {
+	if v.dm {
+		return true
+	}
+	switch m.Audience {
+	case models.AudienceTable:
+		return true
+	case models.AudienceSeats:
+		for _, id := range m.SeatIDs {
+			if v.seats[id] {
 				return true
 			}
 		}

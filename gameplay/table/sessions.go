@@ -369,10 +369,14 @@ type TableNow struct {
 	Encounter EncounterNow
 	// World is the campaign's world as the caller's seat may see it.
 	World World
+	// Memories are what the campaign remembers that the caller may see,
+	// recalled with the newest events as the query, best match first.
+	Memories []MemoryView
 }
 
-// Now is Resume, Board and GetEncounter from one resolution of the caller
-// (MCP's get_session_context reads all three on every turn), with the
+// Now is Resume, Board, GetEncounter and the memories recalled for the
+// newest events, from one resolution of the caller (MCP's
+// get_session_context reads them all on every turn), with the
 // resume's recent events read from the newest `recent` (1 to 100) only.
 // The session's rows come from the hub's snapshot while nothing happened
 // (sessionSnapshot); the scope and the characters are read every time.
@@ -399,6 +403,10 @@ func (s *Service) Now(ctx context.Context, c Caller, sessionID int64, recent int
 		return TableNow{}, err
 	}
 	out.World = worldFor(w, sc.actor)
+	q := contextQuery(out.Resume.RecentEvents, namesOfViews(out.Resume.Seats))
+	if out.Memories, err = s.recallFor(ctx, sc.session.CampaignID, sc.viewer(), q, contextRecall); err != nil {
+		return TableNow{}, err
+	}
 	return out, nil
 }
 

@@ -69,12 +69,16 @@ func New(store *models.Store, opts Options) *Services {
 		opts.Mode = "local"
 	}
 	tables := table.New(store, opts.Now)
+	narr := narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
+		PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge})
+	// A campaign's memories are written with the room owner's model
+	// settings (or the demo narrator), as the narrator at a seat is.
+	tables.UseMemory(table.MemoryOptions{Model: narr, ProcessID: narr.ProcessID(), Logger: opts.Logger})
 	return &Services{
-		Table: tables,
-		Narrative: narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
-			PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge}),
-		Accounts: accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables}),
-		store:    store, mode: opts.Mode, now: opts.Now,
+		Table:     tables,
+		Narrative: narr,
+		Accounts:  accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables}),
+		store:     store, mode: opts.Mode, now: opts.Now,
 	}
 }
 

@@ -78,11 +78,18 @@ func TestAgentTurnBudget(t *testing.T) {
 			break
 		}
 	}
-	// The context at 200+ events.
+	// The context at 200+ events, with what the campaign remembers of
+	// them (the memory job as the worker runs it).
+	if n, err := svc.DrainCampaignMemoryJobs(ctx); err != nil || n == 0 {
+		t.Fatalf("memory jobs: %d ran, %v", n, err)
+	}
 	for name, a := range map[string]*agent{"dm": dm, "player": player} {
 		a.must("get_session_context", nil, &dmCx)
 		size := a.bytes[len(a.bytes)-1]
-		t.Logf("%s: get_session_context is %d bytes at %d events", name, size, dmCx.Cursor)
+		t.Logf("%s: get_session_context is %d bytes at %d events, %d memories", name, size, dmCx.Cursor, len(dmCx.Memories))
+		if len(dmCx.Memories) == 0 {
+			t.Errorf("%s: get_session_context recalls no memory of 200 events of the same river", name)
+		}
 		if dmCx.Cursor < 200 || size > contextBudget {
 			t.Errorf("%s: get_session_context is %d bytes at %d events (budget %d)", name, size, dmCx.Cursor, contextBudget)
 		}

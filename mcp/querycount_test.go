@@ -76,6 +76,11 @@ func TestToolQueryCounts(t *testing.T) {
 	var posted Posted
 	a.call("post_message", map[string]any{"text": "Hello"}, &posted)
 	a.call("post_message", map[string]any{"text": "Hello again"}, &posted)
+	// With lines of play in the recent events, the context recalls the
+	// campaign's memories too (the first call after the posts reads the
+	// table afresh; the second is what every call costs from then on).
+	a.call("get_session_context", nil, &cx)
+	a.call("get_session_context", nil, &cx)
 	// A first wait resolves and caches; the one measured is woken by a post.
 	var pg EventPage
 	a.call("wait_for_event", map[string]any{"after": posted.Seq, "timeout_seconds": 1}, &pg)
@@ -105,11 +110,12 @@ func TestToolQueryCounts(t *testing.T) {
 		want  int64
 	}{
 		// one scope (the session with its campaign and room, seats), the
-		// characters and the campaign's world (edited outside the session,
-		// so never in its snapshot); the rest of the table (participants,
+		// characters, the campaign's world (edited outside the session,
+		// so never in its snapshot) and the campaign's memories (written
+		// by a background job); the rest of the table (participants,
 		// names, stage, events, checks, pending actions, windows, the
 		// fight) is the hub's snapshot while nothing happens
-		{"get_session_context", 2, 4},
+		{"get_session_context", 4, 5},
 		// scope (the session with its campaign and room, seats,
 		// participants); next seq (one UPDATE … RETURNING, which on
 		// PostgreSQL also queues the NOTIFY for other processes); message;

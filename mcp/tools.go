@@ -674,6 +674,9 @@ func sessionContext(ctx context.Context, d toolDeps, c table.Caller, id int64) (
 		ev.Text = clip(ev.Text, 280)
 		out.Recent = append(out.Recent, ev)
 	}
+	for _, m := range now.Memories {
+		out.Memories = append(out.Memories, clip(m.Text, 320))
+	}
 	// The fight, through the same projection as the web app's encounter.
 	if fightNow := now.Encounter; fightNow.Encounter != nil {
 		mine := ""

@@ -127,6 +127,7 @@ type Context struct {
 	World       *table.World `json:"world,omitempty"`
 	Recap       *Recap       `json:"recap,omitempty" jsonschema:"DM: the \"Previously on…\" recap waiting for you (session post_recap or skip_recap)"`
 	Recent      []Event      `json:"recent,omitempty" jsonschema:"the newest events; older ones: wait_for_event, timeout_seconds 0"`
+	Memories    []string     `json:"memories,omitempty" jsonschema:"what the campaign remembers of earlier play that bears on now"`
 	Cursor      int64        `json:"cursor"`
 }
 

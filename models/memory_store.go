@@ -2,11 +2,9 @@ package models
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // --- memories ---
@@ -136,88 +134,51 @@ func (s *Store) ForgetLeastUsed(ctx context.Context, adventureID int64, capacity
 	return res.RowsAffected, translate(res.Error, "memories")
 }
 
-// --- memory jobs ---
+// --- memory jobs (job_store.go is their implementation) ---
 
 // EnqueueMemoryJob asks for an adventure's memory work to run (an upsert:
 // one row per adventure).
 func (s *Store) EnqueueMemoryJob(ctx context.Context, adventureID int64, now time.Time) error {
-	job := MemoryJob{AdventureID: adventureID, DueAt: &now}
-	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
-		Columns:   []clause.Column{{Name: "adventure_id"}},
-		DoUpdates: clause.Assignments(map[string]any{"due_at": now}),
-	}).Create(&job).Error
-	return translate(err, "memory job")
+	return s.enqueueJob(ctx, memoryJobs, adventureID, now)
 }
 
 // ClaimMemoryJob claims the oldest due job that no live claim holds, for
-// holder until until, and returns it (nil when there is none). On
-// PostgreSQL the row is locked FOR UPDATE SKIP LOCKED, so several server
-// processes never claim one job twice; on SQLite the transaction's BEGIN
-// IMMEDIATE serialises claimers.
+// holder until until, and returns it (nil when there is none); see claimJob.
 func (s *Store) ClaimMemoryJob(ctx context.Context, holder string, now, until time.Time) (*MemoryJob, error) {
-	var claimed *MemoryJob
-	err := s.Tx(ctx, func(tx *Store) error {
-		db := tx.db.WithContext(ctx).Where("due_at IS NOT NULL AND due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)", now, now)
-		if s.dialect == Postgres {
-			db = db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
-		}
-		var job MemoryJob
-		err := db.Order("due_at, adventure_id").Take(&job).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil
-		}
-		if err != nil {
-			return translate(err, "memory job")
-		}
-		job.ClaimedBy, job.ClaimedAt, job.ClaimedUntil, job.Runs = holder, &now, &until, job.Runs+1
-		err = tx.db.WithContext(ctx).Model(&MemoryJob{}).Where("adventure_id = ?", job.AdventureID).
-			Updates(map[string]any{"claimed_by": holder, "claimed_at": now, "claimed_until": until, "runs": job.Runs}).Error
-		claimed = &job
-		return translate(err, "memory job")
-	})
-	return claimed, err
+	var job MemoryJob
+	ok, err := s.claimJob(ctx, memoryJobs, &job, holder, now, until)
+	if !ok {
+		return nil, err
+	}
+	return &job, err
 }
 
 // RenewMemoryJob extends holder's claim on a job.
 func (s *Store) RenewMemoryJob(ctx context.Context, job *MemoryJob, until time.Time) error {
-	err := s.db.WithContext(ctx).Model(&MemoryJob{}).Where("adventure_id = ? AND claimed_by = ?", job.AdventureID, job.ClaimedBy).
-		Update("claimed_until", until).Error
-	return translate(err, "memory job")
+	return s.renewJob(ctx, memoryJobs, job.AdventureID, job.ClaimedBy, until)
 }
 
 // FinishMemoryJob ends holder's claim, recording lastError ("" on
 // success). The job stays due only when it was enqueued again after it was
 // claimed; a failed job otherwise waits for the next turn to enqueue it.
 func (s *Store) FinishMemoryJob(ctx context.Context, job *MemoryJob, lastError string, now time.Time) error {
-	err := s.db.WithContext(ctx).Model(&MemoryJob{}).
-		Where("adventure_id = ? AND claimed_by = ?", job.AdventureID, job.ClaimedBy).
-		Updates(map[string]any{
-			"due_at":        gorm.Expr("CASE WHEN due_at > ? THEN due_at ELSE NULL END", job.ClaimedAt),
-			"claimed_by":    "",
-			"claimed_at":    nil,
-			"claimed_until": nil,
-			"last_error":    lastError,
-			"last_run_at":   now,
-		}).Error
-	return translate(err, "memory job")
+	return s.finishJob(ctx, memoryJobs, job.AdventureID, job.ClaimedBy, job.ClaimedAt, lastError, now)
 }
 
 // ReleaseMemoryJobs frees the claims whose holder starts with holderPrefix
 // (a dead previous run of this process), so the work resumes at once.
 func (s *Store) ReleaseMemoryJobs(ctx context.Context, holderPrefix string) (int64, error) {
-	res := s.db.WithContext(ctx).Model(&MemoryJob{}).Where("claimed_by LIKE ?", holderPrefix+"%").
-		Updates(map[string]any{"claimed_by": "", "claimed_at": nil, "claimed_until": nil})
-	return res.RowsAffected, translate(res.Error, "memory job")
+	return s.releaseJobs(ctx, memoryJobs, holderPrefix)
 }
 
 // FindMemoryJob loads an adventure's job row, or nil.
 func (s *Store) FindMemoryJob(ctx context.Context, adventureID int64) (*MemoryJob, error) {
 	var job MemoryJob
-	err := s.db.WithContext(ctx).Where("adventure_id = ?", adventureID).Take(&job).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
+	ok, err := s.findJob(ctx, memoryJobs, adventureID, &job)
+	if !ok {
+		return nil, err
 	}
-	return &job, translate(err, "memory job")
+	return &job, nil
 }
 
 // --- prompt snapshot retention ---

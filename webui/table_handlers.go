@@ -245,6 +245,8 @@ func (s *Server) tableRoutes() {
 		withID("id", http.StatusOK, t.CampaignWorld), s.identify)
 	s.route(apiRoute{Method: "PUT", Path: "/api/campaigns/{id}/world", Tag: "campaigns", Summary: "Replace the campaign's world (room authority)", Request: typeOf[table.World](), Response: world, Errors: codes(apperr.RoomAuthorityRequired, apperr.CampaignWorldInvalid)},
 		withIDAndBody("id", http.StatusOK, t.SetCampaignWorld), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/memories", Tag: "campaigns", Summary: "What the campaign remembers that the caller may see (the table's memories for all; a whisper's for its parties; the DM's for the DM)", Response: typeOf[table.CampaignMemoryList](), Errors: codes()},
+		withID("id", http.StatusOK, t.CampaignMemories), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/campaigns/{id}/seats", Tag: "campaigns", Summary: "Add a player seat", Status: http.StatusCreated, Request: typeOf[LabelInput](), Response: room, Errors: codes(apperr.RoomAuthorityRequired, apperr.SeatLabelInvalid)},
 		withIDAndBody("id", http.StatusCreated, func(ctx context.Context, caller table.Caller, id int64, in LabelInput) (table.RoomView, error) {
 			return t.AddSeat(ctx, caller, id, in.Label)

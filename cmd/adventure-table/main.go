@@ -246,6 +246,11 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 		return fmt.Errorf("recover memory jobs: %w", err)
 	}
 	go services.Narrative.RunMemoryWorker(ctx)
+	// The same for the campaigns' memories (the table's events, by audience).
+	if _, err := services.Table.RecoverCampaignMemoryJobs(ctx); err != nil {
+		return fmt.Errorf("recover campaign memory jobs: %w", err)
+	}
+	go services.Table.RunCampaignMemoryWorker(ctx)
 	if cfg.Mode == "hosted" && cfg.GuestRetention > 0 {
 		go sweepGuests(ctx, services, cfg.GuestRetention, logger)
 	}

@@ -3,7 +3,6 @@ package narrative
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
@@ -55,7 +54,7 @@ func castBrief(adv *models.Adventure, cards []prompt.Card, passage []prompt.Turn
 	var members []string
 	add := func(line string) {
 		if len(members) < maxCastMembers && strings.TrimSpace(line) != "" {
-			members = append(members, clipMarked(line, maxCastRunes))
+			members = append(members, prompt.ClipMarked(line, maxCastRunes))
 		}
 	}
 	protagonist := cmpOr(adv.PersonaName, "the protagonist")
@@ -63,7 +62,7 @@ func castBrief(adv *models.Adventure, cards []prompt.Card, passage []prompt.Turn
 		protagonist += " (" + adv.PersonaPronouns + ")"
 	}
 	if adv.PersonaDesc != "" {
-		protagonist += ": " + oneLine(adv.PersonaDesc)
+		protagonist += ": " + prompt.OneLine(adv.PersonaDesc)
 	}
 	add("Protagonist: " + protagonist)
 	named := map[string]bool{}
@@ -79,7 +78,7 @@ func castBrief(adv *models.Adventure, cards []prompt.Card, passage []prompt.Turn
 			continue
 		}
 		named[strings.ToLower(c.Title)] = true
-		add(c.Title + ": " + oneLine(c.Entry))
+		add(c.Title + ": " + prompt.OneLine(c.Entry))
 	}
 	var b strings.Builder
 	b.WriteString("Cast:\n")
@@ -87,7 +86,7 @@ func castBrief(adv *models.Adventure, cards []prompt.Card, passage []prompt.Turn
 		b.WriteString("- " + m + "\n")
 	}
 	if s := strings.TrimSpace(adv.PlotEssentials); s != "" {
-		b.WriteString("Setting: " + clipTokens(oneLine(s), maxSettingTokens) + "\n")
+		b.WriteString("Setting: " + prompt.ClipTokens(prompt.OneLine(s), maxSettingTokens) + "\n")
 	}
 	return b.String()
 }
@@ -129,51 +128,16 @@ At most %d words of plain prose, oldest events first. No preamble.`, maxSummaryW
 	return []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: b.String()}}
 }
 
-// cleanMemory keeps the reply's prose: no quotes or bullet around it, at
-// most maxWords words (cut at a word, marked with an ellipsis).
+// cleanMemory keeps the reply's prose (without a state block the model
+// may have added): see prompt.CleanMemory.
 func cleanMemory(reply string, maxWords int) string {
 	prose, _ := ExtractDelta(models.CleanText(reply))
-	text := strings.Join(strings.Fields(prose), " ")
-	text = strings.TrimLeft(text, "-*• ")
-	text = strings.Trim(text, "\"“”")
-	words := strings.Fields(text)
-	if len(words) > maxWords {
-		text = strings.Join(words[:maxWords], " ") + "…"
-	}
-	return text
+	return prompt.CleanMemory(prose, maxWords)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func cmpOr(a, b string) string {
 	if strings.TrimSpace(a) != "" {
 		return a
 	}
 	return b
-}
-
-// clipMarked is clip with the cut marked.
-func clipMarked(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return clip(s, n-1) + "…"
-}
-
-// clipTokens cuts s to at most n tokens, at a word.
-func clipTokens(s string, n int) string {
-	if prompt.Count(s) <= n {
-		return s
-	}
-	words := strings.Fields(s)
-	lo, hi := 0, len(words)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if prompt.Count(strings.Join(words[:mid], " ")+"…") <= n {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return strings.Join(words[:lo], " ") + "…"
 }

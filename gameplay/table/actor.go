@@ -100,6 +100,8 @@ type Service struct {
 	presence *presenceThrottle
 	// grants keeps verified grant rows between an agent's calls.
 	grants verifiedGrants
+	// memory is the campaign memory's model and worker (campaign_memory.go).
+	memory memoryState
 }
 
 // New builds the service.
@@ -107,7 +109,11 @@ func New(store *models.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return timeNow() }
 	}
-	return &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: newNotifier(store), presence: newPresenceThrottle()}
+	s := &Service{store: store, now: func() time.Time { return now().UTC() }, notifier: newNotifier(store), presence: newPresenceThrottle()}
+	s.memory.wake = make(chan struct{}, 1)
+	s.memory.processID = randomHex(8)
+	s.notifier.afterCommit = s.wakeMemory
+	return s
 }
 
 // Notifier returns the service's event notifier.

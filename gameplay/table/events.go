@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -113,7 +112,10 @@ func (s *Service) appendEvent(ctx context.Context, tx *models.Store, sessionID, 
 	if d.idempotencyKey != "" {
 		e.IdempotencyKey = &d.idempotencyKey
 	}
-	return e, tx.CreateEvent(ctx, &e)
+	if err := tx.CreateEvent(ctx, &e); err != nil {
+		return e, err
+	}
+	return e, s.enqueueCampaignMemory(ctx, tx, sessionID, seq, d.kind)
 }
 
 // appendNext appends an event with the session's next seq.
@@ -183,35 +185,10 @@ func (v viewer) seesAudience(audience string, seatIDs []int64) bool {
 	return false
 }
 
-// eventAudience is the audience of what is made from one event: who saw it.
-func eventAudience(e models.SessionEvent) (string, []int64) {
-	switch e.Visibility {
-	case models.VisibilityPublic:
-		return models.AudienceTable, nil
-	case models.VisibilitySeatPrivate:
-		// a whisper's parties: its recipients and who sent it
-		ids := slices.Clone(e.RecipientSeatIDs)
-		if e.ActingSeatID != nil {
-			ids = append(ids, *e.ActingSeatID)
-		}
-		return models.AudienceSeats, sortedIDs(ids)
-	case models.VisibilityActorAndDM:
-		var ids []int64
-		for _, id := range []*int64{e.ActingSeatID, e.SubjectSeatID} {
-			if id != nil {
-				ids = append(ids, *id)
-			}
-		}
-		return models.AudienceSeats, sortedIDs(ids)
-	}
-	return models.AudienceDM, nil
-}
-
-// sortedIDs is ids sorted without repeats.
-func sortedIDs(ids []int64) []int64 {
-	out := slices.Clone(ids)
-	slices.Sort(out)
-	return slices.Compact(out)
+// seesMemory is that rule for a memory: it carries the audience of the
+// events it was made from (eventAudience).
+func (v viewer) seesMemory(m models.CampaignMemory) bool {
+	return v.seesAudience(m.Audience, m.SeatIDs)
 }
 
 func eventView(e models.SessionEvent) EventView {

@@ -78,6 +78,9 @@ type Notifier struct {
 	// resolving shares one resolution of a caller's viewer among its
 	// waiters that need it at the same time.
 	resolving oneread.Group
+	// afterCommit runs on every Notify (each follows a commit): it wakes
+	// the campaign memory worker when that commit enqueued a job.
+	afterCommit func()
 }
 
 // feed is one session's waiters and what the hub knows of its events.
@@ -169,6 +172,9 @@ func (s *Service) Stopping() <-chan struct{} { return s.notifier.stopping }
 // Notify tells the hub that events of the session were committed (by this
 // process, or by another one through PostgreSQL's LISTEN/NOTIFY).
 func (n *Notifier) Notify(sessionID int64) {
+	if n.afterCommit != nil {
+		n.afterCommit()
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	f := n.feeds[sessionID]

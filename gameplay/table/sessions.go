@@ -371,10 +371,14 @@ type TableNow struct {
 	Encounter EncounterNow
 	// World is the campaign's world as the caller's seat may see it.
 	World World
+	// Memories are what the campaign remembers that the caller may see,
+	// recalled with the newest events as the query, best match first.
+	Memories []MemoryView
 }
 
-// Now is Resume, Board and GetEncounter from one resolution of the caller
-// (MCP's get_session_context reads all three on every turn), with the
+// Now is Resume, Board, GetEncounter and the memories recalled for the
+// newest events, from one resolution of the caller (MCP's
+// get_session_context reads them all on every turn), with the
 // resume's recent events read from the newest `recent` (1 to 100) only.
 // The session's rows come from the hub's snapshot while nothing happened
 // (sessionSnapshot); the scope and the characters are read every time.
@@ -401,6 +405,10 @@ func (s *Service) Now(ctx context.Context, c Caller, sessionID int64, recent int
 		return TableNow{}, err
 	}
 	out.World = worldFor(w, sc.actor)
+	q := contextQuery(out.Resume.RecentEvents, namesOfViews(out.Resume.Seats))
+	if out.Memories, err = s.recallFor(ctx, sc.session.CampaignID, sc.viewer(), q, contextRecall); err != nil {
+		return TableNow{}, err
+	}
 	return out, nil
 }
 
@@ -561,8 +569,15 @@ func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (
 		if err := tx.UpdateSession(ctx, sc.session.ID, upd); err != nil {
 			return err
 		}
-		if _, err := wantRecap(ctx, tx, sc.session); err != nil {
+		// A recap is drafted by the campaign's memory job, once the earlier
+		// sessions' memories are written.
+		if want, err := wantRecap(ctx, tx, sc.session); err != nil {
 			return err
+		} else if want {
+			if err := tx.EnqueueCampaignMemoryJobOfSession(ctx, sc.session.ID, now); err != nil {
+				return err
+			}
+			s.memory.due.Store(true)
 		}
 		_, err = s.appendNext(ctx, tx, sc.session.ID, eventDraft{kind: EventSessionStarted, acting: &dm.ID,
 			payload: map[string]any{"participant_seat_ids": joined}})

@@ -162,6 +162,26 @@ func (v viewer) sees(e models.SessionEvent) bool {
 	return false
 }
 
+// seesJournal is sees for a journal entry of audience with seats: the DM
+// reads every entry; anyone else a table entry, and a seats entry naming a
+// seat they control. Every journal read and write goes through it.
+func (v viewer) seesJournal(audience string, seats []int64) bool {
+	if v.dm {
+		return true
+	}
+	switch audience {
+	case models.AudienceTable:
+		return true
+	case models.AudienceSeats:
+		for _, s := range seats {
+			if v.seats[s] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func eventView(e models.SessionEvent) EventView {
 	return EventView{Seq: e.Seq, Kind: e.Kind, CreatedAt: e.CreatedAt, ActingSeatID: e.ActingSeatID, SubjectSeatID: e.SubjectSeatID,
 		SubjectCharacterID: e.SubjectCharacterID, ExecutionMode: e.ExecutionMode, Visibility: e.Visibility, Payload: EventPayload(e.Payload)}

@@ -492,6 +492,19 @@ func (s *Service) GrantSession(ctx context.Context, c Caller) (int64, error) {
 	return *g.SessionID, nil
 }
 
+// GrantCampaign returns the campaign of an AI caller's grant, bound to a
+// session (its journal is the campaign's). Returns GrantSession's codes.
+func (s *Service) GrantCampaign(ctx context.Context, c Caller) (int64, error) {
+	if _, err := s.GrantSession(ctx, c); err != nil {
+		return 0, err
+	}
+	g, err := grantOf(ctx, s.store, c)
+	if err != nil {
+		return 0, err
+	}
+	return g.CampaignID, nil
+}
+
 // SeatCharacter returns the full sheet of a participant's character: a
 // player sees their own seat's, the current DM any participant's. Returns
 // proxy_target_invalid, not_found.

@@ -215,6 +215,21 @@ const (
 	EncounterAlreadyRunning Code = "encounter_already_running"
 	NotYourCombatant        Code = "not_your_combatant"
 	NotYourTurn             Code = "not_your_turn"
+
+	// The campaign journal. JournalEntryInvalid: a bad kind, title, text,
+	// audience, seat or citation (fields name it). JournalAudienceNotAllowed:
+	// a player writes for the DM only, or for some players without their
+	// own seat. JournalEntryNotEditable: a player changes an entry that is
+	// not their own unconfirmed proposal. JournalDMRequired: only the DM
+	// confirms. JournalWiderThanSource: the entry would reach readers the
+	// event it cites did not (details.most is the widest it may be).
+	// JournalFull: the campaign holds the most entries it may.
+	JournalEntryInvalid       Code = "journal_entry_invalid"
+	JournalAudienceNotAllowed Code = "journal_audience_not_allowed"
+	JournalEntryNotEditable   Code = "journal_entry_not_editable"
+	JournalDMRequired         Code = "journal_dm_required"
+	JournalWiderThanSource    Code = "journal_wider_than_source"
+	JournalFull               Code = "journal_full"
 )
 
 // kinds is the single registry of codes: a code missing here is not a code.
@@ -347,6 +362,13 @@ var kinds = map[Code]Kind{
 	AccountRequired:     KindForbidden,
 	DemoBudgetExhausted: KindRateLimited,
 	MessageNotEditable:  KindForbidden,
+
+	JournalEntryInvalid:       KindInvalid,
+	JournalAudienceNotAllowed: KindForbidden,
+	JournalEntryNotEditable:   KindForbidden,
+	JournalDMRequired:         KindForbidden,
+	JournalWiderThanSource:    KindInvalid,
+	JournalFull:               KindConflict,
 }
 
 // Codes returns every declared code, sorted.

@@ -102,6 +102,11 @@ func newFriendsTable(t *testing.T, store *models.Store) friendsTable {
 		Record: &table.NarratorStepRecord{Messages: []table.StepMessage{{Role: "assistant", Content: "I draw my sword."}}}}))
 	// The campaign's world, set by the owner.
 	must(svc.SetCampaignWorld(ctx, ft.Owner, ft.CampaignID, table.World{Premise: "A mining town under the mountain."}))
+	// The table's memories of the session so far, and a journal entry.
+	if _, err := svc.DrainCampaignMemoryJobs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	must(svc.AddJournalEntry(ctx, ft.Owner, ft.CampaignID, table.JournalInput{Kind: "place", Title: "The mine"}))
 	sc, err := ft.svc.Narrative.CreateScenario(ctx, ft.Owner.UserID, narrative.ScenarioInput{Title: "Solo", Premise: "A cave.", Opening: "You wake."})
 	tabletest.Must(t, err)
 	adv, err := ft.svc.Narrative.Play(ctx, ft.Owner.UserID, sc.ID, narrative.Persona{PersonaName: "Ash"})

@@ -183,6 +183,12 @@ func (s *Service) RunCampaignMemoryJob(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	workErr := s.campaignMemoryWork(ctx, job)
+	if ctx.Err() != nil {
+		// The process is stopping: the claim stays, as after a crash, and
+		// the job stays due; the restart frees it at once
+		// (RecoverCampaignMemoryJobs), another process after the lease.
+		return true, workErr
+	}
 	msg := ""
 	if workErr != nil {
 		msg = prompt.ClipMarked(workErr.Error(), 500)

@@ -30,8 +30,8 @@ const (
 	contextQueryLines = 4
 )
 
-// MemoryView is one memory of a campaign as a reader may see it.
-type MemoryView struct {
+// CampaignMemoryView is one memory of a campaign as a reader may see it.
+type CampaignMemoryView struct {
 	ID        int64 `json:"id"`
 	SessionID int64 `json:"session_id"`
 	// Audience is who it was made for: table, seats (SeatIDs) or dm.
@@ -48,14 +48,14 @@ type MemoryView struct {
 
 // CampaignMemoryList is what a reader may see of a campaign's memory.
 type CampaignMemoryList struct {
-	CampaignID int64        `json:"campaign_id"`
-	Memories   []MemoryView `json:"memories" jsonschema:"in story order"`
+	CampaignID int64                `json:"campaign_id"`
+	Memories   []CampaignMemoryView `json:"memories" jsonschema:"in story order"`
 	// Pending says memory work is queued or running.
 	Pending bool `json:"pending"`
 }
 
-func memoryView(m models.CampaignMemory) MemoryView {
-	return MemoryView{ID: m.ID, SessionID: m.SessionID, Audience: m.Audience, SeatIDs: m.SeatIDs, Kind: m.Kind,
+func memoryView(m models.CampaignMemory) CampaignMemoryView {
+	return CampaignMemoryView{ID: m.ID, SessionID: m.SessionID, Audience: m.Audience, SeatIDs: m.SeatIDs, Kind: m.Kind,
 		FromSeq: m.FromSeq, ToSeq: m.ToSeq, Text: m.Text, CreatedAt: m.CreatedAt}
 }
 
@@ -94,7 +94,7 @@ func (s *Service) CampaignMemories(ctx context.Context, c Caller, campaignID int
 	if err != nil {
 		return CampaignMemoryList{}, err
 	}
-	out := CampaignMemoryList{CampaignID: camp.ID, Memories: []MemoryView{}}
+	out := CampaignMemoryList{CampaignID: camp.ID, Memories: []CampaignMemoryView{}}
 	for _, m := range rows {
 		out.Memories = append(out.Memories, memoryView(m))
 	}
@@ -110,7 +110,7 @@ func (s *Service) CampaignMemories(ctx context.Context, c Caller, campaignID int
 // matching query first: the solo bank's recall (narrative/recall), scored
 // lexically, above its minimum score, so nothing relevant recalls nothing.
 // Returns invalid_request, and the errors of ListEvents.
-func (s *Service) RecallMemories(ctx context.Context, c Caller, sessionID int64, query string, k int) ([]MemoryView, error) {
+func (s *Service) RecallMemories(ctx context.Context, c Caller, sessionID int64, query string, k int) ([]CampaignMemoryView, error) {
 	if k == 0 {
 		k = DefaultRecall
 	}
@@ -129,8 +129,8 @@ func (s *Service) RecallMemories(ctx context.Context, c Caller, sessionID int64,
 
 // recallFor picks the memories v may see that best match query, best
 // first.
-func (s *Service) recallFor(ctx context.Context, campaignID int64, v viewer, query string, k int) ([]MemoryView, error) {
-	out := []MemoryView{}
+func (s *Service) recallFor(ctx context.Context, campaignID int64, v viewer, query string, k int) ([]CampaignMemoryView, error) {
+	out := []CampaignMemoryView{}
 	if strings.TrimSpace(query) == "" {
 		return out, nil
 	}
@@ -149,7 +149,7 @@ func (s *Service) recallFor(ctx context.Context, campaignID int64, v viewer, que
 		mv.Score = p.Score
 		out = append(out, mv)
 	}
-	slices.SortStableFunc(out, func(a, b MemoryView) int { return cmp.Compare(b.Score, a.Score) })
+	slices.SortStableFunc(out, func(a, b CampaignMemoryView) int { return cmp.Compare(b.Score, a.Score) })
 	return out, nil
 }
 

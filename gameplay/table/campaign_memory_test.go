@@ -101,7 +101,7 @@ func TestThreeSessionsRemember(t *testing.T) {
 	must(err)
 	three := nextSession()
 	drain()
-	texts := func(ms []table.MemoryView) string {
+	texts := func(ms []table.CampaignMemoryView) string {
 		var b strings.Builder
 		for _, m := range ms {
 			b.WriteString(m.Text + "\n")

@@ -373,7 +373,7 @@ type TableNow struct {
 	World World
 	// Memories are what the campaign remembers that the caller may see,
 	// recalled with the newest events as the query, best match first.
-	Memories []MemoryView
+	Memories []CampaignMemoryView
 }
 
 // Now is Resume, Board, GetEncounter and the memories recalled for the

@@ -554,6 +554,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the campaign remembers that the caller may see (the table's memories for all; a whisper's for its parties; the DM's for the DM) */
+        get: operations["getCampaignsIdMemories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/seats": {
         parameters: {
             query?: never;
@@ -2397,6 +2414,27 @@ export interface components {
             status?: null | string;
             /** @description brief or detailed */
             recap_style?: null | string;
+        };
+        CampaignMemoryList: {
+            campaign_id: number;
+            /** @description in story order */
+            memories: components["schemas"]["CampaignMemoryView"][];
+            pending: boolean;
+        };
+        CampaignMemoryView: {
+            id: number;
+            session_id: number;
+            /** @description table, seats or dm */
+            audience: string;
+            /** @description with audience seats: the seats that saw its events */
+            seat_ids?: number[];
+            /** @description block (written from a block of events) or note */
+            kind: string;
+            from_seq: number;
+            to_seq: number;
+            text: string;
+            created_at: string;
+            score?: number;
         };
         CampaignRef: {
             id: number;
@@ -7138,6 +7176,73 @@ export interface operations {
             };
             /** @description Error codes: ai_grant_already_bound */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCampaignsIdMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignMemoryList"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,8 +9,10 @@ import http from 'node:http';
 
 const CREATED = 1700000000;
 
-// The system prompts of the memory bank's calls (gameplay/narrative/memory_prompts.go).
-const MEMORY_CALL = /^You keep the (memory bank|running summary) of an interactive story/;
+// The system prompts of the memory banks' calls (gameplay/narrative/memory_prompts.go, and a
+// campaign's: gameplay/table/campaign_memory_text.go) and of a session's recap (gameplay/table/recap.go).
+const MEMORY_CALL =
+  /^You keep the (memory bank|running summary) of (?:an interactive story|a tabletop role-playing campaign)|^You are the narrator of a tabletop role-playing campaign, .* "Previously on…" recap/s;
 export const FAKE_MEMORY = 'The fake model remembers this passage.';
 export const FAKE_SUMMARY = 'The fake model sums up the story so far.';
 const memoryCall = (body) => {

@@ -19,28 +19,39 @@ import (
 // (the Mcp-Name header), the way the server really runs them: bearer
 // verification, the tool call and its answer.
 type queryMeter struct {
-	mu    sync.Mutex
-	last  map[string]int64
-	calls map[string]int
+	mu sync.Mutex
+	// started numbers each tool's requests as they arrive; counts holds
+	// each request's statements by that number once its handler returned.
+	started map[string]int
+	counts  map[string]map[int]int64
 }
 
 func (m *queryMeter) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tool := r.Header.Get("Mcp-Name")
+		m.mu.Lock()
+		call := m.started[tool]
+		m.started[tool]++
+		m.mu.Unlock()
 		ctx, n := models.WithQueryCounter(r.Context())
 		h.ServeHTTP(w, r.WithContext(ctx))
 		m.mu.Lock()
-		m.last[r.Header.Get("Mcp-Name")] = n.Load()
-		m.calls[r.Header.Get("Mcp-Name")]++
+		if m.counts[tool] == nil {
+			m.counts[tool] = map[int]int64{}
+		}
+		m.counts[tool][call] = n.Load()
 		m.mu.Unlock()
 	})
 }
 
-// of is the count of the tool's last call, once calls of it have ended
-// (the client can read the answer before the handler returns).
+// of is the count of the tool's call number `calls` (1 is the first), once
+// its handler has returned. The client reads an answer before its handler
+// returns, so the next call can end first: calls are told apart by the
+// order they arrived in, not the order they ended in.
 func (m *queryMeter) of(tool string, calls int) int64 {
 	for {
 		m.mu.Lock()
-		n, done := m.last[tool], m.calls[tool] >= calls
+		n, done := m.counts[tool][calls-1]
 		m.mu.Unlock()
 		if done {
 			return n
@@ -57,7 +68,7 @@ func (m *queryMeter) of(tool string, calls int) int64 {
 // same cache.
 func TestToolQueryCounts(t *testing.T) {
 	svc := table.New(modelstest.MustOpen(t), nil)
-	meter := &queryMeter{last: map[string]int64{}, calls: map[string]int{}}
+	meter := &queryMeter{started: map[string]int{}, counts: map[string]map[int]int64{}}
 	srv := httptest.NewServer(meter.wrap(NewHandler(Options{Version: "test", Table: svc, Verify: func(ctx context.Context, tok string) (Principal, error) {
 		c, err := svc.AuthenticateGrant(ctx, tok)
 		return Principal{GrantID: c.GrantID, Caller: c}, err

@@ -36,7 +36,7 @@ const SEAT = { A: Number(env('SEAT_HUMAN')), B: Number(env('SEAT_B')), C: Number
 // The tool surface (issues 12 and 19); tools/list must offer every one of them.
 const TOOLS = ['get_pre_session_context', 'session', 'get_session_context', 'wait_for_event',
   'get_character_context', 'post_message', 'quick_roll', 'roll_check', 'declare_action', 'update_character_state',
-  'set_stage', 'request_check', 'cancel_check', 'action_window', 'adjudicate_action', 'fight'];
+  'set_stage', 'request_check', 'cancel_check', 'action_window', 'adjudicate_action', 'fight', 'journal'];
 
 function check(cond, what, detail) {
   if (!cond) throw new Error(`scene check failed: ${what}${detail === undefined ? '' : `\n  got: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 1500)}`);
@@ -252,6 +252,23 @@ check(e.msg === 'whisper' && e.by === 'DM', `Borin got the DM's whisper (by ${e.
 await pb.call('post_message', { kind: 'whisper', text: W2 });
 e = await dm.until(isMsg(W2), "Borin's whisper");
 check(e.msg === 'whisper' && /Borin/.test(e.by ?? ''), `the DM got Borin's whisper (by ${e.by})`, e);
+
+// ---- the journal: an entry for Borin alone, Borin's proposal the DM confirms --------------
+const J1 = 'Old Tom owes the river thieves forty silver.';
+const forBorin = await dm.call('journal', { action: 'add', kind: 'clue', title: 'Old Tom is lying', text: J1, audience: 'seats', seat_ids: [SEAT.B] });
+check(forBorin.entries[0].confirmed && forBorin.entries[0].audience === 'seats', 'AI DM wrote a journal entry for Borin alone', forBorin);
+const proposal = await pb.call('journal', { action: 'add', kind: 'npc', title: 'Old Tom', text: 'Keeps the Drowned Lantern.' });
+check(!proposal.entries[0].confirmed && proposal.entries[0].by_seat_id === SEAT.B, "Borin proposed a journal entry (unconfirmed, his)", proposal);
+await pb.refused('journal', { action: 'confirm', entry_id: proposal.entries[0].entry_id }, 'journal_dm_required');
+await dm.call('journal', { action: 'confirm', entry_id: proposal.entries[0].entry_id });
+const bj = await pb.call('journal', { action: 'list' });
+check(bj.entries.some((x) => x.text === J1), 'Borin reads the entry written for him', bj);
+const cj = await pc.call('journal', { action: 'list', kind: 'npc' });
+check(cj.entries.length === 1 && cj.entries[0].confirmed && cj.entries[0].title === 'Old Tom', 'Cyra reads the confirmed NPC', cj);
+const hj = await human.api('GET', `/api/campaigns/${resume.session.campaign_id}/journal`);
+check(!pc.transcript.includes(J1), "Cyra never reads Borin's entry", pc.transcript);
+// The human owns the room: room authority keeps the journal as the DM does (as it reads the world's plot).
+check(hj.dm === true && hj.entries.length === 2, 'the room owner keeps the whole journal', hj);
 
 // ---- narration and NPC speech -----------------------------------------------------------
 const N1 = 'Rain hammers the shutters of the Drowned Lantern.';

@@ -235,6 +235,18 @@ type (
 		Condition   string     `json:"condition,omitempty" jsonschema:"change"`
 		Rounds      int        `json:"rounds,omitempty" jsonschema:"change: how long a condition lasts"`
 	}
+	journalInput struct {
+		Action   string  `json:"action,omitempty" jsonschema:"default list"`
+		EntryID  int64   `json:"entry_id,omitempty" jsonschema:"edit, confirm, delete"`
+		Kind     string  `json:"kind,omitempty" jsonschema:"list: filter"`
+		Title    string  `json:"title,omitempty"`
+		Text     string  `json:"text,omitempty"`
+		Audience string  `json:"audience,omitempty" jsonschema:"who knows; default table"`
+		SeatIDs  []int64 `json:"seat_ids,omitempty" jsonschema:"audience seats"`
+		Seq      *int64  `json:"seq,omitempty" jsonschema:"add: the event it cites"`
+		Query    string  `json:"query,omitempty" jsonschema:"list: words to find"`
+		Before   int64   `json:"before,omitempty" jsonschema:"list: older than this entry_id"`
+	}
 	waitInput struct {
 		After          int64 `json:"after" jsonschema:"your cursor"`
 		TimeoutSeconds *int  `json:"timeout_seconds,omitempty" jsonschema:"0-60, default 25; 0 answers at once; on timeout: no events, same cursor"`
@@ -445,6 +457,9 @@ var tools = []tool{
 			a, err := d.table.TransitionAction(ctx, c, in.ActionID, table.TransitionInput{To: in.Status})
 			return Declared{ActionID: a.ID, Status: a.Status}, err
 		}),
+	typed("journal", "Campaign journal", write,
+		"The campaign's facts across sessions, each known to an audience. list: newest first. add: the DM's are confirmed, for anyone; a player's are proposals, for the table or seats incl. theirs. edit, delete: DM any, player their own proposal. confirm: DM.",
+		journal),
 	typed("session", "Run the session", destructive,
 		"DM: start the session waiting in your campaign's lobby (then call get_session_context), admit a player seat late (seat_id; it needs a controller and a character), post the \"Previously on…\" recap (get_session_context's recap; text to post your edit) or skip it, or end the session for everyone: every token of the session then fails with session_ended.",
 		runSession),
@@ -456,6 +471,65 @@ func (messageInput) enums() map[string][]any {
 
 func (sessionInput) enums() map[string][]any {
 	return map[string][]any{"action": {"start", "admit", "end", "post_recap", "skip_recap"}}
+}
+
+func (journalInput) enums() map[string][]any {
+	return map[string][]any{"action": {"list", "add", "edit", "confirm", "delete"}, "kind": stringsAsAny(table.JournalKinds), "audience": {"table", "seats", "dm"}}
+}
+
+func stringsAsAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// journal is one call on the campaign journal of the caller's session,
+// the same gameplay calls the web app's journal routes make.
+func journal(ctx context.Context, d toolDeps, c table.Caller, in journalInput) (JournalPage, error) {
+	campaignID, err := d.table.GrantCampaign(ctx, c)
+	if err != nil {
+		return JournalPage{}, err
+	}
+	var e table.JournalEntryView
+	switch in.Action {
+	case "", "list":
+		v, err := d.table.ListJournal(ctx, c, campaignID, table.JournalFilter{Kind: in.Kind, Query: in.Query, Before: in.Before, Limit: journalPageLimit})
+		return journalPage(v.Entries, v.HasMore), err
+	case "add":
+		add := table.JournalInput{Kind: in.Kind, Title: in.Title, Text: in.Text, Audience: in.Audience, SeatIDs: in.SeatIDs}
+		if in.Seq != nil {
+			id, err := sessionOf(ctx, d, c)
+			if err != nil {
+				return JournalPage{}, err
+			}
+			add.SourceSessionID, add.SourceSeq = &id, in.Seq
+		}
+		e, err = d.table.AddJournalEntry(ctx, c, campaignID, add)
+	case "edit":
+		ch := table.JournalChange{SeatIDs: in.SeatIDs}
+		for _, f := range []struct {
+			v  string
+			to **string
+		}{{in.Kind, &ch.Kind}, {in.Title, &ch.Title}, {in.Text, &ch.Text}, {in.Audience, &ch.Audience}} {
+			if f.v != "" {
+				*f.to = &f.v
+			}
+		}
+		e, err = d.table.EditJournalEntry(ctx, c, in.EntryID, ch)
+	case "confirm":
+		e, err = d.table.ConfirmJournalEntry(ctx, c, in.EntryID)
+	case "delete":
+		_, err = d.table.DeleteJournalEntry(ctx, c, in.EntryID)
+		return JournalPage{Entries: []JournalEntry{}, Deleted: in.EntryID}, err
+	default:
+		return JournalPage{}, apperr.E(apperr.InvalidRequest, "Unknown action %q.", in.Action).WithField("action", "list, add, edit, confirm or delete")
+	}
+	if err != nil {
+		return JournalPage{}, err
+	}
+	return journalPage([]table.JournalEntryView{e}, false), nil
 }
 
 func (fightInput) enums() map[string][]any {

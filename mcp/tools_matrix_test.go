@@ -61,6 +61,11 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 		tabletest.Must(t, err)
 		return a.ID
 	}
+	newEntry := func() int64 {
+		e, err := svc.AddJournalEntry(ctx, dmCaller, f.CampaignID, table.JournalInput{Kind: "npc", Title: "Innkeeper Bram"})
+		tabletest.Must(t, err)
+		return e.ID
+	}
 	type args = map[string]any
 	type cell struct {
 		args func() args
@@ -140,6 +145,22 @@ func TestToolAuthorizationMatrix(t *testing.T) {
 			"ai_player":       {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", mira), "faces": []int{12}}), ""},
 			"ai_player_other": {fixed(args{"action": "initiative", "combatant_id": fmt.Sprintf("seat:%d", tomas)}), "not_your_combatant"},
 			"pre_session_dm":  {fixed(args{"action": "end_turn"}), pre}}},
+		// The journal: the DM writes for anyone and confirms; a player
+		// proposes for the table or seats including their own, and changes
+		// nothing of the DM's.
+		{"journal", "list", map[string]cell{"ai_dm": {nil, ""}, "ai_player": {fixed(args{"action": "list", "kind": "npc", "query": "Bram"}), ""}, "pre_session_dm": {nil, pre}}},
+		{"journal", "add", map[string]cell{"ai_dm": {fixed(args{"action": "add", "kind": "clue", "title": "The DC is 15", "audience": "dm"}), ""},
+			"ai_player":       {fixed(args{"action": "add", "kind": "clue", "title": "Muddy boots", "seq": 1}), ""},
+			"ai_player_other": {fixed(args{"action": "add", "kind": "note", "title": "x", "audience": "seats", "seat_ids": []int64{tomas}}), "journal_audience_not_allowed"},
+			"pre_session_dm":  {fixed(args{"action": "add", "kind": "npc", "title": "x"}), pre}}},
+		{"journal", "edit", map[string]cell{"ai_dm": {func() args { return args{"action": "edit", "entry_id": newEntry(), "text": "Owes the thieves."} }, ""},
+			"ai_player":      {func() args { return args{"action": "edit", "entry_id": newEntry(), "title": "Bob"} }, "journal_entry_not_editable"},
+			"pre_session_dm": {func() args { return args{"action": "edit", "entry_id": newEntry(), "title": "Bob"} }, pre}}},
+		{"journal", "confirm", map[string]cell{"ai_dm": {func() args { return args{"action": "confirm", "entry_id": newEntry()} }, ""},
+			"ai_player": {func() args { return args{"action": "confirm", "entry_id": newEntry()} }, "journal_dm_required"}}},
+		{"journal", "delete", map[string]cell{"ai_dm": {func() args { return args{"action": "delete", "entry_id": newEntry()} }, ""},
+			"ai_player": {func() args { return args{"action": "delete", "entry_id": newEntry()} }, "journal_entry_not_editable"}}},
+		{"journal", "unknown action", map[string]cell{"ai_dm": {fixed(args{"action": "burn"}), "invalid_request"}}},
 		{"session", "end", map[string]cell{"ai_player": {fixed(args{"action": "end"}), "not_current_dm"}, "pre_session_dm": {fixed(args{"action": "end"}), pre}}},
 	}
 	covered := map[string]bool{}

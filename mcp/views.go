@@ -566,3 +566,39 @@ func compactDiceMap(m map[string]any, groups []any) map[string]any {
 	}
 	return out
 }
+
+// JournalPage is a page of the campaign journal, or the entry a write
+// changed.
+type JournalPage struct {
+	Entries []JournalEntry `json:"entries"`
+	HasMore bool           `json:"has_more,omitempty" jsonschema:"older entries follow: list before the last entry_id"`
+	Deleted int64          `json:"deleted,omitempty" jsonschema:"the entry deleted"`
+}
+
+// JournalEntry is a journal entry as an agent needs it.
+type JournalEntry struct {
+	EntryID   int64   `json:"entry_id"`
+	Kind      string  `json:"kind"`
+	Title     string  `json:"title"`
+	Text      string  `json:"text,omitempty"`
+	Audience  string  `json:"audience"`
+	SeatIDs   []int64 `json:"seat_ids,omitempty"`
+	BySeatID  *int64  `json:"by_seat_id,omitempty" jsonschema:"who wrote it"`
+	Seq       *int64  `json:"seq,omitempty" jsonschema:"the event it comes from (source_session_id's)"`
+	SessionID *int64  `json:"source_session_id,omitempty"`
+	Confirmed bool    `json:"confirmed" jsonschema:"false: a player's proposal"`
+	CanEdit   bool    `json:"can_edit,omitempty"`
+}
+
+// journalPageLimit is how many entries one list call returns: enough for
+// a table's cast, small enough for a model's turn.
+const journalPageLimit = 20
+
+func journalPage(entries []table.JournalEntryView, more bool) JournalPage {
+	out := JournalPage{Entries: make([]JournalEntry, 0, len(entries)), HasMore: more}
+	for _, e := range entries {
+		out.Entries = append(out.Entries, JournalEntry{EntryID: e.ID, Kind: e.Kind, Title: e.Title, Text: e.Text, Audience: e.Audience, SeatIDs: e.SeatIDs,
+			BySeatID: e.AuthorSeatID, Seq: e.SourceSeq, SessionID: e.SourceSessionID, Confirmed: e.Confirmed, CanEdit: e.CanEdit})
+	}
+	return out
+}

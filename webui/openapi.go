@@ -35,8 +35,9 @@ type apiRoute struct {
 	Response reflect.Type
 	Status   int // success status; 200 when zero
 	Errors   []apperr.Code
-	// Query names the optional integer query parameters.
-	Query []string
+	// Query names the optional integer query parameters; TextQuery the
+	// optional text ones.
+	Query, TextQuery []string
 	// Stream: the success answer is text/event-stream.
 	Stream bool
 	// RawRequest and RawResponse list the media types of a body sent as
@@ -139,6 +140,9 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 		for _, q := range r.Query {
 			params = append(params, map[string]any{"name": q, "in": "query", "schema": map[string]any{"type": "integer"}})
 		}
+		for _, q := range r.TextQuery {
+			params = append(params, map[string]any{"name": q, "in": "query", "schema": map[string]any{"type": "string"}})
+		}
 		if params != nil {
 			op["parameters"] = params
 		}
@@ -148,7 +152,7 @@ func (s *Server) buildOpenAPI() ([]byte, error) {
 		// not_found, a body that does not decode invalid_request, and a
 		// write from another origin origin_forbidden.
 		errs := append([]apperr.Code{apperr.Internal, apperr.DatabaseUnavailable, apperr.RateLimited}, r.Errors...)
-		if len(params) > len(r.Query) {
+		if len(params) > len(r.Query)+len(r.TextQuery) {
 			errs = append(errs, apperr.NotFound)
 		}
 		switch {

@@ -103,6 +103,7 @@ func New(opts Options) (*Server, error) {
 
 	s.apiRoutes()
 	s.tableRoutes()
+	s.journalRoutes()
 	s.liveRoutes()
 	s.rollRoutes()
 	s.encounterRoutes()

@@ -554,6 +554,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's journal entries the caller may read, newest first (?kind=&q=&before=<id>&limit=1-100) */
+        get: operations["getCampaignsIdJournal"];
+        put?: never;
+        /** Write a journal entry: the DM's is confirmed, a player's is a proposal for the table or for some players including themselves */
+        post: operations["postCampaignsIdJournal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/memories": {
         parameters: {
             query?: never;
@@ -823,6 +841,41 @@ export interface paths {
         get: operations["getInvitesCode"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/journal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a journal entry: the DM any, a player their own unconfirmed proposal */
+        delete: operations["deleteJournalId"];
+        options?: never;
+        head?: never;
+        /** Change a journal entry: the DM any, a player their own unconfirmed proposal */
+        patch: operations["patchJournalId"];
+        trace?: never;
+    };
+    "/api/journal/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a player's proposal (the DM) */
+        post: operations["postJournalIdConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3165,6 +3218,81 @@ export interface components {
             seat_id: number;
             character_id: number;
             session: components["schemas"]["OpenSessionView"] | null;
+        };
+        JournalChange: {
+            /** @description npc, place, item, quest, clue or note */
+            kind?: null | string;
+            title?: null | string;
+            text?: null | string;
+            /** @description table, seats or dm; leaving seats drops seat_ids */
+            audience?: null | string;
+            /** @description replaces the seats of an audience seats entry */
+            seat_ids?: number[];
+            source_session_id?: null | number;
+            source_seq?: null | number;
+            clear_source?: boolean;
+        };
+        JournalDeleted: {
+            id: number;
+            deleted: boolean;
+        };
+        JournalEntryView: {
+            id: number;
+            campaign_id: number;
+            /** @description npc, place, item, quest, clue or note */
+            kind: string;
+            title: string;
+            text: string;
+            /** @description table, seats (the players of seat_ids) or dm */
+            audience: string;
+            seat_ids: number[];
+            /** @description the seat that wrote it (null once the seat is gone, or for room authority without a seat) */
+            author_seat_id: null | number;
+            source_session_id: null | number;
+            source_seq: null | number;
+            /** @description false: a player's proposal the DM has not confirmed */
+            confirmed: boolean;
+            created_at: string;
+            updated_at: string;
+            /** @description the caller may edit and delete it */
+            can_edit: boolean;
+            can_confirm: boolean;
+        };
+        JournalInput: {
+            /** @description npc, place, item, quest, clue or note */
+            kind: string;
+            /** @description 1 to 120 characters on one line */
+            title: string;
+            /** @description at most 2000 characters */
+            text?: string;
+            /** @description table (the default), seats (the players of seat_ids) or dm */
+            audience?: string;
+            /** @description with audience seats: the player seats who know it */
+            seat_ids?: number[];
+            /** @description with source_seq: the session of the event this came from */
+            source_session_id?: null | number;
+            /** @description with source_session_id: the event's seq */
+            source_seq?: null | number;
+        };
+        JournalSeat: {
+            id: number;
+            /** @description dm or player */
+            role: string;
+            label: string;
+            /** @description the character the seat plays */
+            character?: string;
+        };
+        JournalView: {
+            campaign_id: number;
+            entries: components["schemas"]["JournalEntryView"][];
+            /** @description older entries follow (before= the last id) */
+            has_more: boolean;
+            /** @description the caller reads every entry, writes for any audience and confirms */
+            dm: boolean;
+            seat_id: null | number;
+            /** @description the audiences the caller may write for; empty: read only */
+            audiences: string[];
+            seats: components["schemas"]["JournalSeat"][];
         };
         LabelInput: {
             /** @description 1 to 80 characters */
@@ -7212,6 +7340,185 @@ export interface operations {
             };
         };
     };
+    getCampaignsIdJournal: {
+        parameters: {
+            query?: {
+                before?: number;
+                limit?: number;
+                kind?: string;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalView"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCampaignsIdJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryView"];
+                };
+            };
+            /** @description Error codes: invalid_request, journal_entry_invalid, journal_wider_than_source */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: journal_audience_not_allowed, origin_forbidden, room_access_revoked, seat_controller_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: journal_full */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCampaignsIdMemories: {
         parameters: {
             query?: never;
@@ -8582,6 +8889,229 @@ export interface operations {
                 };
             };
             /** @description Error codes: invite_code_invalid, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteJournalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalDeleted"];
+                };
+            };
+            /** @description Error codes: journal_entry_not_editable, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchJournalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryView"];
+                };
+            };
+            /** @description Error codes: invalid_request, journal_entry_invalid, journal_wider_than_source */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: journal_audience_not_allowed, journal_entry_not_editable, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postJournalIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryView"];
+                };
+            };
+            /** @description Error codes: journal_dm_required, origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -100,9 +100,11 @@ type JournalSeat struct {
 // JournalView is a page of a campaign's journal, with what the caller may
 // write.
 type JournalView struct {
-	CampaignID int64              `json:"campaign_id"`
-	Entries    []JournalEntryView `json:"entries"`
-	HasMore    bool               `json:"has_more" jsonschema:"older entries follow (before= the last id)"`
+	CampaignID   int64              `json:"campaign_id"`
+	CampaignName string             `json:"campaign_name"`
+	RoomID       int64              `json:"room_id"`
+	Entries      []JournalEntryView `json:"entries"`
+	HasMore      bool               `json:"has_more" jsonschema:"older entries follow (before= the last id)"`
 	// DM: the caller keeps the journal as its DM.
 	DM bool `json:"dm" jsonschema:"the caller reads every entry, writes for any audience and confirms"`
 	// SeatID is the seat the caller writes as.
@@ -245,7 +247,7 @@ func (s *Service) ListJournal(ctx context.Context, c Caller, campaignID int64, f
 	if err != nil {
 		return JournalView{}, err
 	}
-	out := JournalView{CampaignID: js.camp.ID, Entries: make([]JournalEntryView, 0, len(rows)), HasMore: more, DM: js.v.dm,
+	out := JournalView{CampaignID: js.camp.ID, CampaignName: js.camp.Name, RoomID: js.camp.RoomID, Entries: make([]JournalEntryView, 0, len(rows)), HasMore: more, DM: js.v.dm,
 		Audiences: js.audiences()}
 	for i := range rows {
 		// The heads decided; the rows are checked again, as every read is.

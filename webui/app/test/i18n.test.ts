@@ -9,6 +9,13 @@ import { zhTW } from '../src/i18n/zh-TW';
 // The server's error codes (a Go test compares the JSON files with its list too).
 const SERVER_ERROR_CODES = [
   'invalid_request',
+  'journal_audience_not_allowed',
+  'journal_dm_required',
+  'journal_entry_invalid',
+  'journal_entry_not_editable',
+  'journal_full',
+  'journal_wider_than_source',
+  'recap_not_open',
   'not_found',
   'route_not_found',
   'method_not_allowed',

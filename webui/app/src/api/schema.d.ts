@@ -3284,6 +3284,8 @@ export interface components {
         };
         JournalView: {
             campaign_id: number;
+            campaign_name: string;
+            room_id: number;
             entries: components["schemas"]["JournalEntryView"][];
             /** @description older entries follow (before= the last id) */
             has_more: boolean;

@@ -1,4 +1,5 @@
 import { sheetEn } from './sheet.en';
+import { journalEn } from './journal.en';
 import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
 
@@ -1437,6 +1438,7 @@ export const en = {
   'title.tables': 'Tables',
   'title.join': 'Join a room',
   'title.room': 'Room',
+  'title.journal': 'Journal',
   'title.session': 'Session',
   'title.characters': 'Characters',
   'title.character': 'Character',
@@ -1448,6 +1450,7 @@ export const en = {
   'title.apiDocs': 'API documentation',
   'title.notFound': 'Page not found',
   ...combatEn,
+  ...journalEn,
   ...readerEn,
   ...sheetEn,
 } as const;

@@ -1,4 +1,5 @@
 import { sheetZhTW } from './sheet.zh-TW';
+import { journalZhTW } from './journal.zh-TW';
 import { readerZhTW } from './reader.zh-TW';
 import type { MessageKey } from './en';
 import { combatZhTW } from './combat.zh-TW';
@@ -1425,6 +1426,7 @@ export const zhTW: Record<MessageKey, string> = {
   'title.tables': '遊戲桌',
   'title.join': '加入房間',
   'title.room': '房間',
+  'title.journal': '冒險日誌',
   'title.session': '場次',
   'title.characters': '角色',
   'title.character': '角色',
@@ -1436,6 +1438,7 @@ export const zhTW: Record<MessageKey, string> = {
   'title.apiDocs': 'API 文件',
   'title.notFound': '找不到頁面',
   ...combatZhTW,
+  ...journalZhTW,
   ...readerZhTW,
   ...sheetZhTW,
 };

@@ -1,4 +1,4 @@
-import { Play, Plus } from 'lucide-react';
+import { BookOpen, Play, Plus } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { InviteLink } from '../components/InviteLink';
@@ -384,6 +384,11 @@ function CampaignCard({
       )}
 
       <CampaignWorld campaignId={campaign.id} />
+      <p className="journal-link">
+        <Link to={`/campaigns/${campaign.id}/journal`} data-testid="campaign-journal-link">
+          <BookOpen aria-hidden="true" size={16} /> {t('journal.title')}
+        </Link>
+      </p>
 
       <table className="grid seats cards">
         <thead>

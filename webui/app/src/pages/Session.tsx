@@ -37,6 +37,7 @@ import { narrationDrafts, NarratorPanel, useNarrators } from '../table/narrator'
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
 import { RecapPanel } from '../table/Recap';
+import { JournalPanel } from '../table/Journal';
 import { StagePanel } from '../table/Stage';
 import { useEventFeed } from '../table/useEventFeed';
 import { changesBoard, mergeResults, useRollBoard } from '../table/useRollBoard';
@@ -94,12 +95,13 @@ function aiActivity(events: EventView[]): Map<number, string> {
 // On a phone the tabs choose what fills the screen (the feed first); on a
 // wide screen the feed and the scene are always shown and the tabs switch
 // the tools (dice, actions).
-type SideTab = 'chat' | 'scene' | 'dice' | 'actions';
+type SideTab = 'chat' | 'scene' | 'dice' | 'actions' | 'journal';
 const SIDE_TABS: { id: SideTab; label: MessageKey }[] = [
   { id: 'chat', label: 'table.tab.chat' },
   { id: 'scene', label: 'table.cards' },
   { id: 'dice', label: 'table.tab.dice' },
   { id: 'actions', label: 'table.tab.actions' },
+  { id: 'journal', label: 'journal.title' },
 ];
 
 // WIDE is where the page shows the feed and the table beside the tools
@@ -421,6 +423,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               ctx={ctx}
               onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
             />
+          </SidePanel>
+          <SidePanel state={tabs} id="journal" className="side-tab-panel tools-panel" hidden={tab !== 'journal'} data-testid="journal-panel">
+            {tab === 'journal' && <JournalPanel campaignId={data.campaign.id} />}
           </SidePanel>
         </div>
       </div>

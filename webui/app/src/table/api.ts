@@ -209,6 +209,26 @@ export const getWorld = (campaignId: number, signal?: AbortSignal) =>
   apiGet<WorldView>(`/api/campaigns/${campaignId}/world`, signal);
 export const putWorld = (campaignId: number, world: World) =>
   apiSend<WorldView>('PUT', `/api/campaigns/${campaignId}/world`, world);
+// The campaign journal
+export type JournalView = Schemas['JournalView'];
+export type JournalEntry = Schemas['JournalEntryView'];
+export type JournalInput = Schemas['JournalInput'];
+export type JournalChange = Schemas['JournalChange'];
+export const JOURNAL_KINDS = ['npc', 'place', 'item', 'quest', 'clue', 'note'] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+export type JournalAudience = 'table' | 'seats' | 'dm';
+export const listJournal = (campaignId: number, filter: { kind?: string; q?: string }, signal?: AbortSignal) => {
+  const q = new URLSearchParams();
+  if (filter.kind) q.set('kind', filter.kind);
+  if (filter.q) q.set('q', filter.q);
+  const qs = q.toString();
+  return apiGet<JournalView>(`/api/campaigns/${campaignId}/journal${qs ? `?${qs}` : ''}`, signal);
+};
+export const addJournalEntry = (campaignId: number, entry: JournalInput) =>
+  apiSend<JournalEntry>('POST', `/api/campaigns/${campaignId}/journal`, entry);
+export const editJournalEntry = (id: number, change: JournalChange) => apiSend<JournalEntry>('PATCH', `/api/journal/${id}`, change);
+export const confirmJournalEntry = (id: number) => apiSend<JournalEntry>('POST', `/api/journal/${id}/confirm`);
+export const deleteJournalEntry = (id: number) => apiSend<Schemas['JournalDeleted']>('DELETE', `/api/journal/${id}`);
 export const addSeat = (campaignId: number, label: string) =>
   apiSend<RoomView>('POST', `/api/campaigns/${campaignId}/seats`, { label });
 export const assignSeat = (seatId: number, access_id: number) =>

@@ -130,3 +130,14 @@ func (s *Store) FindLatestEvents(ctx context.Context, sessionID int64, limit int
 
 // TableName keeps the seed's name for the runtime table.
 func (SessionTableRuntime) TableName() string { return "session_table_runtime" }
+
+// FindEventsOfKind returns the events of one kind in the given sessions,
+// by session and seq.
+func (s *Store) FindEventsOfKind(ctx context.Context, sessionIDs []int64, kind string) ([]SessionEvent, error) {
+	if len(sessionIDs) == 0 {
+		return nil, nil
+	}
+	var out []SessionEvent
+	err := s.db.WithContext(ctx).Where("session_id IN ? AND kind = ?", sessionIDs, kind).Order("session_id, seq").Find(&out).Error
+	return out, translate(err, "events")
+}

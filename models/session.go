@@ -207,3 +207,10 @@ func (s *Store) FindLease(ctx context.Context, characterID int64) (*ActiveCharac
 func (s *Store) DeleteLeasesOfSession(ctx context.Context, sessionID int64) error {
 	return translate(s.db.WithContext(ctx).Where("session_id = ?", sessionID).Delete(&ActiveCharacterSessionLease{}).Error, "leases")
 }
+
+// FindSessionsOfCampaign returns a campaign's sessions, oldest first.
+func (s *Store) FindSessionsOfCampaign(ctx context.Context, campaignID int64) ([]Session, error) {
+	var out []Session
+	err := s.db.WithContext(ctx).Where("campaign_id = ?", campaignID).Order("id").Find(&out).Error
+	return out, translate(err, "sessions")
+}

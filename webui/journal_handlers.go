@@ -9,7 +9,7 @@ import (
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
-// journalRoutes mounts a campaign journal's routes: the facts the table
+// journalRoutes mounts a campaign's timeline and its journal's routes: the facts the table
 // keeps (NPCs, places, items, quests, clues), each read by its audience.
 // Each is one gameplay call, the same ones MCP's journal tool makes.
 func (s *Server) journalRoutes() {
@@ -19,6 +19,9 @@ func (s *Server) journalRoutes() {
 	entry := typeOf[table.JournalEntryView]()
 	writes := []apperr.Code{apperr.JournalEntryInvalid, apperr.JournalAudienceNotAllowed, apperr.JournalWiderThanSource}
 
+	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/timeline", Tag: "campaigns", Summary: "The campaign's story so far: its sessions with their posted recap, fights, deaths and the journal entries each added that the caller may read",
+		Response: typeOf[table.CampaignTimeline](), Errors: codes()},
+		withID("id", http.StatusOK, t.CampaignTimeline), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/journal", Tag: "campaigns", Summary: "The campaign's journal entries the caller may read, newest first (?kind=&q=&before=<id>&limit=1-100)",
 		Query: []string{"before", "limit"}, TextQuery: []string{"kind", "q"}, Response: typeOf[table.JournalView](), Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {

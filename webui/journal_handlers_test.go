@@ -97,6 +97,10 @@ func TestJournalRoutes(t *testing.T) {
 	if rec := call(t, f0.handler, f.Stranger, "GET", base, ""); rec.Code != http.StatusNotFound {
 		t.Errorf("stranger: %d %s", rec.Code, rec.Body)
 	}
+	if rec := call(t, f0.handler, f.Unseated, "GET", fmt.Sprintf("/api/campaigns/%d/timeline", f.CampaignID), ""); rec.Code != http.StatusOK ||
+		!strings.Contains(rec.Body.String(), "Muddy boots") || strings.Contains(rec.Body.String(), "Bram owes") {
+		t.Errorf("the other player's timeline: %d %s", rec.Code, rec.Body)
+	}
 	if rec := call(t, f0.handler, f.Owner, "DELETE", fmt.Sprintf("/api/journal/%d", secret.ID), ""); rec.Code != http.StatusOK {
 		t.Fatalf("DM deletes: %d %s", rec.Code, rec.Body)
 	}

@@ -5,7 +5,8 @@
 // reads the innkeeper (not on her page, not in her API answers). Dana
 // confirms Ben's clue on the campaign's journal page, reached from the
 // room. Played with Dana at a desk and Ben on a phone, then the other way
-// round.
+// round. Then the campaign's story so far: the session with its fight,
+// who fell and what it added to the journal, Cleo's without Ben's secret.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,6 +84,25 @@ for (const [danaSize, benSize] of [
       assert.equal(after.entries.length, 1);
       assert.equal(after.entries[0].confirmed, true, 'the clue is confirmed for Ben too');
       assert.equal(after.entries[0].can_edit, false, 'a confirmed proposal is no longer Ben\'s to change');
+
+      // the story so far: the fight, who fell, what the session added; Cleo's has no secret
+      await api(dana, 'POST', `/api/sessions/${sessionId}/encounter`, { name: 'Cellar', npcs: [{ name: 'Ogre', ac: 17, hp: 9173 }] });
+      await api(dana, 'POST', `/api/sessions/${sessionId}/encounter/change`, { combatant_id: 'npc:1', op: 'damage', amount: 9173 });
+      await api(dana, 'POST', `/api/sessions/${sessionId}/encounter/end`);
+      await at(dana, `rooms/${room.id}`);
+      await dana.getByTestId('campaign-story-link').click();
+      const first = dana.getByTestId('timeline-session').first();
+      await first.getByText('Session 1').waitFor();
+      await first.getByText('Cellar', { exact: true }).waitFor();
+      await first.getByText('Ogre', { exact: true }).waitFor();
+      for (const title of ['Bertha Stonebrew', 'The Drowned Lantern', 'Muddy boots by the door']) {
+        await first.getByText(title).first().waitFor();
+      }
+      await shoot(dana, 'campaign-story');
+      await at(cleo, `campaigns/${campaignId}`);
+      await cleo.getByTestId('timeline-session').first().getByText('Muddy boots by the door').first().waitFor();
+      const cleoStory = await cleo.locator('body').innerText();
+      assert.ok(!cleoStory.includes('Bertha') && !cleoStory.includes('9173'), `Cleo's story so far holds no entry for Ben alone and no hidden HP: ${cleoStory}`);
 
       for (const page of [dana, ben, cleo]) {
         const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -14,6 +14,7 @@ import { CharactersPage } from './pages/Characters';
 import { JoinPage } from './pages/Join';
 import { NewTablePage } from './pages/NewTable';
 import { RoomPage } from './pages/Room';
+import { CampaignPage } from './pages/Campaign';
 import { CampaignJournalPage } from './pages/CampaignJournal';
 import { SessionPage } from './pages/Session';
 import { NarratorStepsPage } from './pages/NarratorSteps';
@@ -77,6 +78,7 @@ function Shell() {
           <Route path="/join/:code" element={<JoinPage />} />
           <Route path="/rooms/:id" element={<RoomPage />} />
           <Route path="/sessions/:id" element={<SessionPage />} />
+          <Route path="/campaigns/:id" element={<CampaignPage />} />
           <Route path="/campaigns/:id/journal" element={<CampaignJournalPage />} />
           <Route path="/seats/:seatId/narrator" element={<NarratorStepsPage />} />
           <Route path="/characters" element={<CharactersPage />} />

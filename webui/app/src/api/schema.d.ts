@@ -623,6 +623,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's story so far: its sessions with their posted recap, fights, deaths and the journal entries each added that the caller may read */
+        get: operations["getCampaignsIdTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/world": {
         parameters: {
             query?: never;
@@ -2494,6 +2511,12 @@ export interface components {
             name: string;
             status: string;
         };
+        CampaignTimeline: {
+            campaign_id: number;
+            campaign_name: string;
+            room_id: number;
+            sessions: components["schemas"]["TimelineSession"][];
+        };
         CampaignView: {
             id: number;
             name: string;
@@ -4166,6 +4189,30 @@ export interface components {
         };
         TextInput: {
             text: string;
+        };
+        TimelineEntry: {
+            id: number;
+            kind: string;
+            title: string;
+        };
+        TimelineFight: {
+            name: string;
+            rounds: number;
+        };
+        TimelineSession: {
+            id: number;
+            /** @description 1 for the campaign's first session */
+            number: number;
+            /** @description lobby, active, ended or abandoned */
+            status: string;
+            started_at: null | string;
+            ended_at: null | string;
+            recap?: string;
+            fights: components["schemas"]["TimelineFight"][];
+            /** @description the combatants who died in its fights */
+            deaths: string[];
+            /** @description the journal entries it added that the caller may read */
+            journal: components["schemas"]["TimelineEntry"][];
         };
         TokenCount: {
             tokens: number;
@@ -7717,6 +7764,73 @@ export interface operations {
             };
             /** @description Error codes: session_already_open */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCampaignsIdTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignTimeline"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

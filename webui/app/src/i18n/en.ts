@@ -1438,6 +1438,7 @@ export const en = {
   'title.tables': 'Tables',
   'title.join': 'Join a room',
   'title.room': 'Room',
+  'title.campaign': 'Campaign',
   'title.journal': 'Journal',
   'title.session': 'Session',
   'title.characters': 'Characters',

@@ -1426,6 +1426,7 @@ export const zhTW: Record<MessageKey, string> = {
   'title.tables': '遊戲桌',
   'title.join': '加入房間',
   'title.room': '房間',
+  'title.campaign': '戰役',
   'title.journal': '冒險日誌',
   'title.session': '場次',
   'title.characters': '角色',

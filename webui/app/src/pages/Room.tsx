@@ -1,4 +1,4 @@
-import { BookOpen, Play, Plus } from 'lucide-react';
+import { BookOpen, Play, Plus, ScrollText } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { InviteLink } from '../components/InviteLink';
@@ -384,7 +384,10 @@ function CampaignCard({
       )}
 
       <CampaignWorld campaignId={campaign.id} />
-      <p className="journal-link">
+      <p className="journal-link campaign-links">
+        <Link to={`/campaigns/${campaign.id}`} data-testid="campaign-story-link">
+          <ScrollText aria-hidden="true" size={16} /> {t('timeline.link')}
+        </Link>
         <Link to={`/campaigns/${campaign.id}/journal`} data-testid="campaign-journal-link">
           <BookOpen aria-hidden="true" size={16} /> {t('journal.title')}
         </Link>

@@ -217,6 +217,9 @@ export type JournalChange = Schemas['JournalChange'];
 export const JOURNAL_KINDS = ['npc', 'place', 'item', 'quest', 'clue', 'note'] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 export type JournalAudience = 'table' | 'seats' | 'dm';
+export type CampaignTimeline = Schemas['CampaignTimeline'];
+export const getTimeline = (campaignId: number, signal?: AbortSignal) =>
+  apiGet<CampaignTimeline>(`/api/campaigns/${campaignId}/timeline`, signal);
 export const listJournal = (campaignId: number, filter: { kind?: string; q?: string }, signal?: AbortSignal) => {
   const q = new URLSearchParams();
   if (filter.kind) q.set('kind', filter.kind);

@@ -153,6 +153,41 @@ func TestVisibilityMatrix(t *testing.T) {
 			}
 		}
 	}
+	// The campaign's memories of these events (made when the session ends)
+	// keep each event's audience: a line is remembered for exactly the
+	// roles that saw it, and recalled for no one else.
+	remembered := map[string]string{"a_dialogue": "Hello there", "a_search": "the door", "a_whisper_dm": "I pocket the gem",
+		"dm_narration": "The cave is dark.", "dm_whisper_b": "You hear a voice", "dm_proxy_b": "Tomas ducks", "a_whisper_inline": "sneak"}
+	_, err = svc.EndSession(ctx, lt.Owner, lt.LobbyID)
+	tabletest.Must(t, err)
+	if _, err := svc.DrainCampaignMemoryJobs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range roles {
+		list, err := svc.CampaignMemories(ctx, role.caller, lt.CampaignID)
+		tabletest.Must(t, err)
+		var all strings.Builder
+		for _, m := range list.Memories {
+			all.WriteString(m.Text + "\n")
+		}
+		for _, c := range cases {
+			text, ok := remembered[c.name]
+			if !ok {
+				continue
+			}
+			recalled, err := svc.RecallMemories(ctx, role.caller, lt.LobbyID, text, table.MaxRecall)
+			tabletest.Must(t, err)
+			var got strings.Builder
+			for _, m := range recalled {
+				got.WriteString(m.Text + "\n")
+			}
+			if strings.Contains(all.String(), text) != c.seen[role.name] || strings.Contains(got.String(), text) && !c.seen[role.name] {
+				t.Errorf("memory of %s for %s: listed %v, recalled %v, want %v", c.name, role.name,
+					strings.Contains(all.String(), text), strings.Contains(got.String(), text), c.seen[role.name])
+			}
+		}
+	}
+
 	// A revoked access session and a stranger read nothing at all.
 	_, err = svc.RevokeMember(ctx, lt.Owner, lt.RoomID, lt.UnseatedAccess)
 	tabletest.Must(t, err)

@@ -29,7 +29,7 @@ var (
 // (on SQLite, and on PostgreSQL with AT_TEST_DB=postgres) and then reads
 // everything Tomas, the third player, may read — as a human (the campaign's
 // memories, recall, both recaps, every session's events and roll history,
-// the journal, the board of checks) and as an AI on his seat over MCP (get_session_context, the
+// the journal, the board of checks, the campaign's export) and as an AI on his seat over MCP (get_session_context, the
 // journal tool, wait_for_event, his sheet) — and finds none of the
 // secrets. Mira and the DM read theirs by the same paths, so a secret that
 // never reached anyone cannot pass for one kept.
@@ -112,6 +112,7 @@ func TestCampaignSecretsKeepTheirAudience(t *testing.T) {
 		}
 		add(svc.CampaignMemories(ctx, c, f.CampaignID))
 		add(svc.ListJournal(ctx, c, f.CampaignID, table.JournalFilter{}))
+		add(svc.ExportCampaign(ctx, c, f.CampaignID))
 		for _, s := range []int64{one, two, three} {
 			add(svc.RecallMemories(ctx, c, s, "the innkeeper, the lantern, the key, the ogre, the check", 10))
 			add(svc.Resume(ctx, c, s))

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"mime"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -22,6 +23,19 @@ func (s *Server) journalRoutes() {
 	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/timeline", Tag: "campaigns", Summary: "The campaign's story so far: its sessions with their posted recap, fights, deaths and the journal entries each added that the caller may read",
 		Response: typeOf[table.CampaignTimeline](), Errors: codes()},
 		withID("id", http.StatusOK, t.CampaignTimeline), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/export", Tag: "campaigns", Summary: "The campaign as one file (adventure-table.campaign version 1, with a Markdown rendering of the story so far), served as an attachment: everything for the DM, what the caller may read for anyone else",
+		Response: typeOf[table.CampaignFile](), Errors: codes()},
+		func(c *gin.Context) {
+			id, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			v, err := t.ExportCampaign(c.Request.Context(), callerOf(c), id)
+			if cd := mime.FormatMediaType("attachment", map[string]string{"filename": table.CampaignFileName(v.Campaign.Name)}); err == nil && cd != "" {
+				c.Header("Content-Disposition", cd)
+			}
+			reply(c, http.StatusOK, v, err)
+		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/journal", Tag: "campaigns", Summary: "The campaign's journal entries the caller may read, newest first (?kind=&q=&before=<id>&limit=1-100)",
 		Query: []string{"before", "limit"}, TextQuery: []string{"kind", "q"}, Response: typeOf[table.JournalView](), Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {

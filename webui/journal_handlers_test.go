@@ -101,6 +101,11 @@ func TestJournalRoutes(t *testing.T) {
 		!strings.Contains(rec.Body.String(), "Muddy boots") || strings.Contains(rec.Body.String(), "Bram owes") {
 		t.Errorf("the other player's timeline: %d %s", rec.Code, rec.Body)
 	}
+	if rec := call(t, f0.handler, f.Unseated, "GET", fmt.Sprintf("/api/campaigns/%d/export", f.CampaignID), ""); rec.Code != http.StatusOK ||
+		!strings.Contains(rec.Header().Get("Content-Disposition"), ".campaign.json") || !strings.Contains(rec.Body.String(), "Muddy boots") ||
+		strings.Contains(rec.Body.String(), "SENTINEL-FOR-A") {
+		t.Errorf("the other player's export: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
 	if rec := call(t, f0.handler, f.Owner, "DELETE", fmt.Sprintf("/api/journal/%d", secret.ID), ""); rec.Code != http.StatusOK {
 		t.Fatalf("DM deletes: %d %s", rec.Code, rec.Body)
 	}

@@ -67,7 +67,17 @@ describe('browser journeys', { skip: !haveChromium && skipLine() }, () => {
       const title = page.locator('.swagger-ui .info .title');
       await title.waitFor();
       await eventually(async () => assert.match(await title.textContent(), /Adventure Table API/));
-      await page.locator('.swagger-ui .opblock-summary-path', { hasText: /^\/api\/health$/ }).first().waitFor();
+      // Swagger UI renders only the tags in view (a long document is
+      // virtualized): scroll down a screen at a time until the health
+      // route shows.
+      const health = page.locator('.swagger-ui .opblock-summary-path', { hasText: /^\/api\/health$/ });
+      await eventually(async () => {
+        if ((await health.count()) === 0) {
+          await page.evaluate(() => window.scrollBy(0, window.innerHeight / 2));
+          throw new Error('the health route is not rendered yet');
+        }
+      });
+      await health.first().waitFor();
     });
   });
 

@@ -8,7 +8,7 @@
 // round. Then the campaign's story so far: the session with its fight,
 // who fell and what it added to the journal, Cleo's without Ben's secret.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { chromiumOrSkip, skipLine } from './harness.mjs';
@@ -103,6 +103,15 @@ for (const [danaSize, benSize] of [
       await cleo.getByTestId('timeline-session').first().getByText('Muddy boots by the door').first().waitFor();
       const cleoStory = await cleo.locator('body').innerText();
       assert.ok(!cleoStory.includes('Bertha') && !cleoStory.includes('9173'), `Cleo's story so far holds no entry for Ben alone and no hidden HP: ${cleoStory}`);
+      // Cleo's download of the campaign: her view, with the story in Markdown
+      const [download] = await Promise.all([cleo.waitForEvent('download'), cleo.getByTestId('campaign-export').click()]);
+      assert.equal(download.suggestedFilename(), 'The Drowned Lantern.campaign.json');
+      const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+      assert.equal(file.format, 'adventure-table.campaign');
+      assert.equal(file.exported_as, 'player');
+      assert.match(file.markdown, /^# The Drowned Lantern/);
+      assert.match(file.markdown, /Muddy boots by the door/);
+      assert.ok(!JSON.stringify(file).includes('SENTINEL-5521') && !JSON.stringify(file).includes('9173'), "Cleo's file holds no entry for Ben alone and no hidden HP");
 
       for (const page of [dana, ben, cleo]) {
         const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -554,6 +554,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign as one file (adventure-table.campaign version 1, with a Markdown rendering of the story so far), served as an attachment: everything for the DM, what the caller may read for anyone else */
+        get: operations["getCampaignsIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/journal": {
         parameters: {
             query?: never;
@@ -2484,6 +2501,50 @@ export interface components {
             status?: null | string;
             /** @description brief or detailed */
             recap_style?: null | string;
+        };
+        CampaignFile: {
+            /** @description always adventure-table.campaign */
+            format: string;
+            /** @description format version; 1 */
+            version: number;
+            exported_at: string;
+            /** @description dm: the whole campaign; player or member: what that reader may see */
+            exported_as: string;
+            campaign: components["schemas"]["CampaignFileCampaign"];
+            sessions: components["schemas"]["CampaignFileSession"][];
+            journal: components["schemas"]["CampaignFileEntry"][];
+            memories: components["schemas"]["CampaignFileMemory"][];
+            markdown: string;
+        };
+        CampaignFileCampaign: {
+            name: string;
+            recap_style: string;
+            world: components["schemas"]["World"];
+        };
+        CampaignFileEntry: {
+            kind: string;
+            title: string;
+            text?: string;
+            /** @description table, seats or dm */
+            audience: string;
+            /** @description with audience seats: who knows it */
+            seats?: string[];
+            confirmed: boolean;
+        };
+        CampaignFileMemory: {
+            /** @description the session it remembers (1 for the first) */
+            session: number;
+            /** @description table, seats or dm */
+            audience: string;
+            text: string;
+        };
+        CampaignFileSession: {
+            number: number;
+            status: string;
+            started_at?: null | string;
+            ended_at?: null | string;
+            recap?: string;
+            lines: string[];
         };
         CampaignMemoryList: {
             campaign_id: number;
@@ -7353,6 +7414,73 @@ export interface operations {
             };
             /** @description Error codes: ai_grant_already_bound */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCampaignsIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignFile"];
+                };
+            };
+            /** @description Error codes: origin_forbidden, room_access_revoked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,5 +50,7 @@ export const journalEn = {
   'timeline.deaths': 'Fell',
   'timeline.journal': 'Added to the journal',
   'timeline.nothing': 'Nothing recorded yet.',
+  'timeline.export': 'Download the campaign',
+  'timeline.exportHint': 'One file: the story so far (also as Markdown), the journal and the memories — what you may read at this table, everything if you are its DM.',
   'timeline.link': 'The story so far',
 } as const;

@@ -51,5 +51,7 @@ export const journalZhTW: Record<keyof typeof journalEn, string> = {
   'timeline.deaths': '倒下',
   'timeline.journal': '加入日誌',
   'timeline.nothing': '尚無紀錄。',
+  'timeline.export': '下載戰役',
+  'timeline.exportHint': '一個檔案：至今的故事（含 Markdown 版本）、日誌與記憶——只含你在這張桌上能看到的內容；DM 下載的是全部。',
   'timeline.link': '至今的故事',
 };

@@ -1,10 +1,12 @@
-import { BookOpen, Skull, Swords } from 'lucide-react';
+import { BookOpen, Download, Skull, Swords } from 'lucide-react';
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
-import { getTimeline, type CampaignTimeline, type SessionStatus } from '../table/api';
+import { fileName, saveFile } from '../files';
+import { exportCampaign, getTimeline, type CampaignTimeline, type SessionStatus } from '../table/api';
+import { useAction } from '../useAction';
 import { JournalPanel } from '../table/Journal';
 import { useApi } from '../useApi';
 import { usePageTitle } from '../usePageTitle';
@@ -38,13 +40,27 @@ function CampaignStory({ campaignId }: { campaignId: number }) {
 function Timeline({ data }: { data: CampaignTimeline }) {
   const { t, lang } = useI18n();
   usePageTitle('title.campaign', data.campaign_name);
+  const exporting = useAction();
+  // the file as the server writes it for this reader, named as the server names it
+  const download = async () => {
+    const file = await exportCampaign(data.campaign_id);
+    saveFile(fileName(data.campaign_name, 'campaign', '.campaign.json'), JSON.stringify(file, null, 2));
+  };
   const day = (at: string | null | undefined) => (at ? new Date(at).toLocaleDateString(lang, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
   return (
     <section className="timeline" aria-labelledby="timeline-title" data-testid="timeline">
       <p className="crumbs">
         <Link to={`/rooms/${data.room_id}`}>{t('journal.page.back')}</Link>
       </p>
-      <h1>{data.campaign_name}</h1>
+      <div className="campaign-head">
+        <h1>{data.campaign_name}</h1>
+        <button type="button" disabled={exporting.busy} onClick={() => void exporting.run(download)} data-testid="campaign-export">
+          <Download aria-hidden="true" size={16} />
+          {t('timeline.export')}
+        </button>
+      </div>
+      <p className="hint">{t('timeline.exportHint')}</p>
+      {exporting.error !== null && <ErrorNotice code={exporting.error} />}
       <h2 id="timeline-title">{t('timeline.title')}</h2>
       {data.sessions.length === 0 ? (
         <p className="hint">{t('timeline.empty')}</p>

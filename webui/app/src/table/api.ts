@@ -220,6 +220,8 @@ export type JournalAudience = 'table' | 'seats' | 'dm';
 export type CampaignTimeline = Schemas['CampaignTimeline'];
 export const getTimeline = (campaignId: number, signal?: AbortSignal) =>
   apiGet<CampaignTimeline>(`/api/campaigns/${campaignId}/timeline`, signal);
+export type CampaignFile = Schemas['CampaignFile'];
+export const exportCampaign = (campaignId: number) => apiGet<CampaignFile>(`/api/campaigns/${campaignId}/export`);
 export const listJournal = (campaignId: number, filter: { kind?: string; q?: string }, signal?: AbortSignal) => {
   const q = new URLSearchParams();
   if (filter.kind) q.set('kind', filter.kind);

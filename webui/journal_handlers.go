@@ -36,6 +36,23 @@ func (s *Server) journalRoutes() {
 			}
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/rooms/{id}/campaigns/import", Tag: "campaigns", Summary: "Create a campaign of the room from a campaign file (adventure-table.campaign version 1): its world, recap style, ended sessions with their recaps, journal and memories, in one transaction (room authority)",
+		Status: http.StatusCreated, Request: typeOf[table.CampaignFile](), Response: typeOf[table.RoomView](),
+		Errors: codes(apperr.RoomAuthorityRequired, apperr.InvalidRequest, apperr.ImportFormatUnsupported, apperr.CampaignNameInvalid, apperr.CampaignWorldInvalid, apperr.JournalEntryInvalid)},
+		func(c *gin.Context) {
+			id, ok := pathID(c, "id")
+			if !ok {
+				return
+			}
+			// The gameplay decoder is the strict one (duplicate keys, unknown
+			// fields, format, version, row caps); here the body is only bounded.
+			data, ok := readUpload(c, table.MaxCampaignFileBytes, apperr.InvalidRequest)
+			if !ok {
+				return
+			}
+			v, err := t.ImportCampaign(c.Request.Context(), callerOf(c), id, data)
+			reply(c, http.StatusCreated, v, err)
+		}, s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/campaigns/{id}/journal", Tag: "campaigns", Summary: "The campaign's journal entries the caller may read, newest first (?kind=&q=&before=<id>&limit=1-100)",
 		Query: []string{"before", "limit"}, TextQuery: []string{"kind", "q"}, Response: typeOf[table.JournalView](), Errors: codes(apperr.InvalidRequest)},
 		func(c *gin.Context) {

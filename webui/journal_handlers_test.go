@@ -109,6 +109,19 @@ func TestJournalRoutes(t *testing.T) {
 	if rec := call(t, f0.handler, f.Owner, "DELETE", fmt.Sprintf("/api/journal/%d", secret.ID), ""); rec.Code != http.StatusOK {
 		t.Fatalf("DM deletes: %d %s", rec.Code, rec.Body)
 	}
+	// the DM's file imports as a new campaign of the room; a player's import is refused
+	export := call(t, f0.handler, f.Owner, "GET", fmt.Sprintf("/api/campaigns/%d/export", f.CampaignID), "")
+	importPath := fmt.Sprintf("/api/rooms/%d/campaigns/import", f.RoomID)
+	if rec := call(t, f0.handler, f.Seated, "POST", importPath, export.Body.String()); rec.Code != http.StatusForbidden {
+		t.Errorf("a player's import: %d %s", rec.Code, rec.Body)
+	}
+	if rec := call(t, f0.handler, f.Owner, "POST", importPath, `{"format":"adventure-table.campaign","version":9}`); rec.Code != http.StatusBadRequest ||
+		!strings.Contains(rec.Body.String(), "import_format_unsupported") {
+		t.Errorf("another version: %d %s", rec.Code, rec.Body)
+	}
+	if rec := call(t, f0.handler, f.Owner, "POST", importPath, export.Body.String()); rec.Code != http.StatusCreated || strings.Count(rec.Body.String(), `"name":"Lost Mine"`) != 2 {
+		t.Errorf("the DM's import: %d %s", rec.Code, rec.Body)
+	}
 	var all journal
 	rec = call(t, f0.handler, f.Owner, "GET", base, "")
 	read("dm list", rec.Code, rec.Body.String(), &all)

@@ -2,12 +2,15 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/gameplay/appfile"
 	"github.com/adventure-table/adventure-table/models"
+	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
 // CampaignFormat names the app's campaign file: a campaign's story so far
@@ -222,6 +225,172 @@ func campaignMarkdown(f CampaignFile) string {
 		}
 	}
 	return b.String()
+}
+
+
+// MaxCampaignFileBytes bounds an imported campaign file.
+const MaxCampaignFileBytes = 16 << 20
+
+// The row caps of an imported campaign file: a campaign of a few hundred
+// sessions fits; a file past them is refused whole.
+const (
+	CampaignFileSessionsMax = 500
+	CampaignFileLinesMax    = 20_000 // per session
+	CampaignFileMemoriesMax = 5_000
+	CampaignFileMemoryMax   = 4_000 // characters of one memory
+)
+
+var campaignFileSpec = appfile.Spec{Format: CampaignFormat, Version: CampaignFormatVersion, MaxBytes: MaxCampaignFileBytes, Noun: "campaign file"}
+
+// DecodeCampaignFile reads a campaign file strictly: one JSON object of at
+// most MaxCampaignFileBytes, no duplicate keys, no unknown fields, no
+// trailing data, CampaignFormat at CampaignFormatVersion, within the row
+// caps. Returns invalid_request or import_format_unsupported.
+func DecodeCampaignFile(data []byte) (CampaignFile, error) {
+	var f CampaignFile
+	if err := campaignFileSpec.Decode(data, &f); err != nil {
+		return CampaignFile{}, err
+	}
+	tooMany := func(field string, n, max int) error {
+		return apperr.E(apperr.InvalidRequest, "The file holds %d %s; a campaign file holds at most %d.", n, field, max).WithField(field, fmt.Sprintf("at most %d", max))
+	}
+	switch {
+	case len(f.Sessions) > CampaignFileSessionsMax:
+		return CampaignFile{}, tooMany("sessions", len(f.Sessions), CampaignFileSessionsMax)
+	case len(f.Journal) > JournalEntriesMax:
+		return CampaignFile{}, tooMany("journal", len(f.Journal), JournalEntriesMax)
+	case len(f.Memories) > CampaignFileMemoriesMax:
+		return CampaignFile{}, tooMany("memories", len(f.Memories), CampaignFileMemoriesMax)
+	}
+	for i, se := range f.Sessions {
+		if len(se.Lines) > CampaignFileLinesMax {
+			return CampaignFile{}, tooMany(fmt.Sprintf("sessions[%d].lines", i), len(se.Lines), CampaignFileLinesMax)
+		}
+	}
+	return f, nil
+}
+
+// ImportCampaign creates a new campaign in the room from a campaign file,
+// in one transaction: the campaign with its DM seat, its world and recap
+// style, one ended session per session of the file (with its recap), the
+// journal and the memories — so the new campaign's next session opens
+// remembering the old one. Seats are not carried over: what the file says
+// some players knew is the DM's in the new campaign. The story lines stay
+// in the file (they hold no audience to keep them by). Only room authority
+// may. Returns invalid_request, import_format_unsupported,
+// campaign_name_invalid, campaign_world_invalid, journal_entry_invalid,
+// room_authority_required, not_found. Nothing is written on any error.
+func (s *Service) ImportCampaign(ctx context.Context, c Caller, roomID int64, data []byte) (RoomView, error) {
+	f, err := DecodeCampaignFile(data)
+	if err != nil {
+		return RoomView{}, err
+	}
+	name, err := cleanName(f.Campaign.Name, apperr.CampaignNameInvalid, "campaign.name")
+	if err != nil {
+		return RoomView{}, err
+	}
+	world, err := cleanWorld(f.Campaign.World)
+	if err != nil {
+		return RoomView{}, err
+	}
+	style := f.Campaign.RecapStyle
+	if style != models.RecapBrief && style != models.RecapDetailed {
+		return RoomView{}, apperr.E(apperr.InvalidRequest, "recap_style must be brief or detailed.").WithField("campaign.recap_style", "brief or detailed")
+	}
+	entries := make([]models.JournalEntry, len(f.Journal))
+	for i, e := range f.Journal {
+		entries[i] = models.JournalEntry{Kind: e.Kind, Title: e.Title, Text: e.Text, Audience: privateToDM(e.Audience), SeatIDs: []int64{}, Confirmed: e.Confirmed}
+		if err := cleanJournalEntry(&entries[i]); err != nil {
+			if ae, ok := apperr.As(err); ok {
+				return RoomView{}, ae.WithDetail("journal_index", i)
+			}
+			return RoomView{}, err
+		}
+	}
+	for i, m := range f.Memories {
+		text := strings.TrimSpace(m.Text)
+		switch {
+		case m.Session < 1 || m.Session > len(f.Sessions):
+			return RoomView{}, apperr.E(apperr.InvalidRequest, "Memory %d names session %d; the file has %d.", i, m.Session, len(f.Sessions)).WithField(fmt.Sprintf("memories[%d].session", i), "a session of the file")
+		case text == "" || utf8.RuneCountInString(text) > CampaignFileMemoryMax || !models.StorableText(text):
+			return RoomView{}, apperr.E(apperr.InvalidRequest, "Memory %d must be 1 to %d characters of text.", i, CampaignFileMemoryMax).WithField(fmt.Sprintf("memories[%d].text", i), fmt.Sprintf("1 to %d characters", CampaignFileMemoryMax))
+		case m.Audience != models.AudienceTable && m.Audience != models.AudienceSeats && m.Audience != models.AudienceDM:
+			return RoomView{}, apperr.E(apperr.InvalidRequest, "Memory %d's audience must be table, seats or dm.", i).WithField(fmt.Sprintf("memories[%d].audience", i), "table, seats or dm")
+		}
+	}
+	for i, se := range f.Sessions {
+		if !models.StorableText(se.Recap) || utf8.RuneCountInString(se.Recap) > maxRecapRunes {
+			return RoomView{}, apperr.E(apperr.InvalidRequest, "Session %d's recap must be at most %d characters of text.", i+1, maxRecapRunes).WithField(fmt.Sprintf("sessions[%d].recap", i), fmt.Sprintf("at most %d characters", maxRecapRunes))
+		}
+	}
+
+	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
+		a, err := roomActor(ctx, tx, c, roomID, "room")
+		if err != nil {
+			return Actor{}, err
+		}
+		if err := requireRoomAuthority(a); err != nil {
+			return Actor{}, err
+		}
+		camp, dm, err := s.createCampaign(ctx, tx, roomID, name)
+		if err != nil {
+			return Actor{}, err
+		}
+		if err := tx.UpdateCampaign(ctx, camp.ID, models.CampaignUpdate{RecapStyle: &style}); err != nil {
+			return Actor{}, err
+		}
+		npcs, _ := json.Marshal(world.NPCs)
+		now := s.now()
+		if err := tx.SaveCampaignWorld(ctx, &models.CampaignWorld{CampaignID: camp.ID, Premise: world.Premise, PlotEssentials: world.PlotEssentials, NPCs: string(npcs), UpdatedAt: now}); err != nil {
+			return Actor{}, err
+		}
+		sessionIDs := make([]int64, len(f.Sessions))
+		for i, fs := range f.Sessions {
+			se := &models.Session{RoomID: roomID, CampaignID: camp.ID, DMSeatID: dm.ID, Status: models.SessionEnded, DMControllerKind: models.ControllerNone,
+				CreatedAt: now, StartedAt: fs.StartedAt, EndedAt: fs.EndedAt, RecapStatus: models.RecapNone}
+			if fs.StartedAt != nil {
+				se.CreatedAt = *fs.StartedAt
+			}
+			if se.EndedAt == nil {
+				se.EndedAt = &now
+			}
+			if recap := strings.TrimSpace(fs.Recap); recap != "" {
+				se.RecapStatus, se.RecapText = models.RecapPosted, recap
+			}
+			if err := tx.CreateSession(ctx, se); err != nil {
+				return Actor{}, err
+			}
+			sessionIDs[i] = se.ID
+		}
+		if err := s.failpoint("campaign.import"); err != nil {
+			return Actor{}, err
+		}
+		stamp := s.journalNow()
+		for i := range entries {
+			entries[i].CampaignID, entries[i].CreatedAt, entries[i].UpdatedAt = camp.ID, stamp, stamp
+			if err := tx.CreateJournalEntry(ctx, &entries[i]); err != nil {
+				return Actor{}, err
+			}
+		}
+		for i, m := range f.Memories {
+			audience := privateToDM(m.Audience)
+			if err := tx.CreateCampaignMemory(ctx, &models.CampaignMemory{CampaignID: camp.ID, SessionID: sessionIDs[m.Session-1], Audience: audience,
+				SeatIDs: []int64{}, AudienceKey: audience, Kind: models.CampaignMemoryNote, FromSeq: int64(i + 1), ToSeq: int64(i + 1),
+				Text: strings.TrimSpace(m.Text), CreatedAt: now, UpdatedAt: now}); err != nil {
+				return Actor{}, err
+			}
+		}
+		return a, nil
+	})
+}
+
+// privateToDM is an imported audience in a campaign without the file's
+// seats: what some players knew becomes the DM's.
+func privateToDM(audience string) string {
+	if audience == models.AudienceSeats {
+		return models.AudienceDM
+	}
+	return audience
 }
 
 // CampaignFileName is the name a campaign's file is saved under.

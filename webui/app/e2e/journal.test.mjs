@@ -6,12 +6,14 @@
 // confirms Ben's clue on the campaign's journal page, reached from the
 // room. Played with Dana at a desk and Ben on a phone, then the other way
 // round. Then the campaign's story so far: the session with its fight,
-// who fell and what it added to the journal, Cleo's without Ben's secret.
+// who fell and what it added to the journal, Cleo's without Ben's secret;
+// her download holds none of it, Dana's holds all and imports into the
+// room as a new campaign.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { chromiumOrSkip, skipLine } from './harness.mjs';
+import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
 import { button, character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
@@ -112,6 +114,27 @@ for (const [danaSize, benSize] of [
       assert.match(file.markdown, /^# The Drowned Lantern/);
       assert.match(file.markdown, /Muddy boots by the door/);
       assert.ok(!JSON.stringify(file).includes('SENTINEL-5521') && !JSON.stringify(file).includes('9173'), "Cleo's file holds no entry for Ben alone and no hidden HP");
+
+      // Dana downloads the whole campaign and imports it into the room as a new campaign
+      await at(dana, `campaigns/${campaignId}`);
+      const [dmDownload] = await Promise.all([dana.waitForEvent('download'), dana.getByTestId('campaign-export').click()]);
+      const dmFile = await dmDownload.path();
+      assert.ok(readFileSync(dmFile, 'utf8').includes('SENTINEL-5521'), "the DM's file holds the entry for Ben");
+      await at(dana, `rooms/${room.id}`);
+      await dana.getByTestId('campaign-import-file').setInputFiles(dmFile);
+      await eventually(async () => {
+        const r = await api(dana, 'GET', `/api/rooms/${room.id}`);
+        assert.equal(r.campaigns.filter((c) => c.name === 'The Drowned Lantern').length, 2, 'the imported campaign is in the room');
+      });
+      const rooms = await api(dana, 'GET', `/api/rooms/${room.id}`);
+      const copy = rooms.campaigns.find((c) => c.name === 'The Drowned Lantern' && c.id !== campaignId);
+      const copied = await api(dana, 'GET', `/api/campaigns/${copy.id}/journal`);
+      assert.deepEqual(copied.entries.map((e) => [e.title, e.audience]).sort(), [
+        ['Bertha Stonebrew', 'dm'],
+        ['Muddy boots by the door', 'table'],
+        ['The Drowned Lantern', 'table'],
+      ]);
+      await shoot(dana, 'room-after-import');
 
       for (const page of [dana, ben, cleo]) {
         const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -160,6 +160,7 @@ export const en = {
   'room.campaigns.empty': 'No campaigns yet.',
   'room.campaigns.emptyMember': 'No campaigns yet. The owner or a DM-key holder can create one.',
   'room.campaigns.name': 'Campaign name',
+  'room.campaigns.import': 'Import a campaign file',
   'room.campaigns.create': 'Create campaign',
   'room.campaign.status': 'Status',
   'room.campaign.isActive': 'Active campaign of the room',

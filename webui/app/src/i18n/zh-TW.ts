@@ -160,6 +160,7 @@ export const zhTW: Record<MessageKey, string> = {
   'room.campaigns.empty': '尚無戰役。',
   'room.campaigns.emptyMember': '尚無戰役。擁有者或 DM 鑰匙持有者可以建立戰役。',
   'room.campaigns.name': '戰役名稱',
+  'room.campaigns.import': '匯入戰役檔案',
   'room.campaigns.create': '建立戰役',
   'room.campaign.status': '狀態',
   'room.campaign.isActive': '房間目前進行中的戰役',

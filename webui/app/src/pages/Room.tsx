@@ -1,5 +1,5 @@
-import { BookOpen, Play, Plus, ScrollText } from 'lucide-react';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { BookOpen, Play, Plus, ScrollText, Upload } from 'lucide-react';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { InviteLink } from '../components/InviteLink';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -12,6 +12,7 @@ import {
   assignSeat,
   claimSeat,
   createCampaign,
+  importCampaign,
   getRoom,
   listCharacters,
   openSession,
@@ -249,6 +250,7 @@ function CampaignsPanel({
 }) {
   const { t } = useI18n();
   const [name, setName] = useState('');
+  const importInput = useRef<HTMLInputElement>(null);
   // My characters, for the seats I control (loaded once per visit).
   const [chars, reloadChars] = useApi(listCharacters);
   const characters = chars.state === 'ok' ? chars.data.characters : null;
@@ -287,6 +289,23 @@ function CampaignsPanel({
           <button type="submit" disabled={action.busy}>
             {t('room.campaigns.create')}
           </button>
+          <button type="button" disabled={action.busy} onClick={() => importInput.current?.click()} data-testid="campaign-import">
+            <Upload aria-hidden="true" size={16} />
+            {t('room.campaigns.import')}
+          </button>
+          <input
+            ref={importInput}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            aria-label={t('room.campaigns.import')}
+            data-testid="campaign-import-file"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = ''; // the same file may be chosen again
+              if (file) void act(() => importCampaign(room.id, file));
+            }}
+          />
         </form>
       )}
     </section>

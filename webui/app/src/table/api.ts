@@ -222,6 +222,7 @@ export const getTimeline = (campaignId: number, signal?: AbortSignal) =>
   apiGet<CampaignTimeline>(`/api/campaigns/${campaignId}/timeline`, signal);
 export type CampaignFile = Schemas['CampaignFile'];
 export const exportCampaign = (campaignId: number) => apiGet<CampaignFile>(`/api/campaigns/${campaignId}/export`);
+export const importCampaign = (roomId: number, file: Blob) => apiUpload<RoomView>(`/api/rooms/${roomId}/campaigns/import`, file);
 export const listJournal = (campaignId: number, filter: { kind?: string; q?: string }, signal?: AbortSignal) => {
   const q = new URLSearchParams();
   if (filter.kind) q.set('kind', filter.kind);

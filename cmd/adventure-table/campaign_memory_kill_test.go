@@ -59,18 +59,7 @@ func TestCampaignMemoryJobSurvivesSIGKILL(t *testing.T) {
 	// The table, set up on the data the server will open: the owner's
 	// narrator is the fake; session 1 holds 14 lines; session 2 starts,
 	// which asks for the memory job.
-	cfg, err := LoadConfig(envFunc(map[string]string{"AT_DATA_DIR": e.dataDir, "AT_DATABASE_URL": e.databaseURL}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.ensureLocalSecret(); err != nil {
-		t.Fatal(err)
-	}
-	store, _, err := openMigrated(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store, cfg := openAsTheServer(t, map[string]string{"AT_DATA_DIR": e.dataDir, "AT_DATABASE_URL": e.databaseURL})
 	svc := table.New(store, time.Now)
 	f := tabletest.New(t, svc)
 	must := func(err error) { t.Helper(); tabletest.Must(t, err) }

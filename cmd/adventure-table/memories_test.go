@@ -69,20 +69,7 @@ func newMemoryBankFixture(t *testing.T) *memoryBankFixture {
 		return textReply(fmt.Sprintf("The crypt answers, scene %d: water drips and Gwen watches Ash.", f.narrated))
 	})
 
-	// The same configuration the command reads: the local secret it
-	// generates in the data dir seals the key here and opens it there.
-	cfg, err := LoadConfig(envFunc(f.env), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.ensureLocalSecret(); err != nil {
-		t.Fatal(err)
-	}
-	store, _, err := openMigrated(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store, cfg := openAsTheServer(t, f.env)
 	f.store = store
 	sandbox, err := scripting.New(scripting.Options{Timeout: 5 * time.Second, MemoryLimit: 32 << 20})
 	if err != nil {
@@ -128,6 +115,26 @@ func newMemoryBankFixture(t *testing.T) *memoryBankFixture {
 		t.Fatalf("the bank wrote %d block memories, want at least 2", len(got))
 	}
 	return f
+}
+
+// openAsTheServer opens, in the test, the database the command opens with
+// env, with the same configuration: the local secret it generates in the
+// data dir seals a key here and opens it there.
+func openAsTheServer(t *testing.T, env map[string]string) (*models.Store, Config) {
+	t.Helper()
+	cfg, err := LoadConfig(envFunc(env), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.ensureLocalSecret(); err != nil {
+		t.Fatal(err)
+	}
+	store, _, err := openMigrated(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store, cfg
 }
 
 func textReply(text string) llmtest.Reply {

@@ -10,11 +10,10 @@
 // her download holds none of it, Dana's holds all and imports into the
 // room as a new campaign.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { chromiumOrSkip, eventually, skipLine } from './harness.mjs';
-import { button, character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
+import { button, character, DESKTOP, PHONE, shootBothSchemes, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 const shotsDir = process.env.AT_JOURNAL_SHOTS;
@@ -162,13 +161,4 @@ async function write(journal, { kind, title, text, some }) {
   await journal.getByTestId('journal-entry').filter({ hasText: title }).waitFor();
 }
 
-async function shoot(page, name) {
-  if (!shotsDir) return;
-  mkdirSync(shotsDir, { recursive: true });
-  const size = page.viewportSize();
-  for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(shotsDir, `${name}-${size.width}x${size.height}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
+const shoot = (page, name) => shootBothSchemes(page, shotsDir, name);

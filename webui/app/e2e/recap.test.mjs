@@ -8,11 +8,9 @@
 // on a phone, then the other way round.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { chromiumOrSkip, skipLine } from './harness.mjs';
-import { button, character, DESKTOP, PHONE, sizeName, tableJourney } from './table-setup.mjs';
+import { button, character, DESKTOP, PHONE, shootBothSchemes, sizeName, tableJourney } from './table-setup.mjs';
 
 const haveChromium = chromiumOrSkip();
 const shotsDir = process.env.AT_RECAP_SHOTS;
@@ -96,13 +94,4 @@ for (const [danaSize, benSize] of [
   });
 }
 
-async function shoot(page, name) {
-  if (!shotsDir) return;
-  mkdirSync(shotsDir, { recursive: true });
-  const size = page.viewportSize();
-  for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(shotsDir, `${name}-${size.width}x${size.height}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
+const shoot = (page, name) => shootBothSchemes(page, shotsDir, name);

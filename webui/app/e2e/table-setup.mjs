@@ -4,6 +4,8 @@
 // (room, campaign, seats, characters, session) made through the API, and
 // screenshots of everyone's page when a test fails (shotsOnFailure).
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { journey } from './harness.mjs';
 
 // The two screen sizes the table journeys run at.
@@ -114,4 +116,17 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
   }
 
   return { url, at, person, api, setUpTable, pageErrors };
+}
+
+// shootBothSchemes saves the page as it looks now, light and dark, as
+// <dir>/<name>-<width>x<height>-<scheme>.png; nothing without a dir.
+export async function shootBothSchemes(page, dir, name) {
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(dir, `${name}-${size.width}x${size.height}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: null });
 }

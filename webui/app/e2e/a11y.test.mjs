@@ -24,7 +24,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     test('every page and the session page\'s tabs, as DM and player, light and dark: no serious or critical axe violation', async () => {
       const dana = await person('Dana');
       const ann = await person('Ann');
-      const { room, seats, sessionId } = await setUpTable({
+      const { room, seats, sessionId, campaignId } = await setUpTable({
         dm: { page: dana, name: 'Dana' },
         players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria') }],
         room: 'Audit room',
@@ -42,6 +42,8 @@ for (const viewport of [DESKTOP, PHONE]) {
       }
       await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'set_temp_hp', amount: 5 });
       await api(dana, 'POST', `/api/sessions/${sessionId}/character-state`, { subject_seat_id: seats['Seat A'], op: 'add_condition', condition: 'poisoned' });
+      await api(dana, 'POST', `/api/campaigns/${campaignId}/journal`, { kind: 'npc', title: 'Old Tom', text: 'Keeps the ferry.', audience: 'seats', seat_ids: [seats['Seat A']] });
+      await api(ann, 'POST', `/api/campaigns/${campaignId}/journal`, { kind: 'clue', title: 'Wet footprints' });
       // the theme follows the system until one is chosen under Settings
       const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
       const dark = (rgb) => {
@@ -82,6 +84,14 @@ for (const viewport of [DESKTOP, PHONE]) {
         await at(dana, `rooms/${room.id}`);
         await dana.locator('h1').first().waitFor();
         await check(dana, `${scheme} room (owner)`);
+        for (const [what, path] of [
+          ['campaign', `campaigns/${campaignId}`],
+          ['journal', `campaigns/${campaignId}/journal`],
+        ]) {
+          await at(ann, path);
+          await ann.getByTestId('journal-entry').first().waitFor();
+          await check(ann, `${scheme} ${what}`);
+        }
         for (const [who, page] of [
           ['DM', dana],
           ['player', ann],
@@ -94,7 +104,7 @@ for (const viewport of [DESKTOP, PHONE]) {
             await page.screenshot({ path: join(shotsDir, `table-session-${viewport.width}x${viewport.height}-${scheme}.png`) });
           }
           if (viewport === PHONE) {
-            for (const tab of ['At the table', 'Dice', 'Actions', 'Chat']) {
+            for (const tab of ['At the table', 'Dice', 'Actions', 'Journal', 'Chat']) {
               await page.getByRole('tab', { name: tab, exact: true }).click();
               await check(page, `${scheme} session (${who}), ${tab} tab`);
             }

@@ -161,10 +161,12 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await ann.keyboard.press('ArrowRight');
     await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Actions');
     await ann.keyboard.press('ArrowRight');
+    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Journal');
+    await ann.keyboard.press('ArrowRight');
     await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Dice');
     await ann.keyboard.press('ArrowLeft');
-    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Actions');
-    assert.equal(await ann.evaluate(() => document.activeElement?.textContent), 'Actions', 'focus stays on a tab in view');
+    await waitText(ann.locator('[role="tab"][aria-selected="true"]'), 'Journal');
+    assert.equal(await ann.evaluate(() => document.activeElement?.textContent), 'Journal', 'focus stays on a tab in view');
 
     // a quick roll lands in the feed as a card with its dice
     await ann.getByRole('tab', { name: 'Dice', exact: true }).click();
@@ -216,7 +218,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     const dana = await person('Dana');
     const ann = await person('Ann');
     for (const p of [dana, ann]) await p.setViewportSize(PHONE);
-    const { sessionId, room } = await setUpTable({
+    const { sessionId, room, campaignId } = await setUpTable({
       dm: { page: dana, name: 'Dana' },
       players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria Of The Very Long Name', SHEET_LISTS) }],
       room: 'A room with a rather long name for a small phone screen',
@@ -263,6 +265,8 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       ['adventure', `solo/adventures/${adventureId}`],
       ['settings', 'settings'],
       ['account', 'account'],
+      ['campaign', `campaigns/${campaignId}`],
+      ['journal', `campaigns/${campaignId}/journal`],
     ];
     const measured = [];
     for (const [what, path] of pages) {
@@ -292,7 +296,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       await at(page, `sessions/${sessionId}`);
       await page.getByTestId('chat-line').filter({ hasText: 'Phone line 6:' }).waitFor();
       measured.push(`session (${who}) ${(await fitsPhone(page, `session as ${who}`)).scroll}`);
-      for (const tab of ['At the table', 'Dice', 'Actions', 'Chat']) {
+      for (const tab of ['At the table', 'Dice', 'Actions', 'Journal', 'Chat']) {
         await page.getByRole('tab', { name: tab, exact: true }).click();
         await fitsPhone(page, `session as ${who}, ${tab} tab`);
       }
@@ -391,7 +395,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     const ann = await person('Ann', TOUCH);
     for (const p of [dana, ann]) await p.setViewportSize(PHONE);
     assert.equal(await ann.evaluate(() => matchMedia('(pointer: coarse)').matches), true, 'the touch context has a coarse pointer');
-    const { sessionId, room, seats } = await setUpTable({
+    const { sessionId, room, seats, campaignId } = await setUpTable({
       dm: { page: dana, name: 'Dana' },
       players: [{ page: ann, name: 'Ann', seat: 'Seat A', character: character('Aria', SHEET_LISTS) }],
       room: 'Touch room',
@@ -407,6 +411,8 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     }
     await api(ann, 'POST', `/api/sessions/${sessionId}/quick-roll`, { formula: '1d20+3', idempotency_key: randomUUID() });
     await api(dana, 'POST', `/api/sessions/${sessionId}/checks`, { skill: 'stealth', mode: 'normal', flat_adjustment: 0 });
+    await api(dana, 'POST', `/api/campaigns/${campaignId}/journal`, { kind: 'npc', title: 'Old Tom', text: 'Keeps the ferry.' });
+    await api(ann, 'POST', `/api/campaigns/${campaignId}/journal`, { kind: 'clue', title: 'Wet footprints' });
     const chars = await api(ann, 'GET', '/api/characters');
     const charId = (chars.characters ?? chars.items ?? chars)[0]?.id;
     const scenario = await api(ann, 'POST', '/api/scenarios', {
@@ -439,6 +445,8 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       ['solo play', `solo/adventures/${adventureId}`],
       ['settings', 'settings'],
       ['account', 'account'],
+      ['campaign', `campaigns/${campaignId}`],
+      ['journal', `campaigns/${campaignId}/journal`],
     ]) {
       await at(ann, path);
       await ann.locator('h1').first().waitFor();
@@ -450,8 +458,9 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
     await measure(dana, 'room (owner)');
 
     const tabs = async (who, page, when) => {
-      for (const tab of ['Chat', 'At the table', 'Dice', 'Actions']) {
+      for (const tab of ['Chat', 'At the table', 'Dice', 'Actions', 'Journal']) {
         await page.getByRole('tab', { name: tab, exact: true }).click();
+        if (tab === 'Journal') await page.getByTestId('journal-entry').first().waitFor();
         await measure(page, `session (${who}${when}), ${tab} tab`);
       }
       await page.getByRole('tab', { name: 'Chat', exact: true }).click();

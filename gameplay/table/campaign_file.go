@@ -227,7 +227,6 @@ func campaignMarkdown(f CampaignFile) string {
 	return b.String()
 }
 
-
 // MaxCampaignFileBytes bounds an imported campaign file.
 const MaxCampaignFileBytes = 16 << 20
 

@@ -241,7 +241,7 @@ type (
 		Kind     string  `json:"kind,omitempty" jsonschema:"list: filter"`
 		Title    string  `json:"title,omitempty"`
 		Text     string  `json:"text,omitempty"`
-		Audience string  `json:"audience,omitempty" jsonschema:"who knows; default table"`
+		Audience string  `json:"audience,omitempty" jsonschema:"default table"`
 		SeatIDs  []int64 `json:"seat_ids,omitempty" jsonschema:"audience seats"`
 		Seq      *int64  `json:"seq,omitempty" jsonschema:"add: the event it cites"`
 		Query    string  `json:"query,omitempty" jsonschema:"list: words to find"`
@@ -458,7 +458,7 @@ var tools = []tool{
 			return Declared{ActionID: a.ID, Status: a.Status}, err
 		}),
 	typed("journal", "Campaign journal", write,
-		"The campaign's facts across sessions, each known to an audience. list: newest first. add: the DM's are confirmed, for anyone; a player's are proposals, for the table or seats incl. theirs. edit, delete: DM any, player their own proposal. confirm: DM.",
+		"Facts kept across sessions, each for an audience. list: newest first. add: the DM's are confirmed, for anyone; a player's are proposals, for the table or seats incl. theirs. edit, delete: DM any, player their own proposal. confirm: DM.",
 		journal),
 	typed("session", "Run the session", destructive,
 		"DM: start the session waiting in your campaign's lobby (then call get_session_context), admit a player seat late (seat_id; it needs a controller and a character), post the \"Previously on…\" recap (get_session_context's recap; text to post your edit) or skip it, or end the session for everyone: every token of the session then fails with session_ended.",

@@ -52,6 +52,7 @@ var migrations = []Migration{
 	migrationV30CampaignMemory,
 	migrationV31Journal,
 	migrationV32Recaps,
+	migrationV33Analytics,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -98,6 +99,8 @@ var currentModels = []any{
 	&CampaignMemory{},
 	&CampaignMemoryJob{},
 	&JournalEntry{},
+	&AnalyticsHit{},
+	&AnalyticsVisitorDay{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

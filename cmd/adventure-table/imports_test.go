@@ -76,6 +76,15 @@ var importRules = []importRule{
 		why:       "combat is pure rules: only the dice engine, the sheet rules and the error type",
 	},
 	{
+		// The counters are anonymous by construction (engine room §3.4):
+		// no story, chat, table or identity package can hand them a text or
+		// a user, only the counter store.
+		folder:    "gameplay/analytics",
+		forbidden: []string{module + "/", "gorm.io/", "net/"},
+		allowed:   []string{module + "/models"},
+		why:       "analytics imports no story, chat or identity package: only the store it flushes to",
+	},
+	{
 		folder:    "tlsdev",
 		forbidden: []string{module + "/", "github.com/", "gorm.io/"},
 		why:       "tlsdev is standard library only",
@@ -187,6 +196,10 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		{"mcp", module + "/webui", true},
 		{"mcp", module + "/gameplay", false},
 		{"auth", module + "/gameplay", true},
+		{"gameplay/analytics", module + "/gameplay/narrative", true},
+		{"gameplay/analytics", module + "/gameplay/table", true},
+		{"gameplay/analytics", module + "/auth", true},
+		{"gameplay/analytics", module + "/models", false},
 	} {
 		if got := violates(byFolder[tt.folder], tt.path); got != tt.want {
 			t.Errorf("%s importing %s: violation=%v, want %v", tt.folder, tt.path, got, tt.want)

@@ -1,0 +1,188 @@
+// Package analytics counts what happens on the server without reading
+// anything back on a request's path (engine room §3.4): counters add up in
+// process memory and a flush writes them, every minute and when the server
+// stops, as UPSERTs into a (day, metric, label) → hits table and one row per
+// visitor per day whose funnel flags only ever turn on.
+//
+// It is anonymous by construction: a visitor is a keyed one-way hash of a
+// user id, and this package imports no story, chat or identity package (the
+// architecture test holds it to that), so no story text can reach it.
+package analytics
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/adventure-table/adventure-table/models"
+)
+
+// FlushEvery is how often the counters are written.
+const FlushEvery = 60 * time.Second
+
+// Funnel steps of a visitor's day, as flags that only ever turn on. Who
+// came back is read from the days themselves: a visitor with rows on two
+// days.
+type Step int64
+
+const (
+	Came       Step = 1 << iota // any page
+	Made                        // a character, a room or a scenario
+	Played                      // a solo turn or a table session
+	stepsKnown = Came | Made | Played
+)
+
+// Store is where counters are written (models.Store).
+type Store interface {
+	AddAnalyticsHits(ctx context.Context, hits []models.AnalyticsHit) error
+	MarkAnalyticsVisitorDays(ctx context.Context, days []models.AnalyticsVisitorDay) error
+}
+
+type hitKey struct{ day, metric, label string }
+type visitorKey struct{ day, visitor string }
+
+// Counter keeps the counts of this process until they are flushed. Its
+// methods never touch the database and never block on it: a request counts
+// and goes on.
+type Counter struct {
+	store  Store
+	secret []byte
+	now    func() time.Time
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	hits     map[hitKey]int64
+	visitors map[visitorKey]Step
+	// flushing serialises flushes, so a counter taken out for writing is
+	// never merged back over a newer flush's.
+	flushing sync.Mutex
+}
+
+// New returns a counter writing to store; secret keys the visitor hash.
+func New(store Store, secret []byte, now func() time.Time, log *slog.Logger) *Counter {
+	if now == nil {
+		now = time.Now
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Counter{store: store, secret: secret, now: now, log: log, hits: map[hitKey]int64{}, visitors: map[visitorKey]Step{}}
+}
+
+// day is a time's UTC day, as the tables key it.
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// Visitor is the anonymous name of a user in the counters:
+// HMAC-SHA256(secret, "visitor:<user id>") in hex, cut to 32 characters.
+// One-way, so the counters cannot be joined back to users; keyed, so no
+// client can compute it.
+func Visitor(secret []byte, userID int64) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("visitor:" + strconv.FormatInt(userID, 10)))
+	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+// Count adds n to today's metric with label.
+func (c *Counter) Count(metric, label string, n int64) {
+	if c == nil || n == 0 {
+		return
+	}
+	k := hitKey{day(c.now()), clip(metric, 64), clip(label, 128)}
+	c.mu.Lock()
+	c.hits[k] += n
+	c.mu.Unlock()
+}
+
+// Reach turns on a funnel step of the user's day: counted once per person
+// and day however often they do it.
+func (c *Counter) Reach(userID int64, step Step) {
+	if c == nil || userID == 0 || step&stepsKnown == 0 {
+		return
+	}
+	k := visitorKey{day(c.now()), Visitor(c.secret, userID)}
+	c.mu.Lock()
+	c.visitors[k] |= step & stepsKnown
+	c.mu.Unlock()
+}
+
+// Flush writes what was counted since the last flush. On failure the
+// counts go back to be written by the next flush (never on a request's
+// path) and the error is returned; the store writes a flush whole or not at
+// all, so nothing is counted twice.
+func (c *Counter) Flush(ctx context.Context) error {
+	c.flushing.Lock()
+	defer c.flushing.Unlock()
+	c.mu.Lock()
+	hits, visitors := c.hits, c.visitors
+	c.hits, c.visitors = map[hitKey]int64{}, map[visitorKey]Step{}
+	c.mu.Unlock()
+
+	rows := make([]models.AnalyticsHit, 0, len(hits))
+	for k, n := range hits {
+		rows = append(rows, models.AnalyticsHit{Day: k.day, Metric: k.metric, Label: k.label, Hits: n})
+	}
+	days := make([]models.AnalyticsVisitorDay, 0, len(visitors))
+	for k, f := range visitors {
+		days = append(days, models.AnalyticsVisitorDay{Day: k.day, Visitor: k.visitor, Flags: int64(f)})
+	}
+	err := c.store.AddAnalyticsHits(ctx, rows)
+	if err != nil {
+		c.putBack(hits, visitors)
+		return err
+	}
+	if err = c.store.MarkAnalyticsVisitorDays(ctx, days); err != nil {
+		// the hits are written: only the visitor days go back (flags only
+		// turn on, so writing them again is harmless anyway)
+		c.putBack(nil, visitors)
+	}
+	return err
+}
+
+func (c *Counter) putBack(hits map[hitKey]int64, visitors map[visitorKey]Step) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, n := range hits {
+		c.hits[k] += n
+	}
+	for k, f := range visitors {
+		c.visitors[k] |= f
+	}
+}
+
+// Run flushes every FlushEvery until ctx ends, then once more (the
+// server's last flush when it stops) with its own short deadline.
+func (c *Counter) Run(ctx context.Context) {
+	t := time.NewTicker(FlushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if err := c.Flush(ctx); err != nil && ctx.Err() == nil {
+				c.log.Warn("analytics flush failed; retried at the next one", "error", err)
+			}
+		case <-ctx.Done():
+			last, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := c.Flush(last); err != nil {
+				c.log.Warn("analytics: the last flush failed", "error", err)
+			}
+			cancel()
+			return
+		}
+	}
+}
+
+// clip keeps at most n bytes of s on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

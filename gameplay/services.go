@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/accounts"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
@@ -25,6 +26,9 @@ type Services struct {
 	Narrative *narrative.Service
 	// Accounts turns guests into accounts and holds the login rules.
 	Accounts *accounts.Service
+	// Analytics counts what happens, anonymously, and flushes it every
+	// minute (Run) and when the server stops (Flush).
+	Analytics *analytics.Counter
 
 	store *models.Store
 	mode  string
@@ -68,9 +72,12 @@ func New(store *models.Store, opts Options) *Services {
 	if opts.Mode == "" {
 		opts.Mode = "local"
 	}
+	counts := analytics.New(store, opts.Secret, opts.Now, opts.Logger)
 	tables := table.New(store, opts.Now)
+	tables.UseAnalytics(counts)
 	narr := narrative.New(store, narrative.Options{Now: opts.Now, Provider: opts.Provider, Secret: opts.Secret, Sandbox: opts.Sandbox, ProcessID: opts.ProcessID,
-		PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge})
+		PreviousSecret: opts.PreviousSecret, Demo: opts.Demo, Logger: opts.Logger, SnapshotKeep: opts.SnapshotKeep, SnapshotMaxAge: opts.SnapshotMaxAge,
+		Analytics: counts})
 	// A campaign's memories are written with the room owner's model
 	// settings (or the demo narrator), as the narrator at a seat is.
 	tables.UseMemory(table.MemoryOptions{Model: narr, ProcessID: narr.ProcessID(), Logger: opts.Logger})
@@ -78,6 +85,7 @@ func New(store *models.Store, opts Options) *Services {
 		Table:     tables,
 		Narrative: narr,
 		Accounts:  accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables}),
+		Analytics: counts,
 		store:     store, mode: opts.Mode, now: opts.Now,
 	}
 }

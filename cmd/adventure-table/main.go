@@ -280,6 +280,9 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	narrators := narrator.New(narrator.Options{Table: services.Table, Model: services.Narrative, ProcessID: processID, Logger: logger,
 		Tools: mcp.NewToolbox(mcp.Options{Logger: logger, Table: services.Table, Limits: lim})})
 	go narrators.Run(ctx)
+	// The anonymous counters flush every minute; the last flush follows the
+	// last request (below).
+	go services.Analytics.Run(ctx)
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
@@ -363,6 +366,9 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		srv.Close()
 		return fmt.Errorf("shutdown: requests still running after %v: %w", shutdownGrace, err)
+	}
+	if err := services.Analytics.Flush(shutdownCtx); err != nil {
+		logger.Warn("analytics: the last flush failed", slog.Any("error", err))
 	}
 	logger.Info("stopped")
 	return nil

@@ -37,6 +37,19 @@ const (
 	stepsKnown = Came | Made | Played
 )
 
+// The metrics counted, each a counter per day and label.
+const (
+	// MetricTurn: a solo turn saved (label "solo").
+	MetricTurn = "turn"
+	// MetricTurnFailed: a solo turn that ended in an error, by its stable
+	// error code (provider timeouts, refusals, empty replies, the demo
+	// budget, …): a failed turn is an HTTP 200 with a bad ending, which no
+	// status-code middleware sees.
+	MetricTurnFailed = "turn_failed"
+	// MetricTableSession: a table session "started" or "ended".
+	MetricTableSession = "table_session"
+)
+
 // Store is where counters are written (models.Store).
 type Store interface {
 	AddAnalyticsHits(ctx context.Context, hits []models.AnalyticsHit) error
@@ -154,8 +167,9 @@ func (c *Counter) putBack(hits map[hitKey]int64, visitors map[visitorKey]Step) {
 	}
 }
 
-// Run flushes every FlushEvery until ctx ends, then once more (the
-// server's last flush when it stops) with its own short deadline.
+// Run flushes every FlushEvery until ctx ends. The server flushes once
+// more itself (Flush) after its last request has ended, so what those
+// requests counted is written too.
 func (c *Counter) Run(ctx context.Context) {
 	t := time.NewTicker(FlushEvery)
 	defer t.Stop()
@@ -166,11 +180,6 @@ func (c *Counter) Run(ctx context.Context) {
 				c.log.Warn("analytics flush failed; retried at the next one", "error", err)
 			}
 		case <-ctx.Done():
-			last, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if err := c.Flush(last); err != nil {
-				c.log.Warn("analytics: the last flush failed", "error", err)
-			}
-			cancel()
 			return
 		}
 	}

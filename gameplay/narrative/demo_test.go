@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/clocktest"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
@@ -122,10 +123,11 @@ func newDemoSolo(t *testing.T, daily int64) *demoSolo {
 			return llmtest.Reply{Chunks: []string{"The crypt is silent."}, FinishReason: "stop", Usage: &llmtest.Usage{Prompt: 50, Completion: 10}}
 		})
 	}
-	svc := narrative.New(store, narrative.Options{Provider: d.provider, Secret: testSecret, Sandbox: sandbox, Now: d.clock.Now,
+	counts := analytics.New(store, testSecret, d.clock.Now, nil)
+	svc := narrative.New(store, narrative.Options{Provider: d.provider, Secret: testSecret, Sandbox: sandbox, Now: d.clock.Now, Analytics: counts,
 		Logger: slog.New(slog.NewTextHandler(d.logs, nil)),
 		Demo:   &narrative.DemoConfig{BaseURL: d.demo.URL(), APIKey: demoKey, Models: []string{"demo-small", "demo-large"}, DailyTokens: daily}})
-	d.solo = &solo{t: t, store: store, svc: svc, fake: d.demo, user: u.ID}
+	d.solo = &solo{t: t, store: store, svc: svc, fake: d.demo, user: u.ID, counts: counts}
 	return d
 }
 
@@ -306,6 +308,9 @@ func TestDemoDailyBudget(t *testing.T) {
 	}
 	if len(d.demo.Requests()) != sent || len(d.page(adv).Story) != storyBefore {
 		t.Fatal("a refused turn reached the demo or stored the action")
+	}
+	if got := d.counted()["turn_failed demo_budget_exhausted"]; got != 2 {
+		t.Fatalf("the two refused turns counted %d times as demo_budget_exhausted", got)
 	}
 	// The budget is per user: another user plays on.
 	otherAdv := (&solo{t: t, store: d.store, svc: d.svc, fake: d.demo, user: other}).adventure().Adventure.ID

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/llm/llmtest"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
@@ -25,6 +26,8 @@ type solo struct {
 	svc   *narrative.Service
 	fake  *llmtest.Fake
 	user  int64
+	// counts is what the service counted (analytics), flushed on demand.
+	counts *analytics.Counter
 }
 
 func newSolo(t testing.TB) *solo {
@@ -44,12 +47,27 @@ func newSoloWith(t testing.TB, limits scripting.Options) *solo {
 	sandbox, err := scripting.New(limits)
 	must(t, err)
 	t.Cleanup(func() { _ = sandbox.Close() })
-	f := &solo{t: t, store: store, fake: llmtest.New(t), user: u.ID,
-		svc: narrative.New(store, narrative.Options{Provider: llm.NewOpenAI(nil), Secret: testSecret, Sandbox: sandbox})}
+	counts := analytics.New(store, testSecret, nil, nil)
+	f := &solo{t: t, store: store, fake: llmtest.New(t), user: u.ID, counts: counts,
+		svc: narrative.New(store, narrative.Options{Provider: llm.NewOpenAI(nil), Secret: testSecret, Sandbox: sandbox, Analytics: counts})}
 	_, err = f.svc.PutSettings(context.Background(), u.ID, narrative.ProviderSettingsInput{BaseURL: f.fake.URL(), Model: "fake",
 		ContextBudget: 4000, MaxOutputTokens: 400, Temperature: 0.8, TopP: 0.95})
 	must(t, err)
 	return f
+}
+
+// counted flushes what the service counted and returns today's counters
+// as "metric label" → hits.
+func (f *solo) counted() map[string]int64 {
+	f.t.Helper()
+	must(f.t, f.counts.Flush(context.Background()))
+	rows, err := f.store.AnalyticsHitsSince(context.Background(), "2000-01-01")
+	must(f.t, err)
+	out := map[string]int64{}
+	for _, r := range rows {
+		out[r.Metric+" "+r.Label] += r.Hits
+	}
+	return out
 }
 
 func must(t testing.TB, err error) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -176,7 +177,11 @@ func ownScenario(ctx context.Context, store *models.Store, userID, id int64) (*m
 
 // CreateScenario stores a new scenario.
 func (s *Service) CreateScenario(ctx context.Context, userID int64, in ScenarioInput) (ScenarioView, error) {
-	return s.createScenario(ctx, s.store, userID, in)
+	v, err := s.createScenario(ctx, s.store, userID, in)
+	if err == nil {
+		s.analytics.Reach(userID, analytics.Made)
+	}
+	return v, err
 }
 
 // createScenario is CreateScenario in store (a transaction of a caller's, or

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
 	"github.com/adventure-table/adventure-table/models"
@@ -21,9 +22,11 @@ import (
 // tree and the turn. Every call takes the user the edge authenticated and
 // checks ownership from the rows it loads.
 type Service struct {
-	store    *models.Store
-	now      func() time.Time
-	provider llm.Provider
+	store *models.Store
+	// analytics counts turns played and failed; nil counts nothing.
+	analytics *analytics.Counter
+	now       func() time.Time
+	provider  llm.Provider
 	// sealer seals the users' API keys with the server secret and opens
 	// them with it or the previous one (rotation).
 	sealer *auth.Sealer
@@ -88,6 +91,8 @@ type Options struct {
 	SnapshotMaxAge time.Duration
 	// Logger receives the background worker's failures; none when nil.
 	Logger *slog.Logger
+	// Analytics counts turns played and failed (nil: nothing is counted).
+	Analytics *analytics.Counter
 }
 
 // New builds the service.
@@ -117,7 +122,7 @@ func New(store *models.Store, opts Options) *Service {
 	stopping, stop := context.WithCancel(context.Background())
 	return &Service{store: store, now: opts.Now, provider: opts.Provider, sealer: auth.NewSealer(opts.Secret, opts.PreviousSecret), demo: demo, scripts: opts.Sandbox,
 		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop,
-		memoryWake: make(chan struct{}, 1), log: opts.Logger,
+		memoryWake: make(chan struct{}, 1), log: opts.Logger, analytics: opts.Analytics,
 		snapshotKeep: snapshotKeep(opts.SnapshotKeep), snapshotMaxAge: orDefault(opts.SnapshotMaxAge, DefaultSnapshotMaxAge)}
 }
 

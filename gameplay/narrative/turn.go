@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative/prompt"
 	"github.com/adventure-table/adventure-table/gameplay/scripting"
@@ -129,7 +130,7 @@ func (s *Service) StartTurn(ctx context.Context, userID, adventureID int64, in T
 		return nil, apperr.E(apperr.InvalidRequest, "mode must be do, say, story or continue.").WithField("mode", "do, say, story or continue")
 	}
 	if err := s.checkDemoBudget(ctx, userID); err != nil {
-		return nil, err
+		return nil, s.turnFailed(err)
 	}
 	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
@@ -242,7 +243,7 @@ func characterNames(adv *models.Adventure) []string {
 // narration failed, it narrates that action instead.
 func (s *Service) StartRetry(ctx context.Context, userID, adventureID int64) (*Turn, error) {
 	if err := s.checkDemoBudget(ctx, userID); err != nil {
-		return nil, err
+		return nil, s.turnFailed(err)
 	}
 	claim, err := s.claim(ctx, userID, adventureID)
 	if err != nil {
@@ -625,6 +626,8 @@ func (t *Turn) finish(ctx context.Context, emit func(Event), fail func(error), n
 			saved = &page.Story[i]
 		}
 	}
+	t.s.analytics.Count(analytics.MetricTurn, "solo", 1)
+	t.s.analytics.Reach(t.userID, analytics.Played)
 	emit(Event{Type: EventDone, Action: saved, Adventure: &page.Adventure, Notices: t.allNotices()})
 }
 
@@ -666,11 +669,20 @@ func (t *Turn) failed(ctx context.Context, emit func(Event), err error) {
 // emitError tells the browser the turn's error: its application code, or
 // internal for anything else.
 func (t *Turn) emitError(emit func(Event), err error) {
+	ae := t.s.turnFailed(err)
+	emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+}
+
+// turnFailed is the one way a turn fails, streaming or refused before it
+// starts (the demo budget): the error as the application reports it, its
+// code counted once.
+func (s *Service) turnFailed(err error) *apperr.Error {
 	var ae *apperr.Error
 	if !errors.As(err, &ae) {
 		ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
 	}
-	emit(Event{Type: EventError, Code: string(ae.Code), Message: ae.Message, Notices: t.allNotices()})
+	s.analytics.Count(analytics.MetricTurnFailed, string(ae.Code), 1)
+	return ae
 }
 
 // endStopped ends a turn the player stopped before any story text: nothing

@@ -113,7 +113,8 @@ func TestTruncationIsFlagged(t *testing.T) {
 }
 
 // A failed regeneration leaves the previous take in charge: provider error,
-// empty reply, reasoning only, and the browser hanging up mid-stream.
+// empty reply, reasoning only, and the browser hanging up mid-stream. Each
+// failure is counted once with its code (analytics).
 func TestFailedRetryRollsBack(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -151,6 +152,17 @@ func TestFailedRetryRollsBack(t *testing.T) {
 			}
 			if tc.code == apperr.ProviderReasoningOnly && !strings.Contains(lastEv.Message, "max output tokens") {
 				t.Fatalf("reasoning-only message does not name the settings: %q", lastEv.Message)
+			}
+			// the failure is counted once, with its code; the turn played before it once
+			counted := f.counted()
+			failed := int64(0)
+			for k, n := range counted {
+				if strings.HasPrefix(k, "turn_failed ") {
+					failed += n
+				}
+			}
+			if failed != 1 || counted["turn_failed "+lastEv.Code] != 1 || counted["turn solo"] != 1 {
+				t.Fatalf("counted %v, want one turn_failed %s and one solo turn", counted, lastEv.Code)
 			}
 			after := f.page(adv)
 			if last(after).ID != last(before).ID || last(after).Takes.Count != 1 || hp(after) != hp(before) {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -102,6 +103,9 @@ type Service struct {
 	grants verifiedGrants
 	// memory is the campaign memory's model and worker (campaign_memory.go).
 	memory memoryState
+	// analytics counts sessions and what people make, anonymously; nil
+	// counts nothing.
+	analytics *analytics.Counter
 }
 
 // New builds the service.
@@ -120,6 +124,10 @@ func New(store *models.Store, now func() time.Time) *Service {
 func (s *Service) Notifier() *Notifier { return s.notifier }
 
 // failpoint returns the injected failure for point, if a test set one.
+// UseAnalytics sets the counter of the table's sessions and of what people
+// make (rooms, characters); call it before serving.
+func (s *Service) UseAnalytics(c *analytics.Counter) { s.analytics = c }
+
 func (s *Service) failpoint(point string) error {
 	if s.fail == nil {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/combat"
 	"github.com/adventure-table/adventure-table/gameplay/dice"
 	"github.com/adventure-table/adventure-table/gameplay/sheet"
@@ -478,6 +479,7 @@ func (s *Service) CreateCharacter(ctx context.Context, c Caller, in CharacterInp
 	if err != nil {
 		return CharacterView{}, err
 	}
+	s.analytics.Reach(c.UserID, analytics.Made)
 	return characterView(*ch), nil
 }
 

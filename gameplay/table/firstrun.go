@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -121,6 +122,7 @@ func (s *Service) CreateTable(ctx context.Context, c Caller, in TableInput) (Tab
 	if err != nil {
 		return TableView{}, err
 	}
+	s.analytics.Reach(c.UserID, analytics.Made)
 	return out, nil
 }
 

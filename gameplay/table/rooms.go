@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -77,9 +78,13 @@ func (s *Service) CreateRoom(ctx context.Context, c Caller, name string) (RoomVi
 	if err != nil {
 		return RoomView{}, err
 	}
-	return s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
+	r, err := s.mutateRoom(ctx, func(tx *models.Store) (Actor, error) {
 		return s.createRoom(ctx, tx, c, name, false)
 	})
+	if err == nil {
+		s.analytics.Reach(c.UserID, analytics.Made)
+	}
+	return r, err
 }
 
 // createRoom writes a room owned by the caller (name already checked) with

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -523,6 +524,15 @@ func ready(seat models.CampaignSeat) bool {
 // in one transaction. Returns not_current_dm, session_not_lobby,
 // campaign_not_active, campaign_not_room_active, character_already_in_session.
 func (s *Service) StartSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
+	r, err := s.startSession(ctx, c, sessionID)
+	if err == nil {
+		s.analytics.Count(analytics.MetricTableSession, "started", 1)
+		s.analytics.Reach(c.UserID, analytics.Played)
+	}
+	return r, err
+}
+
+func (s *Service) startSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
 	// An AI DM's pre-session grant may do exactly this.
 	ctx = allowPreSession(ctx)
 	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
@@ -661,7 +671,7 @@ func (s *Service) finish(ctx context.Context, tx *models.Store, sc *sessionScope
 // EndSession ends an active session; only the current DM may. Returns
 // not_current_dm, session_not_active.
 func (s *Service) EndSession(ctx context.Context, c Caller, sessionID int64) (SessionResume, error) {
-	return s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
+	r, err := s.mutateSession(ctx, c, sessionID, func(tx *models.Store, sc *sessionScope) error {
 		if err := requireCurrentDM(*sc); err != nil {
 			return err
 		}
@@ -670,6 +680,10 @@ func (s *Service) EndSession(ctx context.Context, c Caller, sessionID int64) (Se
 		}
 		return s.finish(ctx, tx, sc, models.SessionEnded)
 	})
+	if err == nil {
+		s.analytics.Count(analytics.MetricTableSession, "ended", 1)
+	}
+	return r, err
 }
 
 // AbandonSession abandons a lobby or active session: the current DM, or the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -45,8 +46,12 @@ func (s *Server) serveApp(c *gin.Context) {
 	s.serveIndex(c)
 }
 
-// serveIndex serves the app's index.html, revalidated on every use.
+// serveIndex serves the app's index.html, revalidated on every use: a page
+// of the app loaded, counted by its kind (no read, no user).
 func (s *Server) serveIndex(c *gin.Context) {
+	if c.Request.Method == http.MethodGet {
+		s.opts.Services.Analytics.Count(analytics.MetricVisit, analytics.PageKind(c.Request.URL.Path), 1)
+	}
 	if !s.serveFile(c, "index.html", "no-cache") {
 		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusServiceUnavailable, "text/html; charset=utf-8", []byte(notBuiltPage))

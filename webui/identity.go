@@ -8,6 +8,7 @@ import (
 
 	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/accounts"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 )
 
@@ -145,6 +146,8 @@ func (s *Server) identify(c *gin.Context) {
 	c.Set(callerKey, table.Human(sess.Account.ID))
 	c.Set(userKey, sess.Account)
 	c.Set(sessionKey, sess.ID)
+	// the funnel's first step, from the identity just resumed: no read
+	s.opts.Services.Analytics.Reach(sess.Account.ID, analytics.Came)
 	c.Next()
 }
 

@@ -17,10 +17,20 @@ import (
 // serving it ran (identity, authority, the work and the answer).
 func counted(t *testing.T, h http.Handler, c table.Caller, method, path, body string) (*httptest.ResponseRecorder, int64) {
 	t.Helper()
-	qctx, n := models.WithQueryCounter(ctx)
-	req := httptest.NewRequest(method, path, strings.NewReader(body)).WithContext(qctx)
+	headers := map[string]string{}
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		headers["Content-Type"] = "application/json"
+	}
+	return countedWith(t, h, c, method, path, headers, body)
+}
+
+// countedWith is counted with the given headers.
+func countedWith(t *testing.T, h http.Handler, c table.Caller, method, path string, headers map[string]string, body ...string) (*httptest.ResponseRecorder, int64) {
+	t.Helper()
+	qctx, n := models.WithQueryCounter(ctx)
+	req := httptest.NewRequest(method, path, strings.NewReader(strings.Join(body, ""))).WithContext(qctx)
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	req.AddCookie(cookieFor(c))
 	rec := httptest.NewRecorder()

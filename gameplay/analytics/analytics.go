@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,24 @@ const (
 	MetricTurnFailed = "turn_failed"
 	// MetricTableSession: a table session "started" or "ended".
 	MetricTableSession = "table_session"
+	// MetricVisit: a page of the web app loaded, by its kind (PageKind).
+	MetricVisit = "visit"
 )
+
+// pageKinds are the web app's pages by their path's first segment; any
+// other path is "other", so a label never holds an id or a typo.
+var pageKinds = map[string]string{"": "home", "tables": "tables", "rooms": "room", "join": "join", "sessions": "session",
+	"campaigns": "campaign", "seats": "narrator", "characters": "characters", "solo": "solo", "settings": "settings",
+	"account": "account", "api": "api_docs"}
+
+// PageKind names the page a path of the web app shows.
+func PageKind(path string) string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if kind, ok := pageKinds[first]; ok {
+		return kind
+	}
+	return "other"
+}
 
 // Store is where counters are written (models.Store).
 type Store interface {

@@ -270,6 +270,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}
 	// One set of rate limits for the web app and MCP (nil: none, local mode).
 	lim := limits.New(cfg.Limits)
+	lim.CountRefusals(services.Analytics)
 	logger.Info("rate limits", slog.String("limits", cfg.Limits.String()))
 	lanWarning := cfg.lanWarning(host)
 	if lanWarning != "" {

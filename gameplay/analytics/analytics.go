@@ -51,6 +51,8 @@ const (
 	MetricTableSession = "table_session"
 	// MetricVisit: a page of the web app loaded, by its kind (PageKind).
 	MetricVisit = "visit"
+	// MetricRateLimited: a request refused by a rate limit, by its class.
+	MetricRateLimited = "rate_limited"
 )
 
 // pageKinds are the web app's pages by their path's first segment; any

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
 
@@ -94,6 +95,15 @@ func Defaults() Config {
 type Limits struct {
 	now     func() time.Time
 	classes map[Class]*keyed
+	// refusals counts the refusals by class (analytics); nil counts none.
+	refusals *analytics.Counter
+}
+
+// CountRefusals counts every refusal from now on, by its class.
+func (l *Limits) CountRefusals(c *analytics.Counter) {
+	if l != nil {
+		l.refusals = c
+	}
 }
 
 // New builds the limiter of cfg. It returns nil (no limits) when cfg
@@ -136,6 +146,7 @@ func (l *Limits) Allow(class Class, key string) error {
 	if delay <= 0 {
 		return nil
 	}
+	l.refusals.Count(analytics.MetricRateLimited, string(class), 1)
 	secs := int(math.Ceil(delay.Seconds()))
 	return apperr.E(apperr.RateLimited, "Too many requests; try again in %d seconds.", secs).
 		WithDetail("retry_after_seconds", secs).WithDetail("limit", string(class))

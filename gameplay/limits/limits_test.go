@@ -1,13 +1,16 @@
 package limits
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models/apperr"
+	"github.com/adventure-table/adventure-table/models/modelstest"
 )
 
 // clock is a hand-driven time source: tests move it, never sleep.
@@ -106,6 +109,30 @@ func TestRefusalDetails(t *testing.T) {
 	if e.Details["limit"] != "guest" || apperr.CodeOf(err).Kind() != apperr.KindRateLimited {
 		t.Fatalf("details %v, kind %s", e.Details, apperr.CodeOf(err).Kind())
 	}
+}
+
+// TestRefusalsAreCounted: each refusal is counted once by its class (a
+// request let through is not).
+func TestRefusalsAreCounted(t *testing.T) {
+	l, _ := newAt(t, Config{Guest: {Events: 1, Window: time.Hour, Burst: 1}})
+	store := modelstest.MustOpen(t)
+	counts := analytics.New(store, nil, nil, nil)
+	l.CountRefusals(counts)
+	for range 3 {
+		l.Allow(Guest, "k")
+	}
+	if err := counts.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := store.AnalyticsHitsSince(context.Background(), "2000-01-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Metric != analytics.MetricRateLimited || rows[0].Label != "guest" || rows[0].Hits != 2 {
+		t.Fatalf("counted %+v, want two guest refusals", rows)
+	}
+	var none *Limits
+	none.CountRefusals(counts) // no limits: nothing to count, no panic
 }
 
 func TestOff(t *testing.T) {

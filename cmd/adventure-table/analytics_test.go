@@ -58,8 +58,8 @@ func TestAnalyticsFlushOnSIGTERM(t *testing.T) {
 	if err := db.Raw("SELECT visitor, flags FROM analytics_visitor_days").Scan(&visitors).Error; err != nil {
 		t.Fatal(err)
 	}
-	// made (2) and played (4): one person, one row
-	if len(visitors) != 1 || visitors[0].Flags != 2|4 || len(visitors[0].Visitor) != 32 {
+	// came (1), made (2) and played (4): one person, one row
+	if len(visitors) != 1 || visitors[0].Flags != 1|2|4 || len(visitors[0].Visitor) != 32 {
 		t.Errorf("visitor days after SIGTERM: %+v", visitors)
 	}
 }

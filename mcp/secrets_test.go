@@ -98,6 +98,8 @@ func TestCampaignSecretsKeepTheirAudience(t *testing.T) {
 	waiting := 38
 	_, err = svc.RequestCheck(ctx, f.Owner, three, table.CheckRequestInput{SeatIDs: []int64{mira, tomas}, Skill: "insight", DC: &waiting})
 	must(err)
+	// the table speaks of the innkeeper again: the context recalls her
+	say(f.Owner, three, table.MessageInput{Kind: "narration", Text: "The innkeeper Bertha Stonebrew waves from behind the bar."})
 
 	// reads is everything c may read of the campaign as a human, as JSON.
 	reads := func(c table.Caller) string {
@@ -128,6 +130,16 @@ func TestCampaignSecretsKeepTheirAudience(t *testing.T) {
 	g, err := svc.LetAIControl(ctx, f.Unseated, tomas, table.HandoffInput{})
 	must(err)
 	agent := connectAgent(t, srv.URL, g.Token)
+	// session 1's innkeeper is in the memories session 3's context recalls
+	var cx Context
+	agent.must("get_session_context", nil, &cx)
+	recalled := false
+	for _, m := range cx.Memories {
+		recalled = recalled || strings.Contains(m, "Bertha Stonebrew")
+	}
+	if !recalled {
+		t.Errorf("session 3's get_session_context does not recall session 1's innkeeper: %+v", cx.Memories)
+	}
 	var mcpReads strings.Builder
 	for _, c := range []struct {
 		tool string

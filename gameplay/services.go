@@ -33,6 +33,7 @@ type Services struct {
 	store *models.Store
 	mode  string
 	now   func() time.Time
+	demo  *narrative.DemoConfig
 }
 
 // Options configures New. Zero values mean defaults.
@@ -62,6 +63,9 @@ type Options struct {
 	// adventure keeps (see narrative.Options).
 	SnapshotKeep   int
 	SnapshotMaxAge time.Duration
+	// AdminEmails are the accounts that operate a hosted server (they read
+	// its dashboard).
+	AdminEmails []string
 }
 
 // New builds the services on an open, migrated store.
@@ -84,10 +88,44 @@ func New(store *models.Store, opts Options) *Services {
 	return &Services{
 		Table:     tables,
 		Narrative: narr,
-		Accounts:  accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables}),
+		Accounts: accounts.New(store, accounts.Options{Now: opts.Now, Logger: opts.Logger, Table: tables, Analytics: counts,
+			AdminEmails: opts.AdminEmails}),
 		Analytics: counts,
-		store:     store, mode: opts.Mode, now: opts.Now,
+		store:     store, mode: opts.Mode, now: opts.Now, demo: opts.Demo,
 	}
+}
+
+// OperatorReport is the server's dashboard: the anonymous counters of the
+// last days days (analytics.BuildReport). Only an operator reads it: in
+// hosted mode an account named in AdminEmails (checked on the account's
+// row); in local mode the person at this machine (fromThisMachine: the
+// request came from a loopback address), not a friend on the network.
+// Returns operator_required.
+func (s *Services) OperatorReport(ctx context.Context, userID int64, fromThisMachine bool, days int) (analytics.Report, error) {
+	operator := s.mode == "local" && fromThisMachine
+	if s.mode != "local" {
+		var err error
+		if operator, err = s.Accounts.IsAdmin(ctx, userID); err != nil {
+			return analytics.Report{}, err
+		}
+	}
+	if !operator {
+		return analytics.Report{}, apperr.E(apperr.OperatorRequired, "Only the server's operators see its dashboard.")
+	}
+	return s.Report(ctx, days)
+}
+
+// Report reads the dashboard's counters without asking who reads them:
+// for `adventure-table stats`, whose reader already holds the database.
+func (s *Services) Report(ctx context.Context, days int) (analytics.Report, error) {
+	var budget int64
+	if s.demo != nil {
+		budget = s.demo.DailyTokens
+		if budget == 0 {
+			budget = narrative.DefaultDemoDailyTokens
+		}
+	}
+	return analytics.BuildReport(ctx, s.store, s.now(), days, budget)
 }
 
 // Shutdown tells the services the server is stopping: streaming turns end

@@ -21,8 +21,8 @@ func (AnalyticsHit) TableName() string { return "analytics_hits" }
 // reached, as bit flags that only ever turn on. Visitor is a keyed one-way
 // hash of the user (analytics.Visitor), never the user's id.
 type AnalyticsVisitorDay struct {
-	Day     string `gorm:"size:10;primaryKey;autoIncrement:false"`
-	Visitor string `gorm:"size:32;primaryKey;autoIncrement:false"`
+	Day     string `gorm:"size:10;primaryKey;autoIncrement:false;index:ix_analytics_visitor_days_visitor,priority:2"`
+	Visitor string `gorm:"size:32;primaryKey;autoIncrement:false;index:ix_analytics_visitor_days_visitor,priority:1"`
 	Flags   int64  `gorm:"not null;default:0"`
 }
 
@@ -101,5 +101,22 @@ func (s *Store) AnalyticsFunnelSince(ctx context.Context, since string) ([]Analy
 	var out []AnalyticsFunnel
 	err := s.db.WithContext(ctx).Model(&AnalyticsVisitorDay{}).Select("day, flags, COUNT(*) AS visitors").
 		Where("day >= ?", since).Group("day, flags").Order("day, flags").Scan(&out).Error
+	return out, translate(err, "analytics")
+}
+
+// AnalyticsReturning is how many of a day's visitors had come on an
+// earlier day.
+type AnalyticsReturning struct {
+	Day      string
+	Visitors int64
+}
+
+// AnalyticsReturningSince counts, for each day from since on, its visitors
+// seen on any earlier day (came back another day), one row per day.
+func (s *Store) AnalyticsReturningSince(ctx context.Context, since string) ([]AnalyticsReturning, error) {
+	var out []AnalyticsReturning
+	err := s.db.WithContext(ctx).Raw(`SELECT d.day AS day, COUNT(*) AS visitors FROM analytics_visitor_days d
+		WHERE d.day >= ? AND EXISTS (SELECT 1 FROM analytics_visitor_days e WHERE e.visitor = d.visitor AND e.day < d.day)
+		GROUP BY d.day ORDER BY d.day`, since).Scan(&out).Error
 	return out, translate(err, "analytics")
 }

@@ -53,6 +53,7 @@ var migrations = []Migration{
 	migrationV31Journal,
 	migrationV32Recaps,
 	migrationV33Analytics,
+	migrationV34AnalyticsVisitorIndex,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

@@ -115,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	s.importRoutes()
 	s.providerProbeRoutes()
 	s.accountRoutes()
+	s.operatorRoutes()
 	if opts.MCP != nil {
 		e.Any("/mcp", gin.WrapH(opts.MCP))
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/accounts"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
@@ -54,6 +57,10 @@ type Config struct {
 	// GuestRetention is how long a hosted server keeps a guest who does
 	// not come back (0: forever); accounts are never swept.
 	GuestRetention time.Duration
+	// AdminEmails are the accounts that read a hosted server's dashboard.
+	AdminEmails []string
+	// AnalyticsFlush is how often the counters are written (default 60s).
+	AnalyticsFlush time.Duration
 }
 
 // configError names the variable at fault, so the one line printed at exit
@@ -66,7 +73,7 @@ func (e *configError) Error() string { return e.name + ": " + e.problem }
 func DefaultConfig() Config {
 	return Config{Mode: "local", DataDir: "./data", LogFormat: "text", ScriptTimeout: time.Second, ScriptMemoryMB: 64,
 		ModelTimeouts: llm.DefaultTimeouts, SnapshotKeep: 100, SnapshotMaxAge: 90 * 24 * time.Hour,
-		GuestRetention: 30 * 24 * time.Hour}
+		GuestRetention: 30 * 24 * time.Hour, AnalyticsFlush: analytics.FlushEvery}
 }
 
 // envVars lists each setting's variable, flag name and help once.
@@ -99,6 +106,8 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_DEMO_API_KEY", "demo-api-key", "demo narrator: the endpoint's API key (never printed)"},
 	{"AT_DEMO_API_KEY_FILE", "demo-api-key-file", "demo narrator: file holding the endpoint's API key"},
 	{"AT_DEMO_DAILY_TOKENS", "demo-daily-tokens", "demo narrator: tokens each user may spend per UTC day, default 20000"},
+	{"AT_ADMIN_EMAILS", "admin-emails", "hosted: comma-separated account emails that see the operator's dashboard (/operator); local mode: whoever uses this machine"},
+	{"AT_ANALYTICS_FLUSH", "analytics-flush", "how often the anonymous counters are written, 1s to 1h (default 60s)"},
 }
 
 // LoadConfig reads the environment, then args as flags, and validates.
@@ -221,6 +230,22 @@ func configFrom(raw map[string]string) (Config, error) {
 			return c, &configError{"AT_SNAPSHOT_MAX_AGE", fmt.Sprintf("must be 0 (any age) or a duration of at least 1m such as 720h, got %q", v)}
 		}
 		c.SnapshotMaxAge = d
+	}
+	if v, ok := raw["AT_ANALYTICS_FLUSH"]; ok {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > time.Hour {
+			return c, &configError{"AT_ANALYTICS_FLUSH", fmt.Sprintf("must be a duration from 1s to 1h, got %q", v)}
+		}
+		c.AnalyticsFlush = d
+	}
+	for _, e := range strings.Split(raw["AT_ADMIN_EMAILS"], ",") {
+		if e = accounts.NormalizeEmail(e); e == "" {
+			continue
+		}
+		if _, err := mail.ParseAddress(e); err != nil || strings.ContainsAny(e, "<> ") {
+			return c, &configError{"AT_ADMIN_EMAILS", fmt.Sprintf("%q is not an email address", e)}
+		}
+		c.AdminEmails = append(c.AdminEmails, e)
 	}
 	if v, ok := raw["AT_SCRIPT_MEMORY_MB"]; ok {
 		n, err := strconv.Atoi(v)

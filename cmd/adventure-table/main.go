@@ -60,6 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runScriptCommand(ctx, args, stdout, stderr)
 	case "memories":
 		return runMemoriesCommand(ctx, args, getenv, stdout, stderr)
+	case "stats":
+		return runStatsCommand(ctx, args, getenv, stdout, stderr)
 	case "help":
 		usage(stdout)
 		return 0
@@ -108,6 +110,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "       adventure-table script test --hook input|context|output --script <file> [--library <file>] --input <json or file>")
 	fmt.Fprintln(w, "       adventure-table memories rewrite --adventure <id> [--dry-run] [flags]   (rewrite a memory bank through the current memory prompt)")
 	fmt.Fprintln(w, "       adventure-table memories ab --adventure <id> --framing <file> [--json] [flags]   (compare the current framing rule with FILE's; saves nothing)")
+	fmt.Fprintln(w, "       adventure-table stats [--days N] [--csv] [flags]   (the operator's dashboard in the terminal)")
 	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")
 	for _, v := range envVars {
 		fmt.Fprintf(w, "  %-20s [-%s] %s\n", v.env, v.flag, v.help)
@@ -231,7 +234,8 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	}
 	services := gameplay.New(store, gameplay.Options{Mode: cfg.Mode, Secret: []byte(cfg.Secret), PreviousSecret: []byte(cfg.SecretPrevious), Demo: cfg.Demo,
 		Provider: provider, Sandbox: sandbox, ProcessID: processID,
-		Logger: logger, SnapshotKeep: keepAllAsNegative(cfg.SnapshotKeep), SnapshotMaxAge: keepAllAsNegative(cfg.SnapshotMaxAge)})
+		Logger: logger, SnapshotKeep: keepAllAsNegative(cfg.SnapshotKeep), SnapshotMaxAge: keepAllAsNegative(cfg.SnapshotMaxAge),
+		AdminEmails: cfg.AdminEmails})
 	// Solo turns this process's previous run was writing when it died are
 	// free at once, so Undo and the next turn work right after a restart.
 	if n, err := services.Narrative.RecoverTurns(ctx); err != nil {
@@ -283,7 +287,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	go narrators.Run(ctx)
 	// The anonymous counters flush every minute; the last flush follows the
 	// last request (below).
-	go services.Analytics.Run(ctx)
+	go services.Analytics.Run(ctx, cfg.AnalyticsFlush)
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {

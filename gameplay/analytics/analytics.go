@@ -14,6 +14,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -23,7 +24,8 @@ import (
 	"github.com/adventure-table/adventure-table/models"
 )
 
-// FlushEvery is how often the counters are written.
+// FlushEvery is how often the counters are written unless the server is
+// told otherwise (Run's every).
 const FlushEvery = 60 * time.Second
 
 // Funnel steps of a visitor's day, as flags that only ever turn on. Who
@@ -32,10 +34,13 @@ const FlushEvery = 60 * time.Second
 type Step int64
 
 const (
-	Came       Step = 1 << iota // any page
-	Made                        // a character, a room or a scenario
-	Played                      // a solo turn or a table session
-	stepsKnown = Came | Made | Played
+	Came   Step = 1 << iota // any page
+	Made                    // a character, a room or a scenario
+	Played                  // a solo turn or a table session
+	// Demo: a turn or a narrator step was narrated on the server's demo
+	// narrator: how many people the demo budget served that day.
+	Demo
+	stepsKnown = Came | Made | Played | Demo
 )
 
 // The metrics counted, each a counter per day and label.
@@ -51,15 +56,81 @@ const (
 	MetricTableSession = "table_session"
 	// MetricVisit: a page of the web app loaded, by its kind (PageKind).
 	MetricVisit = "visit"
-	// MetricRateLimited: a request refused by a rate limit, by its class.
+	// MetricRateLimited: a request refused by a rate limit, by its class
+	// (the login throttle's class is "login").
 	MetricRateLimited = "rate_limited"
+	// MetricNarratorStepFailed: a step of the built-in narrator at a table
+	// seat that ended stuck, by its stable error code.
+	MetricNarratorStepFailed = "narrator_step_failed"
+	// MetricAISeat: a seat handed to an AI, by kind and role ("agent_dm",
+	// "agent_player", "narrator_dm", "narrator_player").
+	MetricAISeat = "ai_seat"
+	// MetricFirstToken: a model call's time to its first streamed piece,
+	// by its bucket (LatencyBuckets).
+	MetricFirstToken = "model_first_token"
+	// MetricTokens: tokens spent on model calls (prompt and completion), by
+	// who pays: "demo" (the server's demo narrator) or "byok" (the user's
+	// own endpoint).
+	MetricTokens = "tokens"
 )
+
+// What failed, for Failed.
+const (
+	SoloTurn     = MetricTurnFailed
+	NarratorStep = MetricNarratorStepFailed
+)
+
+// Failed counts one failed solo turn or narrator step by its stable error
+// code: the one way every failure is counted (a failed turn is an HTTP 200
+// with a bad ending, which no status-code middleware sees).
+func (c *Counter) Failed(what, code string) {
+	if code == "" {
+		code = "internal"
+	}
+	c.Count(what, code, 1)
+}
+
+// LatencyBuckets are the upper bounds of the time-to-first-token
+// histogram, fixed so that every process and every day add up bucket by
+// bucket; the last label, "inf", holds anything slower.
+var LatencyBuckets = []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second}
+
+// bucketLabel names a bucket by its bound in milliseconds, zero-padded so
+// that labels sort as the bounds do.
+func bucketLabel(bound time.Duration) string { return fmt.Sprintf("le_%05d", bound.Milliseconds()) }
+
+// latencyOverflow is the label of the open-ended last bucket.
+const latencyOverflow = "le_inf"
+
+// LatencyLabel is the bucket a time to first token is counted in.
+func LatencyLabel(d time.Duration) string {
+	for _, b := range LatencyBuckets {
+		if d <= b {
+			return bucketLabel(b)
+		}
+	}
+	return latencyOverflow
+}
+
+// ModelCall counts one model call: its time to the first streamed piece
+// (when one came: firstToken > 0) and the tokens it spent, by who pays.
+func (c *Counter) ModelCall(firstToken time.Duration, tokens int64, demo bool) {
+	if firstToken > 0 {
+		c.Count(MetricFirstToken, LatencyLabel(firstToken), 1)
+	}
+	source := "byok"
+	if demo {
+		source = "demo"
+	}
+	c.Count(MetricTokens, source, tokens)
+}
 
 // pageKinds are the web app's pages by their path's first segment; any
 // other path is "other", so a label never holds an id or a typo.
 var pageKinds = map[string]string{"": "home", "tables": "tables", "rooms": "room", "join": "join", "sessions": "session",
 	"campaigns": "campaign", "seats": "narrator", "characters": "characters", "solo": "solo", "settings": "settings",
-	"account": "account", "api": "api_docs"}
+	"account": "account", "api": "api_docs", "operator": "operator"}
 
 // PageKind names the page a path of the web app shows.
 func PageKind(path string) string {
@@ -187,11 +258,14 @@ func (c *Counter) putBack(hits map[hitKey]int64, visitors map[visitorKey]Step) {
 	}
 }
 
-// Run flushes every FlushEvery until ctx ends. The server flushes once
+// Run flushes every every (FlushEvery when 0) until ctx ends. The server flushes once
 // more itself (Flush) after its last request has ended, so what those
 // requests counted is written too.
-func (c *Counter) Run(ctx context.Context) {
-	t := time.NewTicker(FlushEvery)
+func (c *Counter) Run(ctx context.Context, every time.Duration) {
+	if every <= 0 {
+		every = FlushEvery
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {

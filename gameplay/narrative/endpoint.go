@@ -2,7 +2,9 @@ package narrative
 
 import (
 	"context"
+	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/llm"
 	"github.com/adventure-table/adventure-table/models"
 )
@@ -31,7 +33,7 @@ func (s *Service) CallModel(ctx context.Context, userID int64, r llm.Request, on
 			return llm.Result{}, err
 		}
 	}
-	res, err := s.provider.Stream(ctx, ls, r, onEvent)
+	res, err := s.stream(ctx, userID, ls, r, demo, onEvent)
 	if demo {
 		s.settleDemoTokens(ctx, userID, reserved, demoTokensSpent(r.Messages, res, err))
 	}
@@ -70,4 +72,24 @@ func (s *Service) contextBudget(p models.ProviderSetting, demo bool) (user, esti
 		user = min(user, s.demo.ContextBudget)
 	}
 	return user, int(float64(user) / ratio)
+}
+
+// stream is every model call of the narrator (a solo turn, the narrator
+// at a table seat, the memory bank's summaries): the provider's stream,
+// counted on the way (time to its first piece, the tokens it spent and
+// who pays for them) without reading anything.
+func (s *Service) stream(ctx context.Context, userID int64, ls llm.Settings, r llm.Request, demo bool, onEvent func(llm.Event)) (llm.Result, error) {
+	start := time.Now()
+	var firstToken time.Duration
+	res, err := s.provider.Stream(ctx, ls, r, func(ev llm.Event) {
+		if firstToken == 0 {
+			firstToken = max(time.Since(start), time.Nanosecond)
+		}
+		onEvent(ev)
+	})
+	s.analytics.ModelCall(firstToken, int64(res.PromptTokens+res.CompletionTokens), demo)
+	if demo {
+		s.analytics.Reach(userID, analytics.Demo)
+	}
+	return res, err
 }

@@ -213,7 +213,7 @@ func (b *bank) complete(ctx context.Context, messages []llm.Message, maxTokens, 
 	ls := b.llm
 	ls.MaxOutputTokens = max(maxTokens, min(ls.MaxOutputTokens, 4*maxTokens))
 	ls.Temperature = min(ls.Temperature, 0.5)
-	res, err := b.s.provider.Stream(ctx, ls, llm.Request{Messages: messages}, func(llm.Event) {})
+	res, err := b.s.stream(ctx, 0, ls, llm.Request{Messages: messages}, false, func(llm.Event) {})
 	if err != nil {
 		return "", providerError(err)
 	}

@@ -537,7 +537,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	}
 	// streamed is what the player has seen, kept for a stop.
 	var streamed strings.Builder
-	res, err := t.s.provider.Stream(genCtx, b.llm, llm.Request{Messages: b.messages}, func(ev llm.Event) {
+	res, err := t.s.stream(genCtx, t.userID, b.llm, llm.Request{Messages: b.messages}, b.demo, func(ev llm.Event) {
 		switch ev.Kind {
 		case llm.EventReasoning:
 			emit(Event{Type: EventReasoning, Text: ev.Text})
@@ -681,7 +681,7 @@ func (s *Service) turnFailed(err error) *apperr.Error {
 	if !errors.As(err, &ae) {
 		ae = apperr.Wrap(err, apperr.Internal, "The turn failed.")
 	}
-	s.analytics.Count(analytics.MetricTurnFailed, string(ae.Code), 1)
+	s.analytics.Failed(analytics.SoloTurn, string(ae.Code))
 	return ae
 }
 

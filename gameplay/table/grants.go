@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adventure-table/adventure-table/auth"
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/gameplay/oneread"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
@@ -278,6 +279,13 @@ func (s *Service) mintGrant(ctx context.Context, tx *models.Store, seat *models.
 	return MintedGrant{Token: token, Grant: grantView(&g)}, &g, nil
 }
 
+// countAISeat counts a seat handed to an AI once its transaction has
+// committed: kind is "agent" (an outside agent's grant) or "narrator" (the
+// server's own), role the seat's.
+func (s *Service) countAISeat(kind, role string) {
+	s.analytics.Count(analytics.MetricAISeat, kind+"_"+role, 1)
+}
+
 // announceController appends the controller-changed event of a seat to the
 // campaign's open session, if there is one.
 func (s *Service) announceController(ctx context.Context, tx *models.Store, campaignID int64, seatID int64, kind string) error {
@@ -333,6 +341,7 @@ func (s *Service) LetAIControl(ctx context.Context, c Caller, seatID int64, in H
 	if err != nil {
 		return MintedGrant{}, err
 	}
+	s.countAISeat("agent", out.Grant.Role)
 	s.notifier.Notify(sessionID)
 	return out, nil
 }
@@ -415,6 +424,9 @@ func (s *Service) SetDMSeatAI(ctx context.Context, c Caller, campaignID int64) (
 		out, _, err = s.mintGrant(ctx, tx, dm, camp, models.AIControllerGrant{PreSessionExpiresAt: &expires})
 		return err
 	})
+	if err == nil {
+		s.countAISeat("agent", out.Grant.Role)
+	}
 	return out, err
 }
 
@@ -578,5 +590,8 @@ func (s *Service) OperatorGrant(ctx context.Context, seatID int64) (MintedGrant,
 		}
 		return s.announceController(ctx, tx, camp.ID, seat.ID, models.ControllerAI)
 	})
+	if err == nil {
+		s.countAISeat("agent", out.Grant.Role)
+	}
 	return out, err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/adventure-table/adventure-table/gameplay/analytics"
 	"github.com/adventure-table/adventure-table/models"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -160,6 +161,7 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 	}
 	var out NarratorView
 	var notify int64
+	var role string
 	err = s.store.Tx(ctx, func(tx *models.Store) error {
 		seat, camp, a, err := seatActor(ctx, tx, c, seatID)
 		if err != nil {
@@ -247,11 +249,13 @@ func (s *Service) SeatNarrator(ctx context.Context, c Caller, seatID int64, in N
 			}
 		}
 		out = narratorView(n, g, a)
+		role = seat.Role
 		return nil
 	})
 	if err != nil {
 		return NarratorView{}, err
 	}
+	s.countAISeat("narrator", role)
 	if notify != 0 {
 		s.notifier.Notify(notify)
 	}
@@ -511,7 +515,13 @@ func (s *Service) FinishNarratorStep(ctx context.Context, grantID int64, token s
 		me.Record = &models.NarratorStep{PromptTokens: end.PromptTokens, CompletionTokens: end.CompletionTokens,
 			ToolCalls: end.ToolCalls, Outcome: end.LastError, Record: string(raw)}
 	}
-	return s.store.FinishNarratorStep(ctx, grantID, token, me, s.now().UTC())
+	if err := s.store.FinishNarratorStep(ctx, grantID, token, me, s.now().UTC()); err != nil {
+		return err
+	}
+	if end.State == NarratorStuck {
+		s.analytics.Failed(analytics.NarratorStep, end.LastError)
+	}
+	return nil
 }
 
 // NarratorStepEnd is what a finished step records: where it got to, how

@@ -200,6 +200,9 @@ const (
 	AccountInvalid      Code = "account_invalid"
 	AccountRequired     Code = "account_required"
 	DemoBudgetExhausted Code = "demo_budget_exhausted"
+	// OperatorRequired: the server's dashboard is for its operators (an
+	// account named in AT_ADMIN_EMAILS; in local mode, this machine).
+	OperatorRequired Code = "operator_required"
 
 	// MessageNotEditable: only the author (within 10 minutes) or the DM
 	// (any time) may edit or delete a chat message.
@@ -361,6 +364,7 @@ var kinds = map[Code]Kind{
 	AccountInvalid:      KindInvalid,
 	AccountRequired:     KindForbidden,
 	DemoBudgetExhausted: KindRateLimited,
+	OperatorRequired:    KindForbidden,
 	MessageNotEditable:  KindForbidden,
 
 	JournalEntryInvalid:       KindInvalid,

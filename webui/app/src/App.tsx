@@ -27,6 +27,8 @@ import { useHeadroom } from './useHeadroom';
 
 // Swagger UI is big: keep it out of the main bundle.
 const ApiDocsPage = lazy(() => import('./pages/ApiDocs'));
+// The operator's dashboard carries a chart library nobody else needs.
+const OperatorPage = lazy(() => import('./pages/Operator'));
 
 export function AppShell() {
   return (
@@ -94,6 +96,14 @@ function Shell() {
             element={
               <Suspense fallback={<p aria-busy="true">{t('docs.loading')}</p>}>
                 <ApiDocsPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/operator"
+            element={
+              <Suspense fallback={<p aria-busy="true">{t('common.loading')}</p>}>
+                <OperatorPage />
               </Suspense>
             }
           />

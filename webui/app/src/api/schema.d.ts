@@ -969,6 +969,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's dashboard: visits and the funnel per day, failures by code, time to first token, tokens by who pays, rate-limit refusals, AI seats, for the last days (default 30, at most 366). Operators only: hosted, an account named in AT_ADMIN_EMAILS; local, this machine */
+        get: operations["getOperatorStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/stats.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard's days as CSV, one row per day, served as an attachment (operators only) */
+        get: operations["getOperatorStats.csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pending-actions/{id}/transition": {
         parameters: {
             query?: never;
@@ -2941,6 +2975,26 @@ export interface components {
             dialect: string;
             reachable: boolean;
         };
+        DayReport: {
+            day: string;
+            visits: number;
+            came: number;
+            made: number;
+            played: number;
+            returned: number;
+            solo_turns: number;
+            turns_failed: number;
+            narrator_steps_failed: number;
+            sessions_started: number;
+            sessions_ended: number;
+            rate_limited: number;
+            first_token_p50_ms: number;
+            first_token_p95_ms: number;
+            tokens_demo: number;
+            tokens_byok: number;
+            demo_users: number;
+            demo_budget: number;
+        };
         DeathSaveInput: {
             combatant_id: string;
             /** @description physical dice: the d20 face */
@@ -3173,6 +3227,11 @@ export interface components {
             visibility: string;
             payload: components["schemas"]["EventPayload"];
         };
+        Failure: {
+            what: string;
+            code: string;
+            hits: number;
+        };
         FieldChange: {
             field: string;
             old: string;
@@ -3397,12 +3456,22 @@ export interface components {
             audiences: string[];
             seats: components["schemas"]["JournalSeat"][];
         };
+        LabelCount: {
+            label: string;
+            hits: number;
+        };
         LabelInput: {
             /** @description 1 to 80 characters */
             label: string;
         };
         LateJoinInput: {
             seat_id: number;
+        };
+        Latency: {
+            calls: number;
+            buckets: components["schemas"]["LabelCount"][];
+            p50_ms: number;
+            p95_ms: number;
         };
         LoggedOut: {
             /** @description always true; the browser is a new guest on its next request */
@@ -3873,6 +3942,17 @@ export interface components {
             cards_removed: components["schemas"]["Card"][];
             state_paths_added: string[];
             state_paths_removed: string[];
+        };
+        Report: {
+            from: string;
+            to: string;
+            days: components["schemas"]["DayReport"][];
+            visits_by_page: components["schemas"]["LabelCount"][];
+            failures: components["schemas"]["Failure"][];
+            rate_limited: components["schemas"]["LabelCount"][];
+            ai_seats: components["schemas"]["LabelCount"][];
+            latency: components["schemas"]["Latency"];
+            demo_daily_tokens: number;
         };
         ResourceView: {
             name: string;
@@ -9737,6 +9817,140 @@ export interface operations {
                 };
             };
             /** @description Error codes: origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOperatorStats: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: operator_required, origin_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: database_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "getOperatorStats.csv": {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Error codes: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error codes: operator_required, origin_forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;

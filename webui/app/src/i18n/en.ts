@@ -1,5 +1,6 @@
 import { sheetEn } from './sheet.en';
 import { journalEn } from './journal.en';
+import { operatorEn } from './operator.en';
 import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
 
@@ -1453,6 +1454,7 @@ export const en = {
   'title.notFound': 'Page not found',
   ...combatEn,
   ...journalEn,
+  ...operatorEn,
   ...readerEn,
   ...sheetEn,
 } as const;

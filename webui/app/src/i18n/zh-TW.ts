@@ -1,5 +1,6 @@
 import { sheetZhTW } from './sheet.zh-TW';
 import { journalZhTW } from './journal.zh-TW';
+import { operatorZhTW } from './operator.zh-TW';
 import { readerZhTW } from './reader.zh-TW';
 import type { MessageKey } from './en';
 import { combatZhTW } from './combat.zh-TW';
@@ -1441,6 +1442,7 @@ export const zhTW: Record<MessageKey, string> = {
   'title.notFound': '找不到頁面',
   ...combatZhTW,
   ...journalZhTW,
+  ...operatorZhTW,
   ...readerZhTW,
   ...sheetZhTW,
 };

@@ -102,7 +102,7 @@ function Dashboard({ report }: { report: Report }) {
             { label: t('operator.series.came'), color: '--focus', values: days.map((d) => d.came) },
             { label: t('operator.series.made'), color: '--accent', values: days.map((d) => d.made) },
             { label: t('operator.series.played'), color: '--ok', values: days.map((d) => d.played) },
-            { label: t('operator.series.returned'), color: '--muted', values: days.map((d) => d.returned) },
+            { label: t('operator.series.returned'), color: '--whisper-fg', values: days.map((d) => d.returned) },
           ]}
         />
         <Chart
@@ -211,17 +211,26 @@ function Chart({ title, id, days, series, unit }: { title: string; id: string; d
       width: el.clientWidth,
       height: 200,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      legend: { show: true },
+      legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+      // latency on a log scale (100 ms to 32 s), so p50 and p95 both read;
+      // counts from zero
+      scales: {
+        // half a day either side, so the first and last days' bars show whole
+        x: { time: true, range: (_u, min, max) => [min - 43200, max + 43200] },
+        y: unit === 'ms' ? { distr: 3, log: 10, range: () => [100, 32000] } : { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+      },
       axes: [
         { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
         {
           stroke: fg,
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid },
-          size: 56,
-          values: (_u, vals) => vals.map((v) => (unit === 'ms' && v >= 1000 ? `${v / 1000} s` : unit === 'ms' ? `${v} ms` : compact(v, lang))),
+          size: unit === 'ms' ? 64 : 56,
+          // latency is marked at the histogram's bucket bounds
+          splits: unit === 'ms' ? () => [100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000] : undefined,
+          values: (_u, vals) =>
+            vals.map((v) => (v == null ? '' : unit === 'ms' && v >= 1000 ? `${v / 1000} s` : unit === 'ms' ? `${v} ms` : compact(v, lang))),
         },
       ],
       series: [

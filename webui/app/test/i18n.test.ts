@@ -119,6 +119,7 @@ const SERVER_ERROR_CODES = [
   'turn_in_progress',
   'nothing_to_retry',
   'nothing_to_undo',
+  'operator_required',
   'action_not_on_line',
   'action_not_editable',
   'provider_unavailable',

@@ -121,10 +121,10 @@ api-types: ui-deps ## Regenerate the OpenAPI document (webui/app/src/api/openapi
 	cd $(APP) && npm run gen:api
 
 SHOTS := $(APP)/e2e/screenshots
-screenshots: build ## Remake README's pictures with the journeys: the DM's table and the solo reader, desktop and phone, light and dark
+screenshots: build ## Remake README's pictures with the journeys: the DM's table, the solo reader and the operator's dashboard, desktop and phone, light and dark
 	rm -rf $(SHOTS) /tmp/at-solo-shots && mkdir -p $(SHOTS)
 	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) AT_TABLE_SHOTS=$(CURDIR)/$(SHOTS) AT_SOLO_SHOTS=/tmp/at-solo-shots \
-	  node --test --test-concurrency=1 e2e/a11y.test.mjs e2e/solo-firstrun.test.mjs
+	  AT_OPERATOR_SHOTS=$(CURDIR)/$(SHOTS) node --test --test-concurrency=1 e2e/a11y.test.mjs e2e/solo-firstrun.test.mjs e2e/operator.test.mjs
 	cp /tmp/at-solo-shots/solo-reader-1366x768-*.png /tmp/at-solo-shots/solo-reader-390x844-*.png $(SHOTS)/
 
 golden: ## Refresh golden files

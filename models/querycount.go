@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"reflect"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +28,34 @@ func countStatement(db *gorm.DB) {
 	if n, ok := db.Statement.Context.Value(queryCounterKey{}).(*atomic.Int64); ok {
 		n.Add(1)
 	}
+	if r, ok := db.Statement.Context.Value(statementRecorderKey{}).(*StatementRecorder); ok {
+		r.mu.Lock()
+		r.sql = append(r.sql, db.Statement.SQL.String())
+		r.mu.Unlock()
+	}
+}
+
+type statementRecorderKey struct{}
+
+// StatementRecorder keeps the SQL text of every statement run under a
+// context (WithStatementRecorder): tests use it to show which tables a
+// request path touches, such as none of the analytics tables for reading.
+type StatementRecorder struct {
+	mu  sync.Mutex
+	sql []string
+}
+
+// WithStatementRecorder returns a context whose statements are recorded.
+func WithStatementRecorder(ctx context.Context) (context.Context, *StatementRecorder) {
+	r := new(StatementRecorder)
+	return context.WithValue(ctx, statementRecorderKey{}, r), r
+}
+
+// Statements are the SQL texts recorded so far, in order.
+func (r *StatementRecorder) Statements() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sql)
 }
 
 // registerQueryCounter hooks the counter into every kind of statement.

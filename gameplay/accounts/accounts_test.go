@@ -322,9 +322,17 @@ func TestLoginThrottle(t *testing.T) {
 			}
 		}
 	}
+	// The server's own refusals are counted (class login): the two of f.acc;
+	// the restarted service was given no counter.
+	must(t, f.svc.Analytics.Flush(ctx))
+	hits, err := f.store.AnalyticsHitsSince(ctx, "2000-01-01")
+	must(t, err)
+	if len(hits) != 1 || hits[0].Metric != "rate_limited" || hits[0].Label != "login" || hits[0].Hits != 2 {
+		t.Fatalf("counted %+v, want 2 login refusals", hits)
+	}
 	// Another account is not throttled by Ann's failures.
 	f.registered(t, "Bob", "bob@example.com")
-	_, err := f.acc.Login(ctx, "bob@example.com", password, "198.51.100.7", laptop)
+	_, err = f.acc.Login(ctx, "bob@example.com", password, "198.51.100.7", laptop)
 	must(t, err)
 
 	f.clock.Add(accounts.FailureWindow)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -33,17 +32,7 @@ func TestAnalyticsFlushOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-c.exited:
-		if c.err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", c.err, c.stderr)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the server did not stop within 30 s of SIGTERM\n%s", c.stderr)
-	}
+	c.terminate()
 	db := e.openDB(t)
 	var hits []struct {
 		Metric, Label string
@@ -132,17 +121,7 @@ func TestTwoProcessesAddUp(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	first.kill9()
-	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-second.exited:
-		if second.err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", second.err, second.stderr)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the second server did not stop within 30 s of SIGTERM\n%s", second.stderr)
-	}
+	second.terminate()
 	if got := visited("tables"); got != visits {
 		t.Errorf("the killed process's visits: %d, want %d (flushed before the kill)", got, visits)
 	}

@@ -86,6 +86,26 @@ func (e childEnv) start(t *testing.T) *child {
 	return c
 }
 
+// terminate stops the process with SIGTERM, as an operator does, and
+// fails the test unless it exits cleanly within 30 s; it returns how long
+// the stop took.
+func (c *child) terminate() time.Duration {
+	c.t.Helper()
+	start := time.Now()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		c.t.Fatal(err)
+	}
+	select {
+	case <-c.exited:
+		if c.err != nil {
+			c.t.Fatalf("exit after SIGTERM: %v (after %v)\n%s", c.err, time.Since(start), c.stderr)
+		}
+	case <-time.After(30 * time.Second):
+		c.t.Fatalf("the server did not stop within 30 s of SIGTERM\n%s", c.stderr)
+	}
+	return time.Since(start)
+}
+
 // kill9 kills the process without warning and waits until it is gone.
 func (c *child) kill9() {
 	select {
@@ -455,22 +475,11 @@ func TestSIGTERMWithHangingModel(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond) // the turn reaches the model, the poll its wait
 
-	start := time.Now()
-	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-c.exited:
-		if c.err != nil {
-			t.Fatalf("exit after SIGTERM: %v (after %v)\n%s", c.err, time.Since(start), c.stderr)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the server did not stop within 20s of SIGTERM\n%s", c.stderr)
-	}
-	if took := time.Since(start); took > 10*time.Second {
+	took := c.terminate()
+	if took > 10*time.Second {
 		t.Fatalf("SIGTERM took %v to stop the server, want a few seconds", took)
 	}
-	t.Logf("stopped %v after SIGTERM", time.Since(start))
+	t.Logf("stopped %v after SIGTERM", took)
 
 	select {
 	case p := <-polled:
@@ -499,13 +508,7 @@ func TestSIGTERMWithHangingModel(t *testing.T) {
 	}
 	a.setModel(model)
 	a.playTurn(adv, "listen again")
-	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	<-c.exited
-	if c.err != nil {
-		t.Fatalf("second stop: %v\n%s", c.err, c.stderr)
-	}
+	c.terminate()
 }
 
 // The model call's time limits come from AT_MODEL_*_TIMEOUT (or flags),

@@ -1339,6 +1339,7 @@ export const en = {
   'settings.api.title': 'API',
   'settings.api.docs': 'API documentation',
   'settings.api.docsHint': 'Interactive documentation of the HTTP API served by this server.',
+  'settings.api.operatorHint': 'Anonymous counts of what happens on this server: visits, turns, failures, model latency.',
   'settings.mcp.title': 'MCP endpoint for AI agents',
   'settings.mcp.url': 'Endpoint URL',
   'settings.mcp.how':

@@ -1329,6 +1329,7 @@ export const zhTW: Record<MessageKey, string> = {
   'settings.api.title': 'API',
   'settings.api.docs': 'API 文件',
   'settings.api.docsHint': '此伺服器所提供 HTTP API 的互動式文件。',
+  'settings.api.operatorHint': '此伺服器上發生之事的匿名計數：造訪、回合、失敗、模型延遲。',
   'settings.mcp.title': '供 AI 代理使用的 MCP 端點',
   'settings.mcp.url': '端點網址',
   'settings.mcp.how':

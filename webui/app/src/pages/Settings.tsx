@@ -97,9 +97,15 @@ export function SettingsPage() {
         {caps.state === 'error' && <ErrorNotice code={caps.code} onRetry={reload} />}
         {caps.state === 'ok' &&
           (caps.data.api_docs === true ? (
-            <p>
-              <Link to="/api/docs">{t('settings.api.docs')}</Link> — {t('settings.api.docsHint')}
-            </p>
+            <>
+              <p>
+                <Link to="/api/docs">{t('settings.api.docs')}</Link> — {t('settings.api.docsHint')}
+              </p>
+              {/* local mode: the person at this machine runs the server */}
+              <p>
+                <Link to="/operator">{t('operator.title')}</Link> — {t('settings.api.operatorHint')}
+              </p>
+            </>
           ) : (
             <p>{t('docs.unavailable')}</p>
           ))}

@@ -76,9 +76,12 @@ for (const viewport of [DESKTOP, PHONE]) {
           ['characters', 'characters'],
           ['solo', 'solo'],
           ['settings', 'settings'],
+          ['operator dashboard', 'operator'],
         ]) {
           await at(ann, path);
           await ann.locator('h1').first().waitFor();
+          // the dashboard is audited with its charts drawn
+          if (path === 'operator') await ann.getByTestId('chart-demo').locator('canvas').first().waitFor();
           await check(ann, `${scheme} ${what}`);
         }
         await at(dana, `rooms/${room.id}`);

@@ -267,6 +267,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       ['account', 'account'],
       ['campaign', `campaigns/${campaignId}`],
       ['journal', `campaigns/${campaignId}/journal`],
+      ['operator dashboard', 'operator'],
     ];
     const measured = [];
     for (const [what, path] of pages) {
@@ -447,6 +448,7 @@ describe('table layout at desktop and phone sizes', { skip: !haveChromium && ski
       ['account', 'account'],
       ['campaign', `campaigns/${campaignId}`],
       ['journal', `campaigns/${campaignId}/journal`],
+      ['operator dashboard', 'operator'],
     ]) {
       await at(ann, path);
       await ann.locator('h1').first().waitFor();

@@ -54,6 +54,7 @@ var migrations = []Migration{
 	migrationV32Recaps,
 	migrationV33Analytics,
 	migrationV34AnalyticsVisitorIndex,
+	migrationV35RateLimits,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -102,6 +103,7 @@ var currentModels = []any{
 	&JournalEntry{},
 	&AnalyticsHit{},
 	&AnalyticsVisitorDay{},
+	&RateLimitState{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -279,6 +279,11 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	// One set of rate limits for the web app and MCP (nil: none, local mode).
 	lim := limits.New(cfg.Limits)
 	lim.CountRefusals(services.Analytics)
+	if store.Dialect() == models.Postgres {
+		// every process on one PostgreSQL spends the same buckets
+		lim.ShareThrough(store, logger)
+		go lim.Run(ctx)
+	}
 	logger.Info("rate limits", slog.String("limits", cfg.Limits.String()))
 	lanWarning := cfg.lanWarning(host)
 	if lanWarning != "" {

@@ -11,6 +11,8 @@
 package limits
 
 import (
+	"context"
+	"log/slog"
 	"math"
 	"net/netip"
 	"slices"
@@ -97,6 +99,68 @@ type Limits struct {
 	classes map[Class]*keyed
 	// refusals counts the refusals by class (analytics); nil counts none.
 	refusals *analytics.Counter
+	// shared, when set, holds every bucket in the database all processes
+	// share (ShareThrough); the in-memory buckets are then its fallback.
+	shared Shared
+	log    *slog.Logger
+}
+
+// Shared keeps rate-limit buckets where every process of a deployment
+// sees them (models.Store on PostgreSQL, by GCRA: one UPSERT a decision).
+type Shared interface {
+	TakeRate(ctx context.Context, class, key string, now time.Time, interval time.Duration, burst int) (time.Duration, error)
+	SweepRateLimits(ctx context.Context, now time.Time) (int64, error)
+}
+
+// ShareThrough makes every decision in shared, so N processes on one
+// database allow what one would, not N times as much. A decision the
+// database cannot make (an outage) falls back to this process's bucket
+// and is logged: limits never fail a request on their own.
+func (l *Limits) ShareThrough(shared Shared, log *slog.Logger) {
+	if l == nil {
+		return
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	l.shared, l.log = shared, log
+}
+
+// sharedTimeout bounds one shared decision.
+const sharedTimeout = 2 * time.Second
+
+// reserveShared asks the shared store; ok is false when it could not say.
+func (l *Limits) reserveShared(k *keyed, key string, now time.Time) (time.Duration, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	interval := time.Duration(float64(k.rule.Window) / float64(k.rule.Events))
+	delay, err := l.shared.TakeRate(ctx, string(k.class), key, now, interval, k.rule.Burst)
+	if err != nil {
+		l.log.Warn("shared rate limit unavailable; this process's bucket decides", "class", k.class, "error", err)
+		return 0, false
+	}
+	return delay, true
+}
+
+// Run sweeps the shared buckets that are full again every sweepEvery,
+// off every request's path, until ctx ends; without shared buckets it
+// returns at once.
+func (l *Limits) Run(ctx context.Context) {
+	if l == nil || l.shared == nil {
+		return
+	}
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if _, err := l.shared.SweepRateLimits(ctx, l.now()); err != nil && ctx.Err() == nil {
+				l.log.Warn("shared rate limits not swept", "error", err)
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // CountRefusals counts every refusal from now on, by its class.
@@ -142,7 +206,14 @@ func (l *Limits) Allow(class Class, key string) error {
 	if k == nil {
 		return nil
 	}
-	delay := k.reserve(l.now(), key)
+	now := l.now()
+	delay, decided := time.Duration(0), false
+	if l.shared != nil {
+		delay, decided = l.reserveShared(k, key, now)
+	}
+	if !decided {
+		delay = k.reserve(now, key)
+	}
 	if delay <= 0 {
 		return nil
 	}

@@ -78,9 +78,17 @@ test-e2e: build ## Browser end-to-end tests against the real binary (Chromium)
 	@echo "== Browser end-to-end tests =="
 	cd $(APP) && AT_E2E_BIN=$(CURDIR)/$(BIN) npm run e2e
 
-test-mcp: build ## External MCP clients over HTTPS: conformance (2026-07-28 and 2025-11-25), inspector --strict, the four-seat scene (TS SDK v2 and v1)
+test-mcp: build ## External MCP clients over HTTPS: conformance (2026-07-28 and 2025-11-25), inspector --strict, the four-seat scene (TS SDK v2 and v1), and the scene again behind Caddy on two processes (PostgreSQL)
 	@echo "== External MCP clients =="
 	.ci/mcp-external
+	@if [ -n "$${AT_TEST_POSTGRES_DSN:-}" ] && command -v caddy >/dev/null; then \
+	  echo "== The four-seat MCP scene behind Caddy, two processes on PostgreSQL =="; \
+	  .ci/mcp-external --behind-proxy; \
+	elif [[ ",$${AT_TEST_REQUIRE:-}," == *,proxy,* ]]; then \
+	  echo "FAILED: the scene behind the proxy is required (AT_TEST_REQUIRE) but caddy or AT_TEST_POSTGRES_DSN is missing" >&2; exit 1; \
+	else \
+	  echo "SKIPPED: the MCP scene behind Caddy (needs caddy and AT_TEST_POSTGRES_DSN)"; \
+	fi
 
 LOAD_FLAGS ?=
 load-smoke: build ## Load smoke: 200 HTTP long polls + 50 MCP waiters on the real binary (SQLite, and PostgreSQL when AT_TEST_POSTGRES_DSN is set); fails on a missed or leaked event

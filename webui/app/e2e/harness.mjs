@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startDeployment } from './deployment.mjs';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -77,13 +78,13 @@ const hostedEnv = () => ({ AT_MODE: 'hosted', AT_SECRET: randomBytes(30).toStrin
 
 // startServer spawns `<bin> serve` and resolves once the banner's URL line
 // appears: a local server, or with { hosted: true } a hosted one (hostedEnv).
-export async function startServer({ hosted = false } = {}) {
+export async function startServer({ hosted = false, env = {} } = {}) {
   if (!existsSync(serverBin)) {
     throw new Error(`server binary not found at ${serverBin}: run \`make build\` first, or set AT_E2E_BIN`);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'at-e2e-'));
   const child = spawn(serverBin, ['serve'], {
-    env: { ...process.env, AT_DATA_DIR: dataDir, AT_ADDR: '127.0.0.1:0', ...(hosted ? hostedEnv() : { AT_MODE: 'local' }) },
+    env: { ...process.env, AT_DATA_DIR: dataDir, AT_ADDR: '127.0.0.1:0', ...(hosted ? hostedEnv() : { AT_MODE: 'local' }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -212,7 +213,7 @@ export async function endJourney(contexts, browser, server) {
 // a page in a fresh browser context (its own cookies; options are the
 // context's, en-US unless told), with that page's own errors, shot when its
 // test fails (shotsOnFailure).
-export function journey({ hosted = false } = {}) {
+export function journey({ hosted = false, behindProxy = false } = {}) {
   let server;
   let browser;
   const contexts = [];
@@ -220,7 +221,7 @@ export function journey({ hosted = false } = {}) {
   const track = shotsOnFailure();
 
   before(async () => {
-    server = await startServer({ hosted });
+    server = behindProxy ? await startDeployment() : await startServer({ hosted });
     browser = await launchChromium();
   });
 
@@ -232,7 +233,8 @@ export function journey({ hosted = false } = {}) {
   const at = (page, path) => page.goto(url(path));
 
   async function open(who, options = {}) {
-    const context = await browser.newContext({ locale: 'en-US', ...options });
+    // behind the proxy, its own CA signs the certificate (a test CA the browser is told to accept)
+    const context = await browser.newContext({ locale: 'en-US', ...(behindProxy ? { ignoreHTTPSErrors: true } : {}), ...options });
     contexts.push(context);
     const page = track(await context.newPage(), who);
     page.setDefaultTimeout(15_000);
@@ -247,7 +249,8 @@ export function journey({ hosted = false } = {}) {
     return { context, page, errors };
   }
 
-  return { url, at, open, pageErrors };
+  // server: what startServer (or startDeployment) gave, once started
+  return { url, at, open, pageErrors, server: () => server };
 }
 
 // styleElements counts the <style> elements of a page. The app adds none:

@@ -56,8 +56,8 @@ export const character = (name, over = {}) => ({
 // uncaught errors, CSP refusals and 404s (files, not API answers) of every
 // person's page. Each person's page is shot when the test that opened it
 // fails.
-export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) {
-  const { url, at, open, pageErrors } = journey();
+export function tableJourney({ viewport = { width: 1400, height: 1000 }, behindProxy = false } = {}) {
+  const { url, at, open, pageErrors, server } = journey({ behindProxy });
 
   // person opens a fresh browser context (its own cookie jar) and visits the
   // app, which makes its guest; API calls then go out with that cookie.
@@ -115,7 +115,7 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 } } = {}) 
     return { me, room, campaignId, seats, sessionId };
   }
 
-  return { url, at, person, api, setUpTable, pageErrors };
+  return { url, at, person, api, setUpTable, pageErrors, server };
 }
 
 // shootBothSchemes saves the page as it looks now, light and dark, as

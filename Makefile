@@ -26,7 +26,7 @@ GO_DB_TEST_PKGS ?= ./webui ./gameplay/narrative ./cmd/adventure-table ./gameplay
 
 
 .PHONY: help run build ui ui-deps test test-go test-postgres test-web test-e2e test-mcp lint certs migrate fuzz golden clean
-.PHONY: api-types screenshots
+.PHONY: api-types screenshots load-smoke soak-smoke load
 .PHONY: load load-smoke
 
 help: ## List the targets
@@ -52,7 +52,7 @@ migrate: ## Bring the database schema up to date
 certs: ## Create development TLS certificates in ./data/tls
 	go run ./cmd/adventure-table certs
 
-test: lint test-go test-postgres test-web test-e2e test-mcp load-smoke ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients, load smoke
+test: lint test-go test-postgres test-web test-e2e test-mcp load-smoke soak-smoke ## Everything: lint, Go on SQLite and PostgreSQL, web unit, browser, external MCP clients, load smoke
 	@echo "== all test suites passed =="
 
 test-go: ## Go tests on SQLite (no npm needed)
@@ -88,6 +88,21 @@ test-mcp: build ## External MCP clients over HTTPS: conformance (2026-07-28 and 
 	  echo "FAILED: the scene behind the proxy is required (AT_TEST_REQUIRE) but caddy or AT_TEST_POSTGRES_DSN is missing" >&2; exit 1; \
 	else \
 	  echo "SKIPPED: the MCP scene behind Caddy (needs caddy and AT_TEST_POSTGRES_DSN)"; \
+	fi
+
+# The soak's one-minute smoke: two processes behind Caddy on a fresh PostgreSQL database, 4 tables
+# and 2 solo players playing; a process killed with SIGKILL every 20 s, PostgreSQL restarted once
+# (when pg_ctlcluster can); fails on a lost, duplicated or misdelivered event, a half-saved solo
+# node, or an error outside the fault windows. The full soak: README "Load testing".
+soak-smoke: build ## One-minute soak with faults behind Caddy on PostgreSQL (kill -9 every 20 s, a PostgreSQL restart)
+	@if [ -n "$${AT_TEST_POSTGRES_DSN:-}" ] && command -v caddy >/dev/null; then \
+	  echo "== Soak smoke: 60 s behind Caddy, two processes on PostgreSQL, with faults =="; \
+	  restart=""; if command -v pg_ctlcluster >/dev/null && [ "$$(ls /etc/postgresql 2>/dev/null | wc -l)" = 1 ]; then restart="$$(ls /etc/postgresql) main"; fi; \
+	  go run ./cmd/atload -bin $(BIN) -pg "$$AT_TEST_POSTGRES_DSN" -soak 60s -soak-tables 4 -soak-solo 2 -soak-kill-every 20s -soak-pg-restart "$$restart"; \
+	elif [[ ",$${AT_TEST_REQUIRE:-}," == *,proxy,* ]]; then \
+	  echo "FAILED: the soak smoke is required (AT_TEST_REQUIRE) but caddy or AT_TEST_POSTGRES_DSN is missing" >&2; exit 1; \
+	else \
+	  echo "SKIPPED: the soak smoke (needs caddy and AT_TEST_POSTGRES_DSN)"; \
 	fi
 
 LOAD_FLAGS ?=

@@ -66,6 +66,9 @@ type config struct {
 	// streams (the bare go-sdk floor with this many wait_for_event calls)
 	// instead of the server.
 	floor, floorMCP int
+	// soak: the deployment under load with faults (soak.go); off when its
+	// duration is 0
+	soak soakConfig
 }
 
 func main() {
@@ -100,6 +103,25 @@ func main() {
 		fmt.Printf("floor: %d %s: wake p50 %.2fms p90 %.2fms p99 %.2fms max %.2fms over %d deliveries, %d missed; %.1f KiB RSS per waiter\n",
 			res.Streams, what, res.Wake.P50, res.Wake.P90, res.Wake.P99, res.Wake.Max, res.Wake.N, res.Missed, res.RSSPerStreamKiB)
 		if res.Missed > 0 {
+			os.Exit(1)
+		}
+		return
+	}
+	if cfg.soak.duration > 0 {
+		rep, err := runSoak(ctx, cfg, func(format string, args ...any) {
+			fmt.Fprintf(os.Stderr, "atload %s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
+		})
+		if err != nil {
+			rep.Problems = append(rep.Problems, "the soak stopped early: "+err.Error())
+		}
+		if cfg.jsonOut {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(rep)
+		} else {
+			rep.print(os.Stdout)
+		}
+		if len(rep.Problems) > 0 {
 			os.Exit(1)
 		}
 		return
@@ -152,6 +174,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.floor, "floor", 0, "instead of the server, measure the floor: this many bare SSE streams on a minimal fan-out server (no database, one frame encoded once per post), with the same client, -posts and -rate")
 	fs.IntVar(&c.floorMCP, "floor-mcp", 0, "instead of the server, measure the MCP floor: this many wait_for_event calls on a bare go-sdk server (stateless, no database; the tool answers each post), with the MCP waiters' client, -posts and -rate")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data dir (server log) afterwards")
+	fs.DurationVar(&c.soak.duration, "soak", 0, "instead: the soak, this long (e.g. 10m): two processes behind Caddy on a fresh -pg database, tables and solo players playing, a process killed every -soak-kill-every, PostgreSQL restarted once (-soak-pg-restart)")
+	fs.IntVar(&c.soak.tables, "soak-tables", 20, "soak: tables (3 streaming humans and 1 MCP agent each)")
+	fs.IntVar(&c.soak.solo, "soak-solo", 5, "soak: solo adventures playing turns against a fake model")
+	fs.Float64Var(&c.soak.rate, "soak-rate", 0.5, "soak: posts per second per table")
+	fs.DurationVar(&c.soak.killEvery, "soak-kill-every", time.Minute, "soak: how often a server process is killed with SIGKILL and restarted")
+	fs.StringVar(&c.soak.pgRestart, "soak-pg-restart", "", `soak: "VERSION CLUSTER" (pg_ctlcluster) to restart PostgreSQL once, halfway; empty: no restart`)
+	fs.StringVar(&c.soak.caddyfile, "caddyfile", "deploy/Caddyfile", "soak: the proxy's Caddyfile")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -569,18 +598,18 @@ func write(ctx context.Context, cfg config, srv *server, owner *api, client *htt
 	return lat, errs
 }
 
-// expected is what a waiter must receive: every post of its table and
-// the whispers to its seat.
+// expected is what a waiter must receive: every acknowledged post of its
+// table and the acknowledged whispers to its seat.
 func expected(w *waiter, posts *postLog) (nPosts, nWhispers int) {
 	posts.mu.RLock()
 	defer posts.mu.RUnlock()
-	for _, t := range posts.table {
-		if t == w.table {
+	for n, t := range posts.table {
+		if t == w.table && !posts.failed[n] {
 			nPosts++
 		}
 	}
-	for _, x := range posts.whispers {
-		if x.table == w.table && x.kind == w.kind && x.who == w.who {
+	for n, x := range posts.whispers {
+		if x.table == w.table && x.kind == w.kind && x.who == w.who && !posts.failedWhispers[n] {
 			nWhispers++
 		}
 	}

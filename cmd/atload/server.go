@@ -30,6 +30,11 @@ type server struct {
 	dbURL   string // the server's AT_DATABASE_URL; empty: SQLite in dataDir
 	cmd     *exec.Cmd
 	logPath string
+	// addr, when set, is the address every start listens on (a process
+	// restarted behind a proxy keeps its upstream address); extraEnv are
+	// further settings.
+	addr     string
+	extraEnv []string
 	// stopWait receives when a started server exits.
 	stopWait chan error
 }
@@ -66,19 +71,23 @@ func freeAddr() (string, error) {
 // start runs the binary in local mode on a free port and waits until it
 // answers /api/health.
 func (s *server) start(ctx context.Context, workDir string) error {
-	addr, err := freeAddr()
-	if err != nil {
-		return err
+	addr := s.addr
+	if addr == "" {
+		var err error
+		if addr, err = freeAddr(); err != nil {
+			return err
+		}
 	}
 	s.base = "http://" + addr
 	s.logPath = filepath.Join(workDir, "server.log")
-	logf, err := os.Create(s.logPath)
+	// appended to: a restarted process keeps the log of the one before
+	logf, err := os.OpenFile(s.logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
 	s.cmd = exec.Command(s.bin, "serve")
-	s.cmd.Env = s.env("AT_ADDR=" + addr)
+	s.cmd.Env = s.env(append([]string{"AT_ADDR=" + addr}, s.extraEnv...)...)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", s.bin, err)

@@ -258,6 +258,30 @@ type postLog struct {
 	sent     []time.Time
 	returned []time.Time
 	whispers []whisper
+	// failed are the posts and whispers whose request failed: they may or
+	// may not have been written, so nobody must receive them (nor must
+	// not: they are not foreign either).
+	failed, failedWhispers map[int]bool
+}
+
+// fail marks post n as not acknowledged.
+func (p *postLog) fail(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failed == nil {
+		p.failed = map[int]bool{}
+	}
+	p.failed[n] = true
+}
+
+// failWhisper marks whisper n as not acknowledged.
+func (p *postLog) failWhisper(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failedWhispers == nil {
+		p.failedWhispers = map[int]bool{}
+	}
+	p.failedWhispers[n] = true
 }
 
 // whisper is a private message to one seat: only the waiters of that

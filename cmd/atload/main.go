@@ -114,13 +114,7 @@ func main() {
 		if err != nil {
 			rep.Problems = append(rep.Problems, "the soak stopped early: "+err.Error())
 		}
-		if cfg.jsonOut {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(rep)
-		} else {
-			rep.print(os.Stdout)
-		}
+		emit(cfg.jsonOut, rep, rep.print)
 		if len(rep.Problems) > 0 {
 			os.Exit(1)
 		}
@@ -131,17 +125,22 @@ func main() {
 		rep.problem("the run stopped early: %v", err)
 	}
 	if rep != nil {
-		if cfg.jsonOut {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(rep)
-		} else {
-			rep.print(os.Stdout)
-		}
+		emit(cfg.jsonOut, rep, rep.print)
 	}
 	if len(rep.Problems) > 0 {
 		os.Exit(1)
 	}
+}
+
+// emit prints a report on stdout: indented JSON with -json, else as text.
+func emit(jsonOut bool, rep any, text func(io.Writer)) {
+	if jsonOut {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+		return
+	}
+	text(os.Stdout)
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {

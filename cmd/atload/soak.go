@@ -45,8 +45,9 @@ type soakConfig struct {
 	caddyfile           string
 }
 
-// faultWindow is how long after a fault a request counts as "during the
-// fault" for the figures (its recovery is measured, not assumed).
+// faultWindow is how long after a fault a request under way counts as
+// "during the fault" for the figures (its recovery is measured, not
+// assumed).
 const faultWindow = 15 * time.Second
 
 // soakReport is what the soak found.
@@ -404,9 +405,11 @@ loop:
 		rep.HalfSaved += half
 	}
 	// the figures: quiet against fault windows, recovery per fault
-	inFault := func(at time.Time) bool {
+	// a request is in a fault's window when it was under way at any time
+	// of it: one cut short by a kill started before the kill
+	inFault := func(c soakCall) bool {
 		for _, f := range faults {
-			if !at.Before(f) && at.Before(f.Add(faultWindow)) {
+			if c.at.Before(f.Add(faultWindow)) && c.at.Add(c.lat).After(f) {
 				return true
 			}
 		}
@@ -415,7 +418,7 @@ loop:
 	byRoute := map[string][2][]time.Duration{}
 	quiet := 0
 	for _, c := range calls.calls {
-		fault := inFault(c.at)
+		fault := inFault(c)
 		r := byRoute[c.route]
 		if fault {
 			r[1] = append(r[1], c.lat)
@@ -547,18 +550,23 @@ func newSoloAdventure(ctx context.Context, p *api, modelURL string) (int64, erro
 	return page.Adventure.ID, err
 }
 
+// soloState is what the play screen says of an adventure's line.
+type soloState struct {
+	Adventure struct {
+		TurnInProgress bool `json:"turn_in_progress"`
+	} `json:"adventure"`
+	Story []struct {
+		Kind  string `json:"kind"`
+		Text  string `json:"text"`
+		Depth int    `json:"depth"`
+	} `json:"story"`
+}
+
 // playSoloTurn plays one turn and reads its stream to the end: nil when it
 // ended with done. A turn waiting for narration (its process died) is
 // retried.
 func playSoloTurn(ctx context.Context, p *api, adv int64, text string) error {
-	var state struct {
-		Adventure struct {
-			TurnInProgress bool `json:"turn_in_progress"`
-		} `json:"adventure"`
-		Story []struct {
-			Kind string `json:"kind"`
-		} `json:"story"`
-	}
+	var state soloState
 	if err := p.do(ctx, "GET", fmt.Sprintf("/api/adventures/%d", adv), nil, &state); err != nil {
 		return err
 	}
@@ -606,16 +614,7 @@ func playSoloTurn(ctx context.Context, p *api, adv int64, text string) error {
 // narration without its player's action before it, or an empty one; and
 // a turn still claimed once everything has stopped.
 func halfSaved(ctx context.Context, p *api, adv int64) (int, error) {
-	var state struct {
-		Adventure struct {
-			TurnInProgress bool `json:"turn_in_progress"`
-		} `json:"adventure"`
-		Story []struct {
-			Kind  string `json:"kind"`
-			Text  string `json:"text"`
-			Depth int    `json:"depth"`
-		} `json:"story"`
-	}
+	var state soloState
 	// a claim from a killed process is freed by the restart or a stale timeout
 	for range 60 {
 		if err := p.do(ctx, "GET", fmt.Sprintf("/api/adventures/%d", adv), nil, &state); err != nil {

@@ -75,21 +75,18 @@ func BenchmarkSharedAllow(b *testing.B) {
 	if modelstest.Dialect() != models.Postgres {
 		b.Skip("PostgreSQL only")
 	}
-	store := modelstest.MustOpen(b)
-	l := New(Config{IP: {Events: 1 << 30, Window: time.Second, Burst: 1 << 30}}) // never refuses: the cost, not the limit
-	l.ShareThrough(store, nil)
-	keys := []string{"198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"}
-	i := 0
-	for b.Loop() {
-		if err := l.Allow(IP, keys[i%len(keys)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchAllow(b, modelstest.MustOpen(b))
 }
 
-func BenchmarkLocalAllow(b *testing.B) {
-	l := New(Config{IP: {Events: 1 << 30, Window: time.Second, Burst: 1 << 30}}) // never refuses: the cost, not the limit
+func BenchmarkLocalAllow(b *testing.B) { benchAllow(b, nil) }
+
+// benchAllow decides over four keys under a limit that never refuses (the
+// cost, not the limit), in shared when it is not nil.
+func benchAllow(b *testing.B, shared Shared) {
+	l := New(Config{IP: {Events: 1 << 30, Window: time.Second, Burst: 1 << 30}})
+	if shared != nil {
+		l.ShareThrough(shared, nil)
+	}
 	keys := []string{"198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"}
 	i := 0
 	for b.Loop() {

@@ -402,7 +402,10 @@ loop:
 		if err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("solo adventure %d: %v", adventures[i], err))
 		}
-		rep.HalfSaved += half
+		rep.HalfSaved += len(half)
+		for _, h := range half {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("solo adventure %d: %s", adventures[i], h))
+		}
 	}
 	// the figures: quiet against fault windows, recovery per fault
 	// a request is in a fault's window when it was under way at any time
@@ -610,32 +613,35 @@ func playSoloTurn(ctx context.Context, p *api, adv int64, text string) error {
 	return nil
 }
 
-// halfSaved counts the nodes of an adventure's line that are not whole: a
-// narration without its player's action before it, or an empty one; and
-// a turn still claimed once everything has stopped.
-func halfSaved(ctx context.Context, p *api, adv int64) (int, error) {
+// halfSaved lists what is not whole in an adventure's line (its newest
+// page): a depth skipped, a narration without its player's action before
+// it or an empty one, and a turn still claimed once everything has
+// stopped.
+func halfSaved(ctx context.Context, p *api, adv int64) ([]string, error) {
 	var state soloState
-	// a claim from a killed process is freed by the restart or a stale timeout
+	// a claim from a killed process is freed by its restart
 	for range 60 {
 		if err := p.do(ctx, "GET", fmt.Sprintf("/api/adventures/%d", adv), nil, &state); err != nil {
-			return 0, err
+			return nil, err
 		}
 		if !state.Adventure.TurnInProgress {
 			break
 		}
 		time.Sleep(time.Second)
 	}
-	bad := 0
+	var bad []string
 	if state.Adventure.TurnInProgress {
-		bad++
+		bad = append(bad, "a turn is still in progress")
 	}
 	for i, n := range state.Story {
 		if i > 0 && n.Depth != state.Story[i-1].Depth+1 {
-			bad++
+			bad = append(bad, fmt.Sprintf("depth %d follows depth %d", n.Depth, state.Story[i-1].Depth))
 		}
-		// this soak never continues: each narration answers a player's action
-		if n.Kind == "narration" && (strings.TrimSpace(n.Text) == "" || i == 0 || state.Story[i-1].Kind != "player") {
-			bad++
+		// this soak never continues: each narration answers a player's
+		// action (the line's first node may be a narration: a long story
+		// is read from its newest page)
+		if n.Kind == "narration" && (strings.TrimSpace(n.Text) == "" || i > 0 && state.Story[i-1].Kind != "player") {
+			bad = append(bad, fmt.Sprintf("narration at depth %d (%d bytes) not after a player's action", n.Depth, len(n.Text)))
 		}
 	}
 	return bad, nil

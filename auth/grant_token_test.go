@@ -44,3 +44,26 @@ func FuzzParseGrantToken(f *testing.F) {
 		}
 	})
 }
+
+// TestSoloGrantToken: a solo token has its own prefix, and neither parser
+// accepts the other kind.
+func TestSoloGrantToken(t *testing.T) {
+	id, secret, token := auth.NewSoloGrantToken()
+	if !strings.HasPrefix(token, "at_solo_"+id+"_") {
+		t.Fatalf("token %q", token)
+	}
+	pid, sec, ok := auth.ParseSoloGrantToken(token)
+	if !ok || pid != id || sec != secret {
+		t.Fatalf("parse: %q %q %v", pid, sec, ok)
+	}
+	if _, _, ok := auth.ParseGrantToken(token); ok {
+		t.Error("a solo token parsed as a table token")
+	}
+	_, _, table := auth.NewGrantToken()
+	if _, _, ok := auth.ParseSoloGrantToken(table); ok {
+		t.Error("a table token parsed as a solo token")
+	}
+	if p := auth.SoloGrantDisplayPrefix(id); !strings.HasPrefix(token, strings.TrimSuffix(p, "…")) {
+		t.Errorf("display prefix %q", p)
+	}
+}

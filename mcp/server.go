@@ -10,11 +10,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adventure-table/adventure-table/auth"
 	"github.com/adventure-table/adventure-table/gameplay/limits"
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -29,6 +32,18 @@ type Principal struct {
 	// Caller, when the verifier sets it, is the verified caller carrying
 	// the grant row it read, so the tool call does not read it again.
 	Caller table.Caller
+	// Solo is set for a solo grant's token (GrantID is then that grant's):
+	// the one adventure or scenario it may touch.
+	Solo *narrative.SoloAgent
+}
+
+// limitKey is the principal's key in the mcp call budget; table and solo
+// grants number their ids apart.
+func (p Principal) limitKey() string {
+	if p.Solo != nil {
+		return "solo:" + strconv.FormatInt(p.GrantID, 10)
+	}
+	return strconv.FormatInt(p.GrantID, 10)
 }
 
 // caller is the table caller the principal speaks as.
@@ -53,8 +68,12 @@ type Options struct {
 	Version string
 	Verify  TokenVerifier
 	Logger  *slog.Logger
-	// Table serves the tools; without it the server offers none.
+	// Table serves the table tools; without it a table token is offered
+	// none.
 	Table *table.Service
+	// Narrative serves the solo tools and checks solo tokens (at_solo_…);
+	// without it a solo token is refused.
+	Narrative *narrative.Service
 	// BehindLocalProxy disables go-sdk's DNS-rebinding guard. The guard
 	// refuses (403) any request that reaches a loopback listener with a
 	// non-loopback Host header, which is exactly what a reverse proxy on the
@@ -82,27 +101,38 @@ func NewHandler(opts Options) http.Handler {
 	}
 	// The SDK logs every stateless request at INFO; keep only its warnings.
 	sdkLogger := slog.New(warnOnly{opts.Logger.Handler()})
-	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "adventure-table", Version: opts.Version}, &mcpsdk.ServerOptions{
-		Instructions: Instructions,
-		// Declared explicitly: with no capability set the SDK still answers
-		// prompts/list, and conformance checks then demand the capability.
-		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}, Tools: &mcpsdk.ToolCapabilities{}},
-		// Discovery and the tool and prompt lists change only with a new
-		// build: clients may keep them for a minute. "private" because they
-		// are answered behind a bearer token.
-		SetCacheable: func(_ context.Context, _ mcpsdk.Request, c *mcpsdk.Cacheable) {
-			c.TTLMs, c.CacheScope = 60_000, "private"
-		},
-		Logger: sdkLogger,
-	})
-	addPrompts(server)
+	deps := toolDeps{table: opts.Table, narrative: opts.Narrative, logger: opts.Logger, limits: opts.Limits}
+	// One server per kind of grant: tools/list answers with the tools the
+	// token's grant can use, and a tool of another kind is unknown.
+	tableServer := newServer(opts, sdkLogger, Instructions)
+	addPrompts(tableServer)
 	if opts.Table != nil {
-		deps := toolDeps{table: opts.Table, logger: opts.Logger, limits: opts.Limits}
 		for _, t := range tools {
-			t.register(server, deps)
+			t.register(tableServer, deps)
 		}
 	}
-	streamable := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, &mcpsdk.StreamableHTTPOptions{
+	adventureServer := newServer(opts, sdkLogger, adventureInstructions)
+	scenarioServer := newServer(opts, sdkLogger, scenarioInstructions)
+	if opts.Narrative != nil {
+		for _, t := range adventureTools {
+			t.register(adventureServer, deps)
+		}
+		for _, t := range scenarioTools {
+			t.register(scenarioServer, deps)
+		}
+		addSoloPrompts(adventureServer, scenarioServer)
+	}
+	serverFor := func(r *http.Request) *mcpsdk.Server {
+		p, _ := PrincipalFromContext(r.Context())
+		switch {
+		case p.Solo != nil && p.Solo.AdventureID != 0:
+			return adventureServer
+		case p.Solo != nil:
+			return scenarioServer
+		}
+		return tableServer
+	}
+	streamable := mcpsdk.NewStreamableHTTPHandler(serverFor, &mcpsdk.StreamableHTTPOptions{
 		// 2026-07-28 requires stateless servers; older clients still work
 		// because the SDK fakes the session per request.
 		Stateless: true,
@@ -116,7 +146,7 @@ func NewHandler(opts Options) http.Handler {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusForbidden, apperr.E(apperr.OriginForbidden, "Requests from another origin are not allowed."))
 	}))
-	inner := requireBearer(opts.Verify, streamable)
+	inner := requireBearer(verifier(opts), streamable)
 	guarded := origin.Handler(inner)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A page served from this machine (any localhost origin) is not a
@@ -128,6 +158,41 @@ func NewHandler(opts Options) http.Handler {
 			return
 		}
 		guarded.ServeHTTP(w, r)
+	})
+}
+
+// verifier checks a solo token (at_solo_…) against its grant, and any
+// other with opts.Verify.
+func verifier(opts Options) TokenVerifier {
+	return func(ctx context.Context, token string) (Principal, error) {
+		if !strings.HasPrefix(token, auth.SoloGrantTokenPrefix) {
+			return opts.Verify(ctx, token)
+		}
+		if opts.Narrative == nil {
+			return NoGrants(ctx, token)
+		}
+		a, err := opts.Narrative.AuthenticateSoloGrant(ctx, token)
+		if err != nil {
+			return Principal{}, err
+		}
+		return Principal{GrantID: a.GrantID, Solo: &a}, nil
+	}
+}
+
+// newServer is one go-sdk server with this server's options.
+func newServer(opts Options, sdkLogger *slog.Logger, instructions string) *mcpsdk.Server {
+	return mcpsdk.NewServer(&mcpsdk.Implementation{Name: "adventure-table", Version: opts.Version}, &mcpsdk.ServerOptions{
+		Instructions: instructions,
+		// Declared explicitly: with no capability set the SDK still answers
+		// prompts/list, and conformance checks then demand the capability.
+		Capabilities: &mcpsdk.ServerCapabilities{Prompts: &mcpsdk.PromptCapabilities{}, Tools: &mcpsdk.ToolCapabilities{}},
+		// Discovery and the tool and prompt lists change only with a new
+		// build: clients may keep them for a minute. "private" because they
+		// are answered behind a bearer token.
+		SetCacheable: func(_ context.Context, _ mcpsdk.Request, c *mcpsdk.Cacheable) {
+			c.TTLMs, c.CacheScope = 60_000, "private"
+		},
+		Logger: sdkLogger,
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adventure-table/adventure-table/gameplay/limits"
+	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/gameplay/table"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -36,14 +36,18 @@ func (t tool) register(s *mcpsdk.Server, d toolDeps) {
 		if !ok {
 			return errorResult(d.logger, t.name, apperr.E(apperr.Unauthorized, "A bearer token is required.")), nil
 		}
+		if token := req.Params.GetProgressToken(); token != nil {
+			ctx = withProgress(ctx, req.Session, token)
+		}
 		return t.handle(ctx, d, p, req.Params.Arguments), nil
 	})
 }
 
 type toolDeps struct {
-	table  *table.Service
-	logger *slog.Logger
-	limits *limits.Limits
+	table     *table.Service
+	narrative *narrative.Service
+	logger    *slog.Logger
+	limits    *limits.Limits
 }
 
 // hints are a tool's annotations. Every tool acts on this server's table
@@ -80,6 +84,18 @@ func (h hints) annotations() *mcpsdk.ToolAnnotations {
 // mcpsdk.AddTool) so that a failure can carry the structured error code
 // in structuredContent.error; the SDK's typed path would replace it.
 func typed[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, d toolDeps, c table.Caller, in In) (Out, error)) tool {
+	return newTool(name, title, h, description, func(ctx context.Context, d toolDeps, p Principal, in In) (Out, error) {
+		if p.Solo != nil {
+			// Never registered for a solo grant; refused should one reach it.
+			var zero Out
+			return zero, apperr.E(apperr.AITokenInvalid, "This token is for a solo story, not a table.")
+		}
+		return call(ctx, d, p.caller(), in)
+	})
+}
+
+// newTool builds a tool from a typed call that takes the principal.
+func newTool[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, d toolDeps, p Principal, in In) (Out, error)) tool {
 	inSchema, err := inputSchema(reflect.TypeFor[In]())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s input schema: %v", name, err))
@@ -96,7 +112,7 @@ func typed[In, Out any](name, title string, h hints, description string, call fu
 	return tool{name: name, spec: spec, handle: func(ctx context.Context, d toolDeps, p Principal, raw json.RawMessage) *mcpsdk.CallToolResult {
 		// The grant's call budget: over it, the tool answers rate_limited
 		// with details.retry_after_seconds.
-		if err := d.limits.Allow(limits.MCP, strconv.FormatInt(p.GrantID, 10)); err != nil {
+		if err := d.limits.Allow(limits.MCP, p.limitKey()); err != nil {
 			return errorResult(d.logger, name, err)
 		}
 		var in In
@@ -109,7 +125,7 @@ func typed[In, Out any](name, title string, h hints, description string, call fu
 		if err := dec.Decode(&in); err != nil {
 			return errorResult(d.logger, name, apperr.E(apperr.InvalidRequest, "The arguments do not match the tool's input schema: %v", err))
 		}
-		out, err := call(ctx, d, p.caller(), in)
+		out, err := call(ctx, d, p, in)
 		if err != nil {
 			return errorResult(d.logger, name, err)
 		}

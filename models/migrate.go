@@ -55,6 +55,7 @@ var migrations = []Migration{
 	migrationV33Analytics,
 	migrationV34AnalyticsVisitorIndex,
 	migrationV35RateLimits,
+	migrationV36SoloGrants,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from
@@ -104,6 +105,7 @@ var currentModels = []any{
 	&AnalyticsHit{},
 	&AnalyticsVisitorDay{},
 	&RateLimitState{},
+	&SoloGrant{},
 }
 
 // schemaVersionRow records each applied version; the current version is the

@@ -259,6 +259,20 @@ func (s *Server) soloRoutes() {
 			v, err := n.TestScripts(c.Request.Context(), in)
 			reply(c, http.StatusOK, v, err)
 		}, s.identify)
+	grants := typeOf[narrative.SoloGrantList]()
+	minted := typeOf[narrative.MintedSoloGrant]()
+	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/grants", Tag: "ai", Summary: "Mint a token with which an AI agent plays this adventure over MCP (and nothing else); the token is shown once", Status: http.StatusCreated,
+		Request: typeOf[narrative.SoloGrantInput](), Response: minted, Errors: codes(apperr.InvalidRequest)},
+		soloIDBody("id", http.StatusCreated, n.MintAdventureGrant), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/grants", Tag: "ai", Summary: "The adventure's agent tokens (without their secrets)", Response: grants, Errors: notFound},
+		soloID("id", http.StatusOK, n.ListAdventureGrants), s.identify)
+	s.route(apiRoute{Method: "POST", Path: "/api/scenarios/{id}/grants", Tag: "ai", Summary: "Mint a token with which an AI agent works on this scenario over MCP (its cards and scripts); the token is shown once", Status: http.StatusCreated,
+		Request: typeOf[narrative.SoloGrantInput](), Response: minted, Errors: codes(apperr.InvalidRequest)},
+		soloIDBody("id", http.StatusCreated, n.MintScenarioGrant), s.identify)
+	s.route(apiRoute{Method: "GET", Path: "/api/scenarios/{id}/grants", Tag: "ai", Summary: "The scenario's agent tokens (without their secrets)", Response: grants, Errors: notFound},
+		soloID("id", http.StatusOK, n.ListScenarioGrants), s.identify)
+	s.route(apiRoute{Method: "DELETE", Path: "/api/solo-grants/{id}", Tag: "ai", Summary: "Revoke an agent token of one of my adventures or scenarios; its next call fails with ai_token_revoked", Response: typeOf[narrative.SoloGrantView](), Errors: notFound},
+		soloID("id", http.StatusOK, n.RevokeSoloGrant), s.identify)
 	s.route(apiRoute{Method: "GET", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "What updating from the scenario would change", Response: typeOf[narrative.RefreshDiff](), Errors: notFound},
 		soloID("id", http.StatusOK, n.RefreshDiff), s.identify)
 	s.route(apiRoute{Method: "POST", Path: "/api/adventures/{id}/refresh", Tag: "solo", Summary: "Update from the scenario (never the opening, title, summary or player-authored cards)", Request: typeOf[EmptyInput](), Response: page, Errors: tree},

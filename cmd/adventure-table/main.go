@@ -73,12 +73,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 2
 	}
 	if cmd == "grant" {
-		seatID, rest, err := grantArgs(args)
+		target, rest, err := grantArgs(args)
 		if err != nil {
 			fmt.Fprintln(stderr, "adventure-table grant:", err)
 			return 2
 		}
-		return runGrantCommand(ctx, getenv, rest, seatID, stdout, stderr)
+		return runGrantCommand(ctx, getenv, rest, target, stdout, stderr)
 	}
 	cfg, err := LoadConfig(getenv, args)
 	if err != nil {
@@ -300,7 +300,7 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	mountMCP, why := cfg.mcpDecision(host)
 	var mcpHandler http.Handler
 	if mountMCP {
-		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table, Limits: lim,
+		mcpHandler = mcp.NewHandler(mcp.Options{Version: version, Logger: logger, BehindLocalProxy: cfg.TLSProxy, Table: services.Table, Narrative: services.Narrative, Limits: lim,
 			Verify: func(ctx context.Context, token string) (mcp.Principal, error) {
 				c, err := services.Table.AuthenticateGrant(ctx, token)
 				return mcp.Principal{GrantID: c.GrantID, Caller: c}, err

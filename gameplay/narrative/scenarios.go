@@ -220,16 +220,22 @@ func (s *Service) UpdateScenario(ctx context.Context, userID, id int64, in Scena
 		if err != nil {
 			return err
 		}
-		sc := scenarioRow(userID, in)
-		sc.ID, sc.CreatedAt, sc.UpdatedAt = id, old.CreatedAt, s.now()
-		cards := scenarioCardRows(in.Cards, existing)
-		if err := tx.UpdateScenario(ctx, &sc, cards); err != nil {
-			return err
-		}
-		out = scenarioView(sc, cards)
-		return nil
+		out, err = s.replaceScenario(ctx, tx, old, existing, in)
+		return err
 	})
 	return out, err
+}
+
+// replaceScenario writes a validated scenario over old, whose cards are
+// existing (a card keeps its id while its title stays).
+func (s *Service) replaceScenario(ctx context.Context, tx *models.Store, old *models.Scenario, existing []models.ScenarioCard, in ScenarioInput) (ScenarioView, error) {
+	sc := scenarioRow(old.UserID, in)
+	sc.ID, sc.CreatedAt, sc.UpdatedAt = old.ID, old.CreatedAt, s.now()
+	cards := scenarioCardRows(in.Cards, existing)
+	if err := tx.UpdateScenario(ctx, &sc, cards); err != nil {
+		return ScenarioView{}, err
+	}
+	return scenarioView(sc, cards), nil
 }
 
 // GetScenario returns one of the caller's scenarios.

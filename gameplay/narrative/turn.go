@@ -762,11 +762,27 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 	return err
 }
 
-// GetInsights returns the context breakdown and exact prompt of a narration.
+// GetInsights returns the context breakdown and exact prompt of a narration
+// of any of the user's adventures.
 func (s *Service) GetInsights(ctx context.Context, userID, actionID int64) (Insights, error) {
+	return s.insights(ctx, userID, 0, actionID)
+}
+
+// AdventureInsights is GetInsights for a narration of one adventure: a turn
+// of another adventure, the user's or not, is not_found.
+func (s *Service) AdventureInsights(ctx context.Context, userID, adventureID, actionID int64) (Insights, error) {
+	return s.insights(ctx, userID, adventureID, actionID)
+}
+
+// insights reads a narration's snapshot; within, when not 0, is the one
+// adventure the turn must belong to.
+func (s *Service) insights(ctx context.Context, userID, within, actionID int64) (Insights, error) {
 	n, err := s.store.FindActionRow(ctx, actionID)
 	if err != nil {
 		return Insights{}, err
+	}
+	if within != 0 && n.AdventureID != within {
+		return Insights{}, apperr.E(apperr.NotFound, "The turn does not exist.")
 	}
 	if _, err := ownAdventure(ctx, s.store, userID, n.AdventureID, false); err != nil {
 		return Insights{}, apperr.E(apperr.NotFound, "The turn does not exist.")

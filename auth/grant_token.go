@@ -87,4 +87,6 @@ func GrantSecretMatches(storedHash, secret string) bool {
 func GrantDisplayPrefix(publicID string) string { return GrantTokenPrefix + publicID[:6] + "…" }
 
 // SoloGrantDisplayPrefix is GrantDisplayPrefix for a solo grant.
-func SoloGrantDisplayPrefix(publicID string) string { return SoloGrantTokenPrefix + publicID[:6] + "…" }
+func SoloGrantDisplayPrefix(publicID string) string {
+	return SoloGrantTokenPrefix + publicID[:6] + "…"
+}

@@ -74,6 +74,7 @@ describe('the reader', () => {
       en['solo.memory.open'],
       en['solo.lore.open'],
       en['solo.console.open'],
+      en['agents.open'],
       en['solo.settings.open'],
       en['solo.refresh.open'],
       en['solo.bundle.exportAdventure'],

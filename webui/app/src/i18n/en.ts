@@ -1,5 +1,6 @@
 import { sheetEn } from './sheet.en';
 import { journalEn } from './journal.en';
+import { agentsEn } from './agents.en';
 import { operatorEn } from './operator.en';
 import { readerEn } from './reader.en';
 import { combatEn } from './combat.en';
@@ -1456,6 +1457,7 @@ export const en = {
   ...combatEn,
   ...journalEn,
   ...operatorEn,
+  ...agentsEn,
   ...readerEn,
   ...sheetEn,
 } as const;

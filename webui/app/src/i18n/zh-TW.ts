@@ -1,5 +1,6 @@
 import { sheetZhTW } from './sheet.zh-TW';
 import { journalZhTW } from './journal.zh-TW';
+import { agentsZhTW } from './agents.zh-TW';
 import { operatorZhTW } from './operator.zh-TW';
 import { readerZhTW } from './reader.zh-TW';
 import type { MessageKey } from './en';
@@ -1444,6 +1445,7 @@ export const zhTW: Record<MessageKey, string> = {
   ...combatZhTW,
   ...journalZhTW,
   ...operatorZhTW,
+  ...agentsZhTW,
   ...readerZhTW,
   ...sheetZhTW,
 };

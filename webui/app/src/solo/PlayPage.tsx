@@ -1,5 +1,6 @@
 import {
   ArrowLeft,
+  Bot,
   BookOpen,
   Brain,
   FastForward,
@@ -41,6 +42,7 @@ import {
 import { AdventureSettings } from './AdventureSettings';
 import { downloadBundle } from './bundles';
 import { BranchList } from './Branches';
+import { AgentAccess } from './AgentAccess';
 import { InsightsDrawer } from './InsightsDrawer';
 import { MoreMenu } from './MoreMenu';
 import { LorePanel } from './LorePanel';
@@ -134,6 +136,7 @@ function Play({ id }: { id: string }) {
   // messages of the scripts for the player after the last turn
   const [notices, setNotices] = useState<Notice[]>([]);
   const [consoleOpen, setConsoleOpen] = useState(false);
+  const [agentsOpen, setAgentsOpen] = useState(false);
   // the overflow menu's button: focus comes back to it when a drawer or
   // panel it opened closes (the item that opened it went with the menu). It
   // moves once the drawer is gone: while a modal drawer is open, focus
@@ -382,11 +385,12 @@ function Play({ id }: { id: string }) {
   const retry = () => void stream('retry', null);
   const cont = () => void stream('continue', { mode: 'continue', text: '' });
   // the overflow menu's drawers: one at a time on the right edge
-  const openDrawer = (which: 'memory' | 'lore' | 'console') => {
+  const openDrawer = (which: 'memory' | 'lore' | 'console' | 'agents') => {
     setInsightsFor(null);
     setMemoryOpen(which === 'memory');
     setLoreOpen(which === 'lore');
     setConsoleOpen(which === 'console');
+    setAgentsOpen(which === 'agents');
   };
 
   return (
@@ -522,6 +526,7 @@ function Play({ id }: { id: string }) {
               { id: 'memory', label: t('solo.memory.open'), icon: Brain, onAction: () => openDrawer('memory') },
               { id: 'lore', label: t('solo.lore.open'), icon: BookOpen, onAction: () => openDrawer('lore') },
               { id: 'console', label: t('solo.console.open'), icon: Terminal, onAction: () => openDrawer('console') },
+              { id: 'agents', label: t('agents.open'), icon: Bot, testId: 'agents-open', onAction: () => openDrawer('agents') },
               { id: 'settings', label: t('solo.settings.open'), icon: Settings2, onAction: () => setSettingsOpen((o) => !o) },
               ...(adv.scenario_id !== null
                 ? [{ id: 'refresh', label: t('solo.refresh.open'), icon: RefreshCw, disabled: busy, onAction: () => setRefreshing(true) }]
@@ -571,6 +576,16 @@ function Play({ id }: { id: string }) {
           busy={busy || elsewhere}
           onClose={() => {
             setLoreOpen(false);
+            focusMore();
+          }}
+        />
+      )}
+      {agentsOpen && (
+        <AgentAccess
+          owner="adventures"
+          id={adv.id}
+          onClose={() => {
+            setAgentsOpen(false);
             focusMore();
           }}
         />

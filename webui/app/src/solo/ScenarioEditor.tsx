@@ -9,6 +9,7 @@ import { usePageTitle } from '../usePageTitle';
 import { useAction } from '../useAction';
 import { CardRulesFields } from './CardRules';
 import { createScenario, deleteScenario, getScenario, updateScenario, type ScenarioView } from './api';
+import { AgentAccess } from './AgentAccess';
 import { PlayDialog } from './PlayDialog';
 import { ScriptsEditor } from './ScriptsEditor';
 import {
@@ -63,6 +64,7 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
   const [justSaved, setJustSaved] = useState(arrived?.created === true);
   // Play on a new scenario saves it first; the dialog then opens on its own page.
   const [playing, setPlaying] = useState(arrived?.play === true && initial !== null);
+  const [agents, setAgents] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const action = useAction();
   const dirty = !same(draft, savedDraft);
@@ -184,6 +186,9 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
         </p>
         {saved && (
           <p className="form-actions">
+            <button type="button" onClick={() => setAgents(true)} data-testid="agents-open">
+              {t('agents.open')}
+            </button>{' '}
             {confirmDelete ? (
               <>
                 <span>{t('solo.editor.deleteConfirm')}</span>{' '}
@@ -203,6 +208,7 @@ function Editor({ initial }: { initial: ScenarioView | null }) {
         )}
       </form>
       {playing && saved && <PlayDialog scenarioId={saved.id} title={saved.title} onClose={() => setPlaying(false)} />}
+      {agents && saved && <AgentAccess owner="scenarios" id={saved.id} onClose={() => setAgents(false)} />}
     </>
   );
 }

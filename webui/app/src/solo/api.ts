@@ -272,3 +272,17 @@ export const stopTurn = (id: number) => apiSend<StopResult>('POST', `/api/advent
 // retryTurn regenerates the newest narration as a new take and streams it.
 export const retryTurn = (id: number, onEvent: (ev: StreamEvent) => void, signal?: AbortSignal) =>
   postStream(`/api/adventures/${id}/retry`, {}, onEvent, signal);
+
+// ---- agent tokens (solo grants) ----------------------------------------------
+
+// A token with which an AI agent plays one adventure (or works on one
+// scenario) over MCP; the token itself is in a MintedSoloGrant only, once.
+export type SoloGrantView = Schemas['SoloGrantView'];
+export type MintedSoloGrant = Schemas['MintedSoloGrant'];
+export type SoloGrantInput = Schemas['SoloGrantInput'];
+export type SoloGrantOwner = 'adventures' | 'scenarios';
+export const getSoloGrants = (owner: SoloGrantOwner, id: number, signal?: AbortSignal) =>
+  apiGet<Schemas['SoloGrantList']>(`/api/${owner}/${id}/grants`, signal);
+export const mintSoloGrant = (owner: SoloGrantOwner, id: number, input: SoloGrantInput) =>
+  apiSend<MintedSoloGrant>('POST', `/api/${owner}/${id}/grants`, input);
+export const revokeSoloGrant = (grantId: number) => apiSend<SoloGrantView>('DELETE', `/api/solo-grants/${grantId}`);

@@ -108,7 +108,7 @@ export function claudeConfig(url: string, token: string): string {
   );
 }
 
-export function sdkSnippet(url: string, token: string): string {
+export function sdkSnippet(url: string, token: string, firstTool = 'get_session_context'): string {
   return [
     "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
     '',
@@ -118,12 +118,12 @@ export function sdkSnippet(url: string, token: string): string {
     'await client.connect(',
     "  new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: 'Bearer ' + token } } }),",
     ');',
-    "console.log(await client.callTool({ name: 'get_session_context', arguments: {} }));",
+    `console.log(await client.callTool({ name: '${firstTool}', arguments: {} }));`,
   ].join('\n');
 }
 
 // CopyField shows a read-only value (one line or a block) with a copy button.
-function CopyField({ label, value, testId, multiline }: { label: string; value: string; testId: string; multiline?: boolean }) {
+export function CopyField({ label, value, testId, multiline }: { label: string; value: string; testId: string; multiline?: boolean }) {
   const { t } = useI18n();
   const id = useId();
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);

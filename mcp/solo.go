@@ -232,7 +232,7 @@ const pageTurns = 6
 func storyTurn(v narrative.ActionView) StoryTurn {
 	t := StoryTurn{ID: v.ID, Depth: v.Depth, Kind: v.Kind, Mode: v.Mode, Text: v.Text, Stopped: v.Stopped}
 	if v.Takes.Count > 1 {
-		t.Take, t.TakeIDs = fmt.Sprintf("%d/%d", v.Takes.Index+1, v.Takes.Count), v.Takes.IDs
+		t.Take, t.TakeIDs = fmt.Sprintf("%d/%d", v.Takes.Index, v.Takes.Count), v.Takes.IDs
 	}
 	return t
 }

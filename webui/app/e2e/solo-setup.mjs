@@ -16,8 +16,8 @@ export const exactly = (text) => new RegExp(`^\\s*${escapeRe(text)}\\s*$`);
 // newPlayer, and pageErrors, which collects the uncaught errors and CSP
 // refusals of every page. Each player's page is shot when its test fails.
 export function soloJourney() {
-  const { at, open, pageErrors } = journey();
-  const j = { model: null, pageErrors, at };
+  const { at, open, pageErrors, url } = journey();
+  const j = { model: null, pageErrors, at, url };
 
   before(async () => {
     j.model = await startFakeModel();

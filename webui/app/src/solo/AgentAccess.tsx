@@ -140,8 +140,7 @@ export function AgentAccess({ owner, id, onClose }: { owner: SoloGrantOwner; id:
                   <span className={`agent-status agent-${g.status}`}>
                     {t(g.status === 'active' ? 'agents.status.active' : g.status === 'revoked' ? 'agents.status.revoked' : 'agents.status.expired')}
                   </span>
-                  {' · '}
-                  {format(t('agents.expires'), { date: dateOf(g.expires_at, lang) })}
+                  {g.status === 'active' && <>{' · '}{format(t('agents.expires'), { date: dateOf(g.expires_at, lang) })}</>}
                   {' · '}
                   {g.last_seen_at ? format(t('agents.lastSeen'), { date: dateOf(g.last_seen_at, lang) }) : t('agents.neverSeen')}
                 </p>

@@ -18,21 +18,7 @@ import (
 // usage, an unknown one as not found.
 func TestGrantSoloCommand(t *testing.T) {
 	ctx := context.Background()
-	env := map[string]string{"AT_DATA_DIR": t.TempDir()}
-	if e := newChildEnv(t); e.databaseURL != "" {
-		env["AT_DATABASE_URL"] = e.databaseURL
-	}
-	cfg, err := LoadConfig(envFunc(env), nil)
-	if err == nil {
-		err = cfg.ensureLocalSecret()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, _, err := openMigrated(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, _, store := localStore(t)
 	defer store.Close()
 	services := gameplay.New(store, gameplay.Options{Mode: "local"})
 	u, _, err := table.New(store, nil).EnsureGuest(ctx, 0)

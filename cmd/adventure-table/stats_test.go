@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adventure-table/adventure-table/gameplay/analytics"
+	"github.com/adventure-table/adventure-table/models"
 )
 
 // TestStatsCommand: `adventure-table stats` prints the dashboard's report
@@ -16,21 +17,7 @@ import (
 // the funnel in people, failures by code, the time to first token; --csv
 // its days; a bad --days is a usage error (2) that reads nothing.
 func TestStatsCommand(t *testing.T) {
-	env := map[string]string{"AT_DATA_DIR": t.TempDir()}
-	if e := newChildEnv(t); e.databaseURL != "" {
-		env["AT_DATABASE_URL"] = e.databaseURL
-	}
-	cfg, err := LoadConfig(envFunc(env), nil)
-	if err == nil {
-		err = cfg.ensureLocalSecret()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, _, err := openMigrated(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, cfg, store := localStore(t)
 	counts := analytics.New(store, []byte(cfg.Secret), time.Now, nil)
 	counts.Count(analytics.MetricVisit, "solo", 42)
 	for range 6 {
@@ -73,4 +60,27 @@ func TestStatsCommand(t *testing.T) {
 	if code, _, errOut = stats("--days", "0"); code != 2 || !strings.Contains(errOut, "--days must be a number from 1 to 366") {
 		t.Errorf("stats --days 0: %d %s", code, errOut)
 	}
+}
+
+// localStore is a local-mode configuration on a fresh data directory (and
+// a fresh PostgreSQL database when the tests run on one) with its store,
+// migrated: what a command run with env opens.
+func localStore(t *testing.T) (map[string]string, Config, *models.Store) {
+	t.Helper()
+	env := map[string]string{"AT_DATA_DIR": t.TempDir()}
+	if e := newChildEnv(t); e.databaseURL != "" {
+		env["AT_DATABASE_URL"] = e.databaseURL
+	}
+	cfg, err := LoadConfig(envFunc(env), nil)
+	if err == nil {
+		err = cfg.ensureLocalSecret()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, _, err := openMigrated(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, cfg, store
 }

@@ -59,12 +59,7 @@ describe('bundle journey', { skip: !haveChromium && skipLine() }, () => {
 
   test('export an adventure and its scenario from the screen, import them as another player', async () => {
     const page = await newPlayer({ width: 1366, height: 768 });
-    await at(page, 'solo');
-    const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(j.model.url);
-    await label(settings, 'Model').fill('fake');
-    await button(settings, 'Save narrator settings').click();
-    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await j.pointAtModel(page);
 
     // The scenario is set up through the API (the editor has its own journey).
     const scenario = await page.evaluate(async (body) => {

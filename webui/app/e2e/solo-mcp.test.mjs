@@ -67,12 +67,7 @@ describe('an agent plays a solo adventure over MCP', { skip: !haveChromium && sk
   test('an agent plays, retries, forks, edits a card and reads Insights; the web app shows the same story', async () => {
     const page = await newPlayer(DESKTOP);
     // --- the owner: narrator settings at the fake model, a scenario, an adventure
-    await at(page, 'solo');
-    const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(j.model.url);
-    await label(settings, 'Model').fill('fake');
-    await button(settings, 'Save narrator settings').click();
-    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await j.pointAtModel(page);
     const api = async (method, path, data) => {
       const res = await page.request.fetch(j.url(path), { method, data });
       assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);

@@ -33,6 +33,17 @@ export function soloJourney() {
     page.getByTestId('story-node').filter({ has: page.getByTestId('node-text').filter({ hasText: exactly(text) }) });
   j.stateLine = (page) => page.getByTestId('state-line');
 
+  // pointAtModel saves narrator settings that point at the fake model,
+  // from the solo page.
+  j.pointAtModel = async (page) => {
+    await at(page, 'solo');
+    const settings = page.getByTestId('provider-settings');
+    await j.label(settings, 'Base URL').fill(j.model.url);
+    await j.label(settings, 'Model').fill('fake');
+    await j.button(settings, 'Save narrator settings').click();
+    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  };
+
   // newPlayer opens a page in a fresh browser context (a new guest identity).
   j.newPlayer = async (viewport = { width: 1300, height: 1000 }) =>
     (await open('player', { viewport, acceptDownloads: true })).page;

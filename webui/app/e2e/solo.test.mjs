@@ -26,15 +26,7 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
   const { at, button, label, node, stateLine, newPlayer, pageErrors } = j;
   const waitState = (page, text) => stateLine(page).filter({ hasText: exactly(text) }).waitFor();
 
-  // pointAtModel saves narrator settings that point at the fake model.
-  async function pointAtModel(page) {
-    await at(page, 'solo');
-    const settings = page.getByTestId('provider-settings');
-    await label(settings, 'Base URL').fill(j.model.url);
-    await label(settings, 'Model').fill('fake');
-    await button(settings, 'Save narrator settings').click();
-    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-  }
+  const { pointAtModel } = j;
 
   // play sends one Do action; reply is queued on the fake model first.
   async function play(page, action, reply) {

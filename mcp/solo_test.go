@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -465,4 +467,49 @@ func TestSoloCallsAreLimited(t *testing.T) {
 	}
 	second := connectAgent(t, w.srv.URL, w.adventureToken(t, w.other))
 	second.must("read_story", nil, nil)
+}
+
+// TestSoloToolSchemasGolden keeps the solo tools' contracts, as an
+// adventure's and a scenario's token list them, in testdata/solo-tools;
+// refresh with -update. Every one has a title and annotations.
+func TestSoloToolSchemasGolden(t *testing.T) {
+	ctx := context.Background()
+	w := newSoloWorld(t)
+	scen, err := w.svc.Narrative.MintScenarioGrant(ctx, w.owner.UserID, w.scenario, narrative.SoloGrantInput{})
+	tabletest.Must(t, err)
+	_, a := toolNames(t, w.srv.URL, w.adventureToken(t, w.adv))
+	_, s := toolNames(t, w.srv.URL, scen.Token)
+	byName := map[string][]byte{}
+	for _, tl := range append(a, s...) {
+		got, _ := json.MarshalIndent(tl, "", "  ")
+		if prev, ok := byName[tl.Name]; ok && !bytes.Equal(prev, got) {
+			t.Errorf("%s is listed differently for an adventure and a scenario", tl.Name)
+		}
+		byName[tl.Name] = got
+		if tl.Title == "" || tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
+			t.Errorf("%s: needs a title and annotations with openWorldHint false", tl.Name)
+		}
+	}
+	dir := filepath.Join("testdata", "solo-tools")
+	if *update {
+		os.RemoveAll(dir)
+		os.MkdirAll(dir, 0o755)
+	}
+	for name, got := range byName {
+		path := filepath.Join(dir, name+".json")
+		if *update {
+			os.WriteFile(path, append(got, '\n'), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("no golden schema for %s (run go test ./mcp -update): %v", name, err)
+		}
+		if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
+			t.Errorf("tool %s changed; if intended, run go test ./mcp -update\n%s", name, got)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != len(byName) {
+		t.Errorf("%d golden files for %d solo tools: remove the stale ones (go test ./mcp -update)", len(files), len(byName))
+	}
 }

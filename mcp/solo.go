@@ -142,7 +142,7 @@ type (
 	StoryCard struct {
 		ID      int64    `json:"id"`
 		Title   string   `json:"title"`
-		Keys    []string `json:"keys"`
+		Keys    []string `json:"keys,omitempty"`
 		Type    string   `json:"type,omitempty"`
 		Entry   string   `json:"entry"`
 		Off     bool     `json:"off,omitempty" jsonschema:"set aside"`
@@ -198,19 +198,41 @@ type (
 	}
 	// ScriptRun is what each hook did in one test run.
 	ScriptRun struct {
-		Hooks []narrative.ScriptTestHook `json:"hooks"`
+		Hooks []HookRun `json:"hooks"`
+	}
+	HookRun struct {
+		Hook    string       `json:"hook" jsonschema:"library, input, context or output"`
+		Text    string       `json:"text" jsonschema:"the text the hook left"`
+		Stop    bool         `json:"stop,omitempty" jsonschema:"the hook stopped the action"`
+		Message string       `json:"message,omitempty" jsonschema:"state.message"`
+		Logs    []string     `json:"logs,omitempty" jsonschema:"its log() lines"`
+		Failure *HookFailure `json:"failure,omitempty"`
+	}
+	HookFailure struct {
+		Kind        string `json:"kind" jsonschema:"throw, timeout, memory, compile, empty, canceled or internal"`
+		Message     string `json:"message"`
+		Line        int    `json:"line,omitempty" jsonschema:"in the hook's script"`
+		LibraryLine int    `json:"library_line,omitempty" jsonschema:"in the Library"`
+	}
+	// ScenarioCard is one story card of a scenario.
+	ScenarioCard struct {
+		ID    int64    `json:"id"`
+		Title string   `json:"title"`
+		Keys  []string `json:"keys,omitempty"`
+		Type  string   `json:"type,omitempty"`
+		Entry string   `json:"entry"`
 	}
 	// ScenarioSheet is a scenario as its writer sees it.
 	ScenarioSheet struct {
-		ID             int64            `json:"id"`
-		Title          string           `json:"title"`
-		Premise        string           `json:"premise,omitempty"`
-		PlotEssentials string           `json:"plot_essentials,omitempty"`
-		AIInstructions string           `json:"ai_instructions,omitempty"`
-		AuthorsNote    string           `json:"authors_note,omitempty"`
-		Opening        string           `json:"opening,omitempty"`
-		Cards          []narrative.Card `json:"cards"`
-		Scripts        []string         `json:"scripts,omitempty" jsonschema:"the hooks that have a script: library, input, context, output"`
+		ID             int64          `json:"id"`
+		Title          string         `json:"title"`
+		Premise        string         `json:"premise,omitempty"`
+		PlotEssentials string         `json:"plot_essentials,omitempty"`
+		AIInstructions string         `json:"ai_instructions,omitempty"`
+		AuthorsNote    string         `json:"authors_note,omitempty"`
+		Opening        string         `json:"opening,omitempty"`
+		Cards          []ScenarioCard `json:"cards"`
+		Scripts        []string       `json:"scripts,omitempty" jsonschema:"the hooks that have a script: library, input, context, output"`
 	}
 )
 
@@ -321,9 +343,6 @@ func storyCards(c narrative.PlayCards) StoryCards {
 	out := StoryCards{Cards: make([]StoryCard, len(c.Cards))}
 	for i, pc := range c.Cards {
 		sc := StoryCard{ID: pc.ID, Title: pc.Title, Keys: pc.Keys, Type: pc.Type, Entry: pc.Entry, Off: !pc.Enabled}
-		if sc.Keys == nil {
-			sc.Keys = []string{}
-		}
 		if pc.LastTurn != nil {
 			sc.LastIn, sc.Trigger = pc.LastTurn.Included, pc.LastTurn.Trigger
 		}
@@ -358,13 +377,14 @@ func promptReport(in narrative.Insights, withPrompt bool) PromptReport {
 
 func scenarioSheet(v narrative.ScenarioView) ScenarioSheet {
 	out := ScenarioSheet{ID: v.ID, Title: v.Title, Premise: v.Premise, PlotEssentials: v.PlotEssentials, AIInstructions: v.AIInstructions,
-		AuthorsNote: v.AuthorsNote, Opening: v.Opening, Cards: v.Cards}
-	if out.Cards == nil {
-		out.Cards = []narrative.Card{}
+		AuthorsNote: v.AuthorsNote, Opening: v.Opening, Cards: make([]ScenarioCard, len(v.Cards))}
+	for i, c := range v.Cards {
+		out.Cards[i] = ScenarioCard{ID: c.ID, Title: c.Title, Keys: c.Keys, Type: c.Type, Entry: c.Entry}
 	}
-	for hook, script := range map[string]string{"library": v.Scripts.Library, "input": v.Scripts.Input, "context": v.Scripts.Context, "output": v.Scripts.Output} {
-		if strings.TrimSpace(script) != "" {
-			out.Scripts = append(out.Scripts, hook)
+	// In hook order, so the answer is the same every time.
+	for _, h := range []struct{ hook, script string }{{"library", v.Scripts.Library}, {"input", v.Scripts.Input}, {"context", v.Scripts.Context}, {"output", v.Scripts.Output}} {
+		if strings.TrimSpace(h.script) != "" {
+			out.Scripts = append(out.Scripts, h.hook)
 		}
 	}
 	return out
@@ -376,7 +396,14 @@ var testScripts = soloTool("test_scripts", "Test the scripts", read,
 	"Run the scripts once against a sample story as a turn would (Library, then input, context and output hooks) and see what each did: text, log() lines, state.message, errors with their line. Nothing is stored.",
 	func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in scriptsInput) (ScriptRun, error) {
 		r, err := n.TestStoredScripts(ctx, a.UserID, narrative.StoredScriptTest{AdventureID: a.AdventureID, ScenarioID: a.ScenarioID, Text: in.Text, Draft: in.Draft})
-		return ScriptRun{Hooks: r.Hooks}, err
+		out := ScriptRun{Hooks: make([]HookRun, len(r.Hooks))}
+		for i, h := range r.Hooks {
+			out.Hooks[i] = HookRun{Hook: h.Hook, Text: h.Text, Stop: h.Stop, Message: h.Message, Logs: h.Logs}
+			if e := h.Error; e != nil {
+				out.Hooks[i].Failure = &HookFailure{Kind: e.Kind, Message: e.Message, Line: e.Line, LibraryLine: e.LibraryLine}
+			}
+		}
+		return out, err
 	})
 
 // adventureTools play one adventure: each is one call of the narrative

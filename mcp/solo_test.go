@@ -158,6 +158,11 @@ func TestToolsByGrant(t *testing.T) {
 		if !slices.Equal(names, tt.want) {
 			t.Errorf("%s lists %v, want %v", tt.name, names, tt.want)
 		}
+		for _, tl := range listed {
+			if w, _ := json.Marshal(tl); bytes.Contains(w, []byte(`"null"`)) {
+				t.Errorf("%s: a schema allows null (the inspector's type-union warning)", tl.Name)
+			}
+		}
 		visible, whole := listBytes(listed)
 		t.Logf("tools/list for a %s token: %d tools, model-visible %d bytes, whole %d bytes", tt.name, len(listed), visible, whole)
 		if visible > modelVisibleListBudget || whole > tt.wholeBudget {
@@ -388,11 +393,11 @@ func TestScenarioGrantCoWrites(t *testing.T) {
 	}
 	var run ScriptRun
 	a.must("test_scripts", map[string]any{}, &run)
-	if len(run.Hooks) != 1 || run.Hooks[0].Hook != "output" || run.Hooks[0].Error != nil {
+	if len(run.Hooks) != 1 || run.Hooks[0].Hook != "output" || run.Hooks[0].Failure != nil {
 		t.Errorf("test_scripts: %+v", run)
 	}
 	a.must("test_scripts", map[string]any{"draft": map[string]any{"library": "", "input": "throw new Error('no')", "context": "", "output": ""}}, &run)
-	if len(run.Hooks) != 1 || run.Hooks[0].Error == nil || run.Hooks[0].Error.Line != 1 {
+	if len(run.Hooks) != 1 || run.Hooks[0].Failure == nil || run.Hooks[0].Failure.Line != 1 {
 		t.Errorf("a failing draft: %+v", run)
 	}
 }

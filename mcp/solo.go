@@ -7,6 +7,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adventure-table/adventure-table/gameplay/limits"
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/models/apperr"
 )
@@ -238,13 +239,33 @@ type (
 
 // soloTool builds a tool for a solo grant's token: call gets the agent.
 func soloTool[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in In) (Out, error)) tool {
+	return soloToolWith(name, title, h, description, func(ctx context.Context, d toolDeps, a narrative.SoloAgent, in In) (Out, error) {
+		return call(ctx, d.narrative, a, in)
+	})
+}
+
+// soloToolWith is soloTool for a call that needs the tool's dependencies
+// (turnCost).
+func soloToolWith[In, Out any](name, title string, h hints, description string, call func(ctx context.Context, d toolDeps, a narrative.SoloAgent, in In) (Out, error)) tool {
 	return newTool(name, title, h, description, func(ctx context.Context, d toolDeps, p Principal, in In) (Out, error) {
 		if p.Solo == nil || d.narrative == nil {
 			var zero Out
 			return zero, apperr.E(apperr.AITokenInvalid, "This tool needs a solo story's token.")
 		}
-		return call(ctx, d.narrative, *p.Solo, in)
+		return call(ctx, d, *p.Solo, in)
 	})
+}
+
+// turnCost makes a call spend the owner's turn budget first, as the web
+// app's turn, retry and script-test routes do (one budget for both doors).
+func turnCost[In, Out any](call func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in In) (Out, error)) func(context.Context, toolDeps, narrative.SoloAgent, In) (Out, error) {
+	return func(ctx context.Context, d toolDeps, a narrative.SoloAgent, in In) (Out, error) {
+		if err := d.limits.Allow(limits.Turn, limits.UserKey(a.UserID)); err != nil {
+			var zero Out
+			return zero, err
+		}
+		return call(ctx, d.narrative, a, in)
+	}
 }
 
 // pageTurns is how many turns a change (undo, fork, a take) answers with:
@@ -392,9 +413,9 @@ func scenarioSheet(v narrative.ScenarioView) ScenarioSheet {
 
 // testScripts is the one test_scripts tool of both kinds of solo grant:
 // the scripts of the grant's adventure or scenario, or a draft of them.
-var testScripts = soloTool("test_scripts", "Test the scripts", read,
+var testScripts = soloToolWith("test_scripts", "Test the scripts", read,
 	"Run the scripts once against a sample story as a turn would (Library, then input, context and output hooks) and see what each did: text, log() lines, state.message, errors with their line. Nothing is stored.",
-	func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in scriptsInput) (ScriptRun, error) {
+	turnCost(func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in scriptsInput) (ScriptRun, error) {
 		r, err := n.TestStoredScripts(ctx, a.UserID, narrative.StoredScriptTest{AdventureID: a.AdventureID, ScenarioID: a.ScenarioID, Text: in.Text, Draft: in.Draft})
 		out := ScriptRun{Hooks: make([]HookRun, len(r.Hooks))}
 		for i, h := range r.Hooks {
@@ -404,7 +425,7 @@ var testScripts = soloTool("test_scripts", "Test the scripts", read,
 			}
 		}
 		return out, err
-	})
+	}))
 
 // adventureTools play one adventure: each is one call of the narrative
 // service, as the play screen makes it.
@@ -429,9 +450,9 @@ var adventureTools = []tool{
 			}
 			return storyOf(narrative.AdventurePage{Story: p.Story, HasMore: p.HasMore}, 0), nil
 		}),
-	soloTool("take_turn", "Take a turn", write,
+	soloToolWith("take_turn", "Take a turn", write,
 		"Play a turn: do (an action), say (your character speaks), story (write the next lines yourself) or continue (no text: the narrator goes on). The narration streams as progress notifications and the result holds it whole. turn_in_progress: another turn is being written; wait and read_story.",
-		func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in turnInput) (Narrated, error) {
+		turnCost(func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, in turnInput) (Narrated, error) {
 			mode := in.Mode
 			if mode == "" {
 				mode = narrative.ModeDo
@@ -441,16 +462,16 @@ var adventureTools = []tool{
 				return Narrated{}, err
 			}
 			return runTurn(ctx, t)
-		}),
-	soloTool("retry", "Retry the narration", write,
+		})),
+	soloToolWith("retry", "Retry the narration", write,
 		"Write a new take of the newest narration (the old one stays as another take; switch_take goes back). Streams like take_turn.",
-		func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, _ noInput) (Narrated, error) {
+		turnCost(func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, _ noInput) (Narrated, error) {
 			t, err := n.StartRetry(ctx, a.UserID, a.AdventureID)
 			if err != nil {
 				return Narrated{}, err
 			}
 			return runTurn(ctx, t)
-		}),
+		})),
 	soloTool("undo", "Undo the newest turn", destructive,
 		"Remove the newest turn; the world state rewinds to the turn before.",
 		func(ctx context.Context, n *narrative.Service, a narrative.SoloAgent, _ noInput) (Story, error) {

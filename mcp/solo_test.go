@@ -474,6 +474,30 @@ func TestSoloCallsAreLimited(t *testing.T) {
 	second.must("read_story", nil, nil)
 }
 
+// TestSoloTurnsShareTheOwnersBudget: an agent's turns, retries and script
+// tests spend the owner's turn budget, the one the web app's turn routes
+// spend (limits.UserKey): turns the owner played in the browser leave the
+// agent none, and a refused turn starts nothing.
+func TestSoloTurnsShareTheOwnersBudget(t *testing.T) {
+	lim := limits.New(limits.Config{limits.Turn: {Events: 2, Window: time.Hour, Burst: 2}})
+	w := newSoloWorld(t, lim)
+	// The owner's two turns in the browser, as the web app's route charges them.
+	for range 2 {
+		tabletest.Must(t, lim.Allow(limits.Turn, limits.UserKey(w.owner.UserID)))
+	}
+	a := connectAgent(t, w.srv.URL, w.adventureToken(t, w.adv))
+	for tool, args := range map[string]map[string]any{"take_turn": {"text": "Wave"}, "retry": {}, "test_scripts": {}} {
+		if code := a.call(tool, args, nil); code != "rate_limited" {
+			t.Errorf("%s with the owner's turns spent: %q, want rate_limited", tool, code)
+		}
+	}
+	var story Story
+	a.must("read_story", nil, &story)
+	if len(story.Turns) != 1 || len(w.fake.Requests()) != 0 {
+		t.Errorf("a refused turn did something: %d turns, %d model requests", len(story.Turns), len(w.fake.Requests()))
+	}
+}
+
 // TestSoloToolSchemasGolden keeps the solo tools' contracts, as an
 // adventure's and a scenario's token list them, in testdata/solo-tools;
 // refresh with -update. Every one has a title and annotations.

@@ -2,7 +2,6 @@ package webui
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -100,7 +99,7 @@ func (s *Server) userLimit(r apiRoute) []gin.HandlerFunc {
 	return []gin.HandlerFunc{func(c *gin.Context) {
 		key := clientKey(c)
 		if id := callerOf(c).UserID; id != 0 {
-			key = "user:" + strconv.FormatInt(id, 10)
+			key = limits.UserKey(id)
 		}
 		if err := s.opts.Limits.Allow(class, key); err != nil {
 			respondError(c, err)

@@ -16,6 +16,7 @@ import (
 	"math"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -350,3 +351,8 @@ func IPKey(addr string) string {
 	}
 	return netip.PrefixFrom(ip, 64).Masked().String()
 }
+
+// UserKey is a signed-in (or guest) user's bucket key: the same whichever
+// door the request came through, so a user's turns in the browser and
+// their agent's turns over MCP spend one budget.
+func UserKey(userID int64) string { return "user:" + strconv.FormatInt(userID, 10) }

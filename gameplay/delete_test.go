@@ -112,6 +112,8 @@ func newFriendsTable(t *testing.T, store *models.Store) friendsTable {
 	adv, err := ft.svc.Narrative.Play(ctx, ft.Owner.UserID, sc.ID, narrative.Persona{PersonaName: "Ash"})
 	tabletest.Must(t, err)
 	must(ft.svc.Narrative.AddMemory(ctx, ft.Owner.UserID, adv.Adventure.ID, narrative.MemoryInput{Text: "Ash fears the dark."}))
+	// An agent co-writes the owner's solo story through a solo grant.
+	must(ft.svc.Narrative.MintAdventureGrant(ctx, ft.Owner.UserID, adv.Adventure.ID, narrative.SoloGrantInput{Label: "Claude"}))
 	return ft
 }
 

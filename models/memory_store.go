@@ -183,13 +183,12 @@ func (s *Store) FindMemoryJob(ctx context.Context, adventureID int64) (*MemoryJo
 
 // --- prompt snapshot retention ---
 
-// ExpireSnapshots drops the prompt snapshots of an adventure that are older
-// than olderThan or beyond its keepNewest newest, marking them expired, and
-// returns how many it dropped. keepNewest <= 0 keeps any number; a zero
-// olderThan keeps any age.
-func (s *Store) ExpireSnapshots(ctx context.Context, adventureID int64, keepNewest int, olderThan time.Time) (int64, error) {
+// ExpiringSnapshots returns the ids of an adventure's prompt snapshots
+// that are older than olderThan or beyond its keepNewest newest. keepNewest
+// <= 0 keeps any number; a zero olderThan keeps any age.
+func (s *Store) ExpiringSnapshots(ctx context.Context, adventureID int64, keepNewest int, olderThan time.Time) ([]int64, error) {
 	if keepNewest <= 0 && olderThan.IsZero() {
-		return 0, nil
+		return nil, nil
 	}
 	db := s.db.WithContext(ctx).Model(&Action{}).Where("adventure_id = ? AND prompt_snapshot IS NOT NULL", adventureID)
 	switch {
@@ -200,7 +199,18 @@ func (s *Store) ExpireSnapshots(ctx context.Context, adventureID int64, keepNewe
 	default:
 		db = db.Where("created_at < ?", olderThan)
 	}
-	res := db.Updates(map[string]any{"prompt_snapshot": nil, "snapshot_expired": true})
+	var ids []int64
+	err := db.Order("id").Pluck("id", &ids).Error
+	return ids, translate(err, "snapshots")
+}
+
+// DropSnapshots drops the prompt snapshots of ids, marking them expired.
+func (s *Store) DropSnapshots(ctx context.Context, ids []int64) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	res := s.db.WithContext(ctx).Model(&Action{}).Where("id IN ? AND prompt_snapshot IS NOT NULL", ids).
+		Updates(map[string]any{"prompt_snapshot": nil, "snapshot_base_id": nil, "snapshot_expired": true})
 	return res.RowsAffected, translate(res.Error, "snapshots")
 }
 
@@ -248,4 +258,52 @@ func (s *Store) LineMemoryFingerprint(ctx context.Context, q MemoryQuery) (Memor
 		fp.MaxUpdated = *row.MaxUpdated
 	}
 	return fp, translate(err, "memories")
+}
+
+// SnapshotLink is one turn's stored snapshot in a delta chain.
+type SnapshotLink struct {
+	ID             int64
+	SnapshotBaseID *int64
+	PromptSnapshot []byte
+}
+
+// maxSnapshotChain bounds the chain a read follows: writers start a
+// keyframe far sooner, so a longer chain is a corrupt one.
+const maxSnapshotChain = 256
+
+// SnapshotChain returns a turn's snapshot and the snapshots it is a delta
+// against, newest first, in one query: the last link is a keyframe unless
+// a base is gone. A turn without a snapshot gives its link with none.
+func (s *Store) SnapshotChain(ctx context.Context, id int64) ([]SnapshotLink, error) {
+	var links []SnapshotLink
+	err := s.db.WithContext(ctx).Raw(`WITH RECURSIVE chain(id, snapshot_base_id, prompt_snapshot, n) AS (
+		SELECT id, snapshot_base_id, prompt_snapshot, 0 FROM actions WHERE id = ?
+		UNION ALL
+		SELECT a.id, a.snapshot_base_id, a.prompt_snapshot, c.n + 1 FROM actions a JOIN chain c ON a.id = c.snapshot_base_id
+		WHERE c.n < ? AND c.prompt_snapshot IS NOT NULL)
+		SELECT id, snapshot_base_id, prompt_snapshot FROM chain ORDER BY n`, id, maxSnapshotChain).Find(&links).Error
+	if err == nil && len(links) == 0 {
+		err = gorm.ErrRecordNotFound
+	}
+	return links, translate(err, "turn")
+}
+
+// SnapshotDependents returns the turns outside ids whose snapshots are
+// deltas against one of ids.
+func (s *Store) SnapshotDependents(ctx context.Context, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []int64
+	err := s.db.WithContext(ctx).Model(&Action{}).Where("snapshot_base_id IN ? AND id NOT IN ?", ids, ids).
+		Order("id").Pluck("id", &out).Error
+	return out, translate(err, "snapshots")
+}
+
+// SetSnapshot replaces a turn's stored snapshot and what it is a delta
+// against.
+func (s *Store) SetSnapshot(ctx context.Context, id int64, snapshot []byte, baseID *int64) error {
+	err := s.db.WithContext(ctx).Model(&Action{}).Where("id = ?", id).
+		Updates(map[string]any{"prompt_snapshot": snapshot, "snapshot_base_id": baseID}).Error
+	return translate(err, "turn")
 }

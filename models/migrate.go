@@ -56,6 +56,7 @@ var migrations = []Migration{
 	migrationV34AnalyticsVisitorIndex,
 	migrationV35RateLimits,
 	migrationV36SoloGrants,
+	migrationV37SnapshotChain,
 }
 
 // currentModels is the schema as it is now: a fresh database is created from

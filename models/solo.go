@@ -173,7 +173,8 @@ const (
 // takes of one turn share ParentID; at most one take is live per
 // (branch, depth). WorldStateAfter and ScriptStateAfter are the state as this
 // node leaves it, so a rewind is a read of the node in front.
-// PromptSnapshot (zlib-compressed JSON) is read only by Insights.
+// PromptSnapshot (compressed JSON, see narrative's snapshots.go) is read
+// only by Insights.
 type Action struct {
 	ID               int64      `gorm:"primaryKey"`
 	AdventureID      int64      `gorm:"not null;index"`
@@ -195,8 +196,11 @@ type Action struct {
 	Truncated        bool       `gorm:"not null;default:false"`
 	// Stopped says the player stopped the narration mid-stream: Text is
 	// what had arrived by then.
-	Stopped            bool   `gorm:"not null;default:false"`
-	PromptSnapshot     []byte `gorm:""`
+	Stopped        bool   `gorm:"not null;default:false"`
+	PromptSnapshot []byte `gorm:""`
+	// SnapshotBaseID is the turn whose snapshot PromptSnapshot is a delta
+	// against (nil for a keyframe or an old zlib snapshot).
+	SnapshotBaseID     *int64 `gorm:"index"`
 	PromptTokens       int    `gorm:"not null;default:0"`
 	CompletionTokens   int    `gorm:"not null;default:0"`
 	CachedPromptTokens int    `gorm:"not null;default:0"`

@@ -2,8 +2,7 @@ package narrative
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	"errors"
 	"math"
 	"slices"
 	"unicode/utf8"
@@ -101,23 +100,6 @@ func enabledCards(rows []models.AdventureCard, err error) ([]models.AdventureCar
 	return slices.DeleteFunc(rows, func(c models.AdventureCard) bool { return c.Disabled }), err
 }
 
-// readSnapshot decodes the prompt snapshot stored with a narration.
-func readSnapshot(ctx context.Context, store *models.Store, actionID int64) (snapshot, error) {
-	raw, err := store.FindActionPrompt(ctx, actionID)
-	if err != nil {
-		return snapshot{}, err
-	}
-	data, err := decompress(raw)
-	if err != nil {
-		return snapshot{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
-	}
-	var snap snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
-		return snapshot{}, fmt.Errorf("prompt snapshot of action %d: %w", actionID, err)
-	}
-	return snap, nil
-}
-
 func playCard(c models.AdventureCard, uses map[int64]*CardUse) PlayCard {
 	source := CardFromPlayer
 	switch {
@@ -142,8 +124,10 @@ func (s *Service) lastBuild(ctx context.Context, h head, ratio float64) (*Contex
 		return nil, uses, nil
 	}
 	n := rows[i]
-	snap, err := readSnapshot(ctx, s.store, n.ID)
-	if err != nil {
+	snap, err := s.readSnapshot(ctx, n.ID)
+	if errors.Is(err, errSnapshotGone) {
+		return nil, uses, nil
+	} else if err != nil {
 		return nil, uses, err
 	}
 	for _, c := range snap.Cards {

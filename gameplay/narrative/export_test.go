@@ -29,8 +29,7 @@ func (s *Service) BuildAtTip(ctx context.Context, userID, adventureID int64) (to
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	plain, err := decompress(b.snapshot)
-	return b.result.TotalTokens, len(plain), len(b.snapshot), err
+	return b.result.TotalTokens, len(b.snapshotRaw), len(b.snapshot.data), nil
 }
 
 func (s *Service) buildAtTip(ctx context.Context, userID, adventureID int64) (*built, error) {
@@ -76,9 +75,5 @@ func (s *Service) SnapshotAtTip(tb testing.TB, adventureID, userID int64) []byte
 	if err != nil {
 		tb.Fatal(err)
 	}
-	plain, err := decompress(b.snapshot)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return plain
+	return b.snapshotRaw
 }

@@ -195,7 +195,7 @@ func (s *Service) memoryWork(ctx context.Context, job *models.MemoryJob) error {
 	if s.snapshotMaxAge > 0 {
 		olderThan = s.now().UTC().Add(-s.snapshotMaxAge)
 	}
-	if _, xerr := s.store.ExpireSnapshots(ctx, adv.ID, s.snapshotKeep, olderThan); xerr != nil {
+	if _, xerr := s.expireSnapshots(ctx, adv.ID, s.snapshotKeep, olderThan); xerr != nil {
 		err = errors.Join(err, xerr)
 	}
 	return err

@@ -60,7 +60,9 @@ type Service struct {
 	banks          bankCache
 	snapshotKeep   int
 	snapshotMaxAge time.Duration
-	log            *slog.Logger
+	// snapshots packs the prompt snapshots (snapshots.go).
+	snapshots *snapshotCodec
+	log       *slog.Logger
 }
 
 // Options configures New.
@@ -123,7 +125,8 @@ func New(store *models.Store, opts Options) *Service {
 	return &Service{store: store, now: opts.Now, provider: opts.Provider, sealer: auth.NewSealer(opts.Secret, opts.PreviousSecret), demo: demo, scripts: opts.Sandbox,
 		processID: opts.ProcessID, turnHeartbeat: defaultTurnHeartbeat, staleTurn: defaultStaleTurn, stopping: stopping, stop: stop,
 		memoryWake: make(chan struct{}, 1), log: opts.Logger, analytics: opts.Analytics,
-		snapshotKeep: snapshotKeep(opts.SnapshotKeep), snapshotMaxAge: orDefault(opts.SnapshotMaxAge, DefaultSnapshotMaxAge)}
+		snapshotKeep: snapshotKeep(opts.SnapshotKeep), snapshotMaxAge: orDefault(opts.SnapshotMaxAge, DefaultSnapshotMaxAge),
+		snapshots: newSnapshotCodec()}
 }
 
 // snapshotKeep is n, DefaultSnapshotKeep for 0, and 0 ("keep all") when negative.

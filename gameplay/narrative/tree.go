@@ -470,6 +470,13 @@ func (s *Service) removeNode(ctx context.Context, tx *models.Store, h head, n *m
 	if err := s.failpoint("remove.after_reparent"); err != nil {
 		return err
 	}
+	// A later turn's snapshot may be a delta against a deleted one.
+	if err := s.releaseSnapshots(ctx, tx, ids, nil); err != nil {
+		return err
+	}
+	if err := s.failpoint("remove.after_release"); err != nil {
+		return err
+	}
 	return tx.DeleteActions(ctx, ids)
 }
 

@@ -1,13 +1,10 @@
 package narrative
 
 import (
-	"bytes"
 	"cmp"
-	"compress/zlib"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -289,26 +286,6 @@ type snapshot struct {
 	Memories     []InsightMemory  `json:"memories"`
 }
 
-// compress stores prompt text with zlib at level 6: on built prompts it
-// compresses within 0.3% of level 9 in about half the time
-// (BenchmarkSnapshotCompression), and no query ever filters on the column.
-func compress(data []byte) []byte {
-	var buf bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&buf, 6)
-	_, _ = w.Write(data)
-	_ = w.Close()
-	return buf.Bytes()
-}
-
-func decompress(data []byte) ([]byte, error) {
-	r, err := zlib.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(io.LimitReader(r, 64<<20))
-}
-
 // built is a prepared generation: the prompt and what the referee needs.
 type built struct {
 	adv      *models.Adventure
@@ -323,7 +300,10 @@ type built struct {
 	state    State
 	script   string
 	world    string // the parent's world state, as stored
-	snapshot []byte
+	snapshot packed
+	// snapshotRaw is the snapshot's JSON, remembered once the turn is
+	// saved so the next turn's snapshot is a delta against it.
+	snapshotRaw []byte
 	// memoryIDs are the memories the prompt carries; their use is counted
 	// when the narration is saved.
 	memoryIDs []int64
@@ -419,7 +399,8 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	}
 	raw, _ := json.Marshal(snap)
 	return &built{adv: adv, settings: settings, llm: ls, demo: demo, result: res, messages: messages, schema: schema, state: state,
-		script: parent.ScriptStateAfter, world: parent.WorldStateAfter, snapshot: compress(raw), memoryIDs: memories.ids()}, nil
+		script: parent.ScriptStateAfter, world: parent.WorldStateAfter, snapshot: s.packSnapshot(raw, history), snapshotRaw: raw,
+		memoryIDs: memories.ids()}, nil
 }
 
 // contextHook lets the onModelContext script rewrite the assembled prompt.
@@ -583,7 +564,7 @@ func (t *Turn) Run(ctx context.Context, emit func(Event)) {
 	next, outcomes := Referee(b.schema, b.state, delta, t.depth)
 	node := &models.Action{AdventureID: t.adventureID, Depth: t.depth, ParentID: &t.parentID, Kind: models.ActionNarration,
 		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: mustJSON(next), ScriptStateAfter: t.scripts.stateOr(b.script),
-		Outcomes: mustJSON(outcomes), FinishReason: res.FinishReason, Truncated: res.Truncated, PromptSnapshot: b.snapshot,
+		Outcomes: mustJSON(outcomes), FinishReason: res.FinishReason, Truncated: res.Truncated, PromptSnapshot: b.snapshot.data, SnapshotBaseID: b.snapshot.baseID,
 		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, CachedPromptTokens: res.CachedPromptTokens, CreatedAt: t.s.now()}
 	if t.mode == ModeContinue {
 		node.Mode = ModeContinue
@@ -650,7 +631,7 @@ func (t *Turn) saveStopped(ctx context.Context, emit func(Event), b *built, res 
 	}
 	node := &models.Action{AdventureID: t.adventureID, Depth: t.depth, ParentID: &t.parentID, Kind: models.ActionNarration,
 		Text: prose, TokenCount: countTokens(prose), WorldStateAfter: b.world, ScriptStateAfter: t.scripts.stateOr(b.script),
-		Outcomes: "[]", Stopped: true, PromptSnapshot: b.snapshot,
+		Outcomes: "[]", Stopped: true, PromptSnapshot: b.snapshot.data, SnapshotBaseID: b.snapshot.baseID,
 		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, CachedPromptTokens: res.CachedPromptTokens, CreatedAt: t.s.now()}
 	if t.mode == ModeContinue {
 		node.Mode = ModeContinue
@@ -758,6 +739,7 @@ func (t *Turn) save(ctx context.Context, node *models.Action, b *built, res llm.
 	if err == nil {
 		t.scripts.saved()
 		s.wakeMemory()
+		s.snapshots.recent.put(node.ID, snapshotOf{raw: b.snapshotRaw, chain: b.snapshot.chain})
 	}
 	return err
 }
@@ -788,16 +770,19 @@ func (s *Service) insights(ctx context.Context, userID, within, actionID int64) 
 		return Insights{}, apperr.E(apperr.NotFound, "The turn does not exist.")
 	}
 	usage := Usage{PromptTokens: n.PromptTokens, CompletionTokens: n.CompletionTokens, CachedPromptTokens: n.CachedPromptTokens}
+	expired := Insights{ActionID: actionID, Expired: true, Sections: []InsightSection{}, Cards: []InsightCard{},
+		Messages: []InsightMessage{}, Memories: []InsightMemory{}, Usage: usage}
 	if n.SnapshotExpired {
 		// Retention dropped the prompt; the usage is still known.
-		return Insights{ActionID: actionID, Expired: true, Sections: []InsightSection{}, Cards: []InsightCard{},
-			Messages: []InsightMessage{}, Memories: []InsightMemory{}, Usage: usage}, nil
+		return expired, nil
 	}
 	if !n.HasPrompt {
 		return Insights{}, apperr.E(apperr.NotFound, "This turn has no prompt to inspect.")
 	}
-	snap, err := readSnapshot(ctx, s.store, actionID)
-	if err != nil {
+	snap, err := s.readSnapshot(ctx, actionID)
+	if errors.Is(err, errSnapshotGone) {
+		return expired, nil // its base went while it was being written
+	} else if err != nil {
 		return Insights{}, err
 	}
 	if snap.Memories == nil {
@@ -805,4 +790,21 @@ func (s *Service) insights(ctx context.Context, userID, within, actionID int64) 
 	}
 	return Insights{ActionID: actionID, Budget: snap.Budget, TotalTokens: snap.TotalTokens, Sections: snap.Sections, Cards: snap.Cards,
 		HistoryTurns: snap.HistoryTurns, Messages: snap.Messages, Memories: snap.Memories, Usage: usage}, nil
+}
+
+// packSnapshot packs a turn's snapshot against the one before it on its
+// line: the newest narration of the history it was built from (for a
+// retry, the take's parent's, not the sibling take's), when this process
+// still remembers it; otherwise as a keyframe, which needs no read.
+func (s *Service) packSnapshot(raw []byte, history []storyTurn) packed {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Kind != models.ActionNarration {
+			continue
+		}
+		if base, ok := s.snapshots.recent.get(history[i].ID); ok {
+			return s.snapshots.pack(raw, history[i].ID, &base)
+		}
+		break
+	}
+	return s.snapshots.pack(raw, 0, nil)
 }

@@ -307,3 +307,52 @@ func (s *Store) SetSnapshot(ctx context.Context, id int64, snapshot []byte, base
 		Updates(map[string]any{"prompt_snapshot": snapshot, "snapshot_base_id": baseID}).Error
 	return translate(err, "turn")
 }
+
+// SnapshotNode is a turn of an adventure as `snapshots recompress` walks
+// it: where it hangs and whether its snapshot is in the format asked for.
+type SnapshotNode struct {
+	ID          int64
+	ParentID    *int64
+	HasSnapshot bool
+	InFormat    bool
+}
+
+// snapshotFormatIs is true when a row's snapshot starts with the format
+// byte given as its parameter (substr works on blobs and bytea alike).
+const snapshotFormatIs = "substr(prompt_snapshot, 1, 1) = ?"
+
+// SnapshotFormatCount counts the snapshots that start with format, and
+// their stored bytes.
+func (s *Store) SnapshotFormatCount(ctx context.Context, format byte) (rows, bytes int64, err error) {
+	var out struct{ Rows, Bytes int64 }
+	err = s.db.WithContext(ctx).Model(&Action{}).Select("COUNT(*) AS rows, COALESCE(SUM(length(prompt_snapshot)), 0) AS bytes").
+		Where("prompt_snapshot IS NOT NULL AND "+snapshotFormatIs, []byte{format}).Take(&out).Error
+	return out.Rows, out.Bytes, translate(err, "snapshots")
+}
+
+// AdventuresWithSnapshotFormat returns the ids of the adventures holding a
+// snapshot that starts with format, in order.
+func (s *Store) AdventuresWithSnapshotFormat(ctx context.Context, format byte) ([]int64, error) {
+	var ids []int64
+	err := s.db.WithContext(ctx).Model(&Action{}).Distinct("adventure_id").
+		Where("prompt_snapshot IS NOT NULL AND "+snapshotFormatIs, []byte{format}).Order("adventure_id").Pluck("adventure_id", &ids).Error
+	return ids, translate(err, "snapshots")
+}
+
+// SnapshotNodes returns every turn of an adventure, oldest first, with
+// whether its snapshot starts with format (no snapshot bytes are read).
+func (s *Store) SnapshotNodes(ctx context.Context, adventureID int64, format byte) ([]SnapshotNode, error) {
+	var nodes []SnapshotNode
+	err := s.db.WithContext(ctx).Model(&Action{}).
+		Select("id, parent_id, prompt_snapshot IS NOT NULL AS has_snapshot, COALESCE("+snapshotFormatIs+", false) AS in_format", []byte{format}).
+		Where("adventure_id = ?", adventureID).Order("id").Find(&nodes).Error
+	return nodes, translate(err, "snapshots")
+}
+
+// FindActionPrompts loads the stored snapshots of ids.
+func (s *Store) FindActionPrompts(ctx context.Context, ids []int64) ([]SnapshotLink, error) {
+	var links []SnapshotLink
+	err := s.db.WithContext(ctx).Model(&Action{}).Select("id, snapshot_base_id, prompt_snapshot").
+		Where("id IN ?", ids).Order("id").Find(&links).Error
+	return links, translate(err, "snapshots")
+}

@@ -1,6 +1,9 @@
 package narrative
 
 import (
+	"bytes"
+	"compress/zlib"
+	"container/list"
 	"context"
 	"testing"
 	"time"
@@ -10,6 +13,10 @@ import (
 
 // SetFailpoint lets tests inject a failure at a named point.
 func (s *Service) SetFailpoint(f func(point string) error) { s.fail = f }
+
+// SetRecompressBatch changes how many snapshots one transaction of
+// RecompressSnapshots converts.
+func (s *Service) SetRecompressBatch(n int) { s.recompressBatch = n }
 
 // SetStaleTurn shortens how long a turn claim survives a crashed process.
 func (s *Service) SetStaleTurn(d time.Duration) { s.staleTurn = d }
@@ -76,4 +83,34 @@ func (s *Service) SnapshotAtTip(tb testing.TB, adventureID, userID int64) []byte
 		tb.Fatal(err)
 	}
 	return b.snapshotRaw
+}
+
+// MakeSnapshotsOld stores every snapshot of an adventure as it was stored
+// before version 37 (zlib of the JSON, each on its own).
+func (s *Service) MakeSnapshotsOld(tb testing.TB, adventureID int64) int {
+	ctx := context.Background()
+	nodes, err := s.store.SnapshotNodes(ctx, adventureID, snapshotZlib)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n := 0
+	for _, node := range nodes {
+		if !node.HasSnapshot {
+			continue
+		}
+		raw, err := s.snapshots.load(ctx, s.store, node.ID)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var z bytes.Buffer
+		w, _ := zlib.NewWriterLevel(&z, 6)
+		_, _ = w.Write(raw)
+		_ = w.Close()
+		if err := s.store.SetSnapshot(ctx, node.ID, z.Bytes(), nil); err != nil {
+			tb.Fatal(err)
+		}
+		n++
+	}
+	s.snapshots.recent = recentSnapshots{limit: s.snapshots.recent.limit, items: map[int64]*list.Element{}, order: list.New()}
+	return n
 }

@@ -60,9 +60,11 @@ type Service struct {
 	banks          bankCache
 	snapshotKeep   int
 	snapshotMaxAge time.Duration
-	// snapshots packs the prompt snapshots (snapshots.go).
-	snapshots *snapshotCodec
-	log       *slog.Logger
+	// snapshots packs the prompt snapshots (snapshots.go); recompressBatch,
+	// when set by a test, replaces recompressBatch.
+	snapshots       *snapshotCodec
+	recompressBatch int
+	log             *slog.Logger
 }
 
 // Options configures New.

@@ -219,3 +219,81 @@ func TestOldZlibSnapshotsStillRead(t *testing.T) {
 		t.Fatalf("an old zlib snapshot reads %+v, want %+v", got, want)
 	}
 }
+
+// snapshots recompress converts old snapshots to chains a batch per
+// transaction: a failure midway keeps the converted batches and leaves the
+// rest old, every Insights reads the same throughout, and a rerun finishes.
+func TestRecompressSnapshots(t *testing.T) {
+	f := newSolo(t)
+	adv := f.adventure().Adventure.ID
+	prose := naturalProse(t)
+	var ids []int64
+	for i := range 60 {
+		ids = append(ids, f.play(adv, "I read on.", prose[i], "").Action.ID)
+	}
+	f.svc.SetRecompressBatch(25)
+	want := map[int64]narrative.Insights{}
+	for _, id := range ids {
+		want[id] = coldInsights(t, f, id)
+	}
+	if n := f.svc.MakeSnapshotsOld(t, adv); n != len(ids) {
+		t.Fatalf("%d old snapshots, want %d", n, len(ids))
+	}
+	same := func(when string) {
+		t.Helper()
+		for i, id := range ids {
+			if got := coldInsights(t, f, id); !reflect.DeepEqual(got, want[id]) {
+				t.Fatalf("%s: turn %d reads differently", when, i+1)
+			}
+		}
+	}
+	same("old")
+	batches := 0
+	f.svc.SetFailpoint(func(point string) error {
+		if point == "recompress.after_batch" {
+			if batches++; batches == 2 {
+				return errors.New("injected")
+			}
+		}
+		return nil
+	})
+	if _, err := f.svc.RecompressSnapshots(context.Background(), nil); err == nil {
+		t.Fatal("the injected failure did not stop the run")
+	}
+	old := 0
+	for _, id := range ids {
+		if format, _ := storedSnapshot(t, f.store, id); format == 0x78 {
+			old++
+		}
+	}
+	if old != len(ids)-25 {
+		t.Fatalf("%d old after a run that failed in its second batch, want %d (the first batch of 25 kept)", old, len(ids)-25)
+	}
+	same("after a failed run")
+	f.svc.SetFailpoint(nil)
+	var seen []narrative.RecompressProgress
+	rep, err := f.svc.RecompressSnapshots(context.Background(), func(p narrative.RecompressProgress) { seen = append(seen, p) })
+	must(t, err)
+	if rep.Snapshots != 35 || rep.Adventures != 1 || len(seen) != 2 || seen[1].Done != 35 || seen[1].Total != 35 {
+		t.Fatalf("the rerun: %+v, progress %+v", rep, seen)
+	}
+	same("converted")
+	deltas := 0
+	for _, id := range ids {
+		switch format, _ := storedSnapshot(t, f.store, id); format {
+		case 0x02:
+			deltas++
+		case 0x01:
+		default:
+			t.Fatalf("turn %d is still %#x", id, format)
+		}
+	}
+	// The first of the rerun starts a keyframe (its base was converted by
+	// the failed run, which this run does not remember), as does every 16th.
+	if deltas < len(ids)*13/16 {
+		t.Errorf("%d of %d snapshots are deltas", deltas, len(ids))
+	}
+	if rep, err := f.svc.RecompressSnapshots(context.Background(), nil); err != nil || rep.Snapshots != 0 {
+		t.Errorf("a third run: %+v %v", rep, err)
+	}
+}

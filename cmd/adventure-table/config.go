@@ -42,6 +42,10 @@ type Config struct {
 	// ScriptTimeout and ScriptMemoryMB limit one scenario-script hook call.
 	ScriptTimeout  time.Duration
 	ScriptMemoryMB int
+	// ScriptCacheDir keeps the compiled script engine between starts:
+	// AT_SCRIPT_CACHE_DIR, default DataDir/script-cache; "" (off) compiles
+	// it at every start.
+	ScriptCacheDir string
 	// ModelTimeouts bound each call to a model endpoint (llm.Timeouts).
 	ModelTimeouts llm.Timeouts
 	// SecretPrevious is the server secret before a rotation: the API keys
@@ -94,6 +98,7 @@ var envVars = []struct{ env, flag, help string }{
 	{"AT_LOG_FORMAT", "log-format", "text (default) or json"},
 	{"AT_SCRIPT_TIMEOUT", "script-timeout", "time limit of one scenario-script hook, e.g. 1s (default), 10ms to 30s"},
 	{"AT_SCRIPT_MEMORY_MB", "script-memory-mb", "memory limit of one scenario-script hook in MiB, 16 to 1024 (default 64)"},
+	{"AT_SCRIPT_CACHE_DIR", "script-cache-dir", "directory keeping the compiled script engine between starts, only this server's (default <data dir>/script-cache), or off"},
 	{"AT_MODEL_CONNECT_TIMEOUT", "model-connect-timeout", "time to connect to a model endpoint (TCP and TLS), default 10s"},
 	{"AT_MODEL_HEADERS_TIMEOUT", "model-headers-timeout", "time from connecting to the model's response headers, default 60s"},
 	{"AT_MODEL_IDLE_TIMEOUT", "model-idle-timeout", "longest silence inside a model's streamed reply, default 60s"},
@@ -166,6 +171,14 @@ func configFrom(raw map[string]string) (Config, error) {
 	}
 	if v, ok := raw["AT_DATA_DIR"]; ok {
 		c.DataDir = v
+	}
+	switch v := raw["AT_SCRIPT_CACHE_DIR"]; v {
+	case "":
+		c.ScriptCacheDir = filepath.Join(c.DataDir, "script-cache")
+	case "off":
+		c.ScriptCacheDir = ""
+	default:
+		c.ScriptCacheDir = v
 	}
 	var err error
 	for _, b := range []struct {

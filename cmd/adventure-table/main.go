@@ -222,7 +222,8 @@ func runServe(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wr
 	if err := os.MkdirAll(sandboxDir, 0o700); err != nil {
 		return fmt.Errorf("script sandbox: %w", err)
 	}
-	sandbox, err := scripting.New(scripting.Options{Timeout: cfg.ScriptTimeout, MemoryLimit: int64(cfg.ScriptMemoryMB) << 20, WorkDir: sandboxDir})
+	sandbox, err := scripting.New(scripting.Options{Timeout: cfg.ScriptTimeout, MemoryLimit: int64(cfg.ScriptMemoryMB) << 20, WorkDir: sandboxDir,
+		EngineCacheDir: cfg.ScriptCacheDir, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("script sandbox: %w", err)
 	}

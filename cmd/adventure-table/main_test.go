@@ -57,6 +57,21 @@ func TestLoadConfig(t *testing.T) {
 				t.Fatalf("got %v", c.TrustedProxies)
 			}
 		}},
+		{name: "OKScriptCacheInDataDir", args: []string{"-data-dir", dir}, check: func(t *testing.T, c Config) {
+			if c.ScriptCacheDir != filepath.Join(dir, "script-cache") {
+				t.Fatalf("got script cache %q", c.ScriptCacheDir)
+			}
+		}},
+		{name: "OKScriptCacheOff", env: map[string]string{"AT_SCRIPT_CACHE_DIR": "off"}, check: func(t *testing.T, c Config) {
+			if c.ScriptCacheDir != "" {
+				t.Fatalf("got script cache %q, want none", c.ScriptCacheDir)
+			}
+		}},
+		{name: "OKScriptCacheFlag", args: []string{"-script-cache-dir", filepath.Join(dir, "engine")}, check: func(t *testing.T, c Config) {
+			if c.ScriptCacheDir != filepath.Join(dir, "engine") {
+				t.Fatalf("got script cache %q", c.ScriptCacheDir)
+			}
+		}},
 		{name: "ErrMode", env: map[string]string{"AT_MODE": "cloud"}, wantErr: "AT_MODE"},
 		{name: "ErrHostedWithoutSecret", env: map[string]string{"AT_MODE": "hosted"}, wantErr: "AT_SECRET"},
 		{name: "ErrHostedOnPlainHTTP", env: map[string]string{"AT_MODE": "hosted", "AT_SECRET": secret}, wantErr: "AT_TLS_PROXY: a hosted server needs HTTPS"},

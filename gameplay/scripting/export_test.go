@@ -11,3 +11,9 @@ func WaitForSpares(s *Sandbox) {
 		time.Sleep(100 * time.Microsecond)
 	}
 }
+
+// EngineStart is how this process got its compiled QuickJS engine.
+type EngineStart = engineStart
+
+// LastEngineStart reports the first New of this process's engine start.
+func LastEngineStart() EngineStart { return warmStart }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -31,29 +33,80 @@ var errKilled = errors.New("runtime killed")
 // other code in the process created a runtime without the flag first; every
 // later runtime (ours or not) is then killable through its context.
 var (
-	warmOnce sync.Once
-	warmErr  error
+	warmOnce  sync.Once
+	warmErr   error
+	warmStart engineStart
 )
 
-func warmUp(mountDir string) error {
+// engineStart records how warmUp got the compiled QuickJS engine.
+type engineStart struct {
+	FromCache bool   // loaded from the disk cache, nothing compiled
+	Dir       string // the cache directory used, "" for none
+	Elapsed   time.Duration
+}
+
+// warmUp compiles QuickJS once per process, or loads it from a cache
+// directory under cacheBase ("" for none; see prepareEngineCache).
+func warmUp(mountDir, cacheBase string, log *slog.Logger) error {
 	warmOnce.Do(func() {
-		// No listener factory on this context: the main qjs module is compiled
-		// here, and listeners compiled into it would slow every JS call.
-		rt, err := qjs.New(qjs.Option{
-			CWD:                mountDir,
-			Context:            context.Background(),
-			CloseOnContextDone: true,
-			DisableBuildCache:  true,
-			Stdout:             io.Discard,
-			Stderr:             io.Discard,
-		})
-		if err != nil {
-			warmErr = fmt.Errorf("start quickjs: %w", err)
-			return
+		t0 := time.Now()
+		warmStart, warmErr = startEngine(mountDir, cacheBase, log)
+		warmStart.Elapsed = time.Since(t0)
+		if warmErr == nil && warmStart.Dir != "" {
+			log.Info("script engine ready", slog.Bool("from_cache", warmStart.FromCache),
+				slog.String("cache_dir", warmStart.Dir), slog.Duration("elapsed", warmStart.Elapsed))
 		}
-		closeRuntime(rt, true)
 	})
 	return warmErr
+}
+
+func startEngine(mountDir, cacheBase string, log *slog.Logger) (engineStart, error) {
+	if cacheBase == "" {
+		return engineStart{}, compileEngine(mountDir, "")
+	}
+	dir, before, err := prepareEngineCache(cacheBase, warmUpFlags())
+	if err != nil {
+		log.Warn("script engine cache not used, QuickJS is compiled at every start", slog.String("cache_dir", cacheBase), slog.Any("err", err))
+		return engineStart{}, compileEngine(mountDir, "")
+	}
+	if err := compileEngine(mountDir, dir); err != nil {
+		// A damaged entry (truncated, bad checksum) fails the load. The
+		// directory is ours: drop it and compile into a fresh one.
+		log.Warn("script engine cache unreadable, compiling it again", slog.String("cache_dir", dir), slog.Any("err", err))
+		if err := os.RemoveAll(dir); err != nil {
+			return engineStart{}, compileEngine(mountDir, "")
+		}
+		if dir, before, err = prepareEngineCache(cacheBase, warmUpFlags()); err != nil || compileEngine(mountDir, dir) != nil {
+			_ = os.RemoveAll(dir)
+			return engineStart{}, compileEngine(mountDir, "")
+		}
+	}
+	after, err := scanEngineCache(dir)
+	pruneEngineCaches(dir)
+	return engineStart{FromCache: err == nil && cacheWasRead(before, after), Dir: dir}, nil
+}
+
+// compileEngine compiles the QuickJS module, through the wazero file cache
+// in cacheDir unless it is "".
+func compileEngine(mountDir, cacheDir string) error {
+	// No listener factory on this context: the main qjs module is compiled
+	// here, and listeners compiled into it would slow every JS call
+	// (warmUpFlags says so to the cache key).
+	rt, err := qjs.New(qjs.Option{
+		CWD:                mountDir,
+		Context:            context.Background(),
+		CloseOnContextDone: true,
+		DisableBuildCache:  true,
+		CacheDir:           cacheDir,
+		QuickJSWasmBytes:   engineWasm(),
+		Stdout:             io.Discard,
+		Stderr:             io.Discard,
+	})
+	if err != nil {
+		return fmt.Errorf("start quickjs: %w", err)
+	}
+	closeRuntime(rt, true)
+	return nil
 }
 
 // wrtOffset locates qjs.Runtime's unexported wazero runtime. qjs v0.0.6's
@@ -242,8 +295,10 @@ func newVM(mountDir string, memoryLimit int64) (*vm, error) {
 		// Still set: it refuses single allocations larger than the cap
 		// before they reach memory.grow.
 		MemoryLimit: int(memoryLimit),
-		Stdout:      io.Discard,
-		Stderr:      io.Discard,
+		// The bytes warmUp compiled: others would make qjs recompile.
+		QuickJSWasmBytes: engineWasm(),
+		Stdout:           io.Discard,
+		Stderr:           io.Discard,
 	})
 	if err != nil {
 		cancel()

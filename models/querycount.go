@@ -4,11 +4,13 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
 )
 
 type queryCounterKey struct{}
@@ -110,9 +112,78 @@ func meterRead(db *gorm.DB) {
 	if !ok {
 		return
 	}
+	if fields := selectedFields(db); fields != nil {
+		rows, bytes := measureFields(db.Statement.Context, reflect.ValueOf(db.Statement.Dest), fields)
+		m.Rows.Add(rows)
+		m.Bytes.Add(bytes)
+		return
+	}
 	rows, bytes := measure(reflect.ValueOf(db.Statement.Dest))
 	m.Rows.Add(rows)
 	m.Bytes.Add(bytes)
+}
+
+// destSchemas caches the parsed schemas of query destinations.
+var destSchemas sync.Map
+
+// selectedFields are the destination's fields a query with a column list
+// selected, so the fields it left at their zero value are not counted as
+// read; nil when the query selects every column (or its model is unknown).
+func selectedFields(db *gorm.DB) []*schema.Field {
+	if len(db.Statement.Selects) == 0 {
+		return nil
+	}
+	t := reflect.TypeOf(db.Statement.Dest)
+	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	dest, err := schema.Parse(reflect.New(t).Interface(), &destSchemas, db.NamingStrategy)
+	if err != nil {
+		return nil
+	}
+	var fields []*schema.Field
+	for _, col := range db.Statement.Selects {
+		name := strings.Trim(col[strings.LastIndex(col, ".")+1:], "`\"")
+		if f := dest.LookUpField(name); f != nil {
+			fields = append(fields, f)
+		} else {
+			fields = append(fields, nil) // an expression: counted as 8 bytes
+		}
+	}
+	return fields
+}
+
+// measureFields is measure counting only fields of each row.
+func measureFields(ctx context.Context, v reflect.Value, fields []*schema.Field) (rows, bytes int64) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return 0, 0
+		}
+		v = v.Elem()
+	}
+	row := func(r reflect.Value) (n int64) {
+		for _, f := range fields {
+			if f == nil {
+				n += 8
+				continue
+			}
+			n += valueBytes(f.ReflectValueOf(ctx, r))
+		}
+		return n
+	}
+	if v.Kind() == reflect.Slice {
+		for i := range v.Len() {
+			bytes += row(reflect.Indirect(v.Index(i)))
+		}
+		return int64(v.Len()), bytes
+	}
+	if v.Kind() != reflect.Struct {
+		return 1, valueBytes(v)
+	}
+	return 1, row(v)
 }
 
 // measure walks a query destination: a slice counts its elements as rows.

@@ -69,15 +69,24 @@ type LineQuery struct {
 	// TextOnly reads only what the context builder needs (id, kind, text,
 	// token count), not the state snapshots.
 	TextOnly bool
+	// StoryOnly reads less still: what a prompt's history shows (id, kind,
+	// mode, text, token count).
+	StoryOnly bool
 }
 
-var actionTextColumns = []string{"id", "branch_id", "depth", "parent_id", "live", "kind", "mode", "text", "token_count"}
+var (
+	actionTextColumns  = []string{"id", "branch_id", "depth", "parent_id", "live", "kind", "mode", "text", "token_count"}
+	actionStoryColumns = []string{"id", "kind", "mode", "text", "token_count"}
+)
 
 // LineTail returns the newest nodes of a line, newest first.
 func (s *Store) LineTail(ctx context.Context, q LineQuery) ([]ActionRow, error) {
 	var rows []ActionRow
 	cols := actionListColumns
-	if q.TextOnly {
+	switch {
+	case q.StoryOnly:
+		cols = actionStoryColumns
+	case q.TextOnly:
 		cols = actionTextColumns
 	}
 	db := lineWhere(s.db.WithContext(ctx).Model(&Action{}).Select(cols), q.Line)
@@ -383,6 +392,37 @@ func (s *Store) AdventureCards(ctx context.Context, adventureID int64, line []Li
 			Where("adventure_cards.origin_action_id IS NULL OR (actions.live AND "+cond+")", args...)
 	}
 	err := db.Order("adventure_cards.position, adventure_cards.id").Find(&cards).Error
+	return cards, translate(err, "cards")
+}
+
+// cardTriggerColumns are what deciding whether a card fires needs: its keys
+// and rules, not its entry.
+var cardTriggerColumns = []string{"adventure_cards.id", "adventure_cards.keys", "adventure_cards.secondary_keys",
+	"adventure_cards.logic", "adventure_cards.constant", "adventure_cards.priority", "adventure_cards.disabled"}
+
+// AdventureCardTriggers is AdventureCards with only cardTriggerColumns
+// filled: a turn reads every card's keys but only the entries of the cards
+// that fire (AdventureCardsByID).
+func (s *Store) AdventureCardTriggers(ctx context.Context, adventureID int64, line []LineSegment) ([]AdventureCard, error) {
+	var cards []AdventureCard
+	db := s.db.WithContext(ctx).Select(cardTriggerColumns).Where("adventure_cards.adventure_id = ?", adventureID)
+	if line != nil {
+		cond, args := onLine(line)
+		db = db.Joins("LEFT JOIN actions ON actions.id = adventure_cards.origin_action_id").
+			Where("adventure_cards.origin_action_id IS NULL OR (actions.live AND "+cond+")", args...)
+	}
+	err := db.Order("adventure_cards.position, adventure_cards.id").Find(&cards).Error
+	return cards, translate(err, "cards")
+}
+
+// AdventureCardsByID returns cards of an adventure by id, in the order
+// AdventureCards lists them.
+func (s *Store) AdventureCardsByID(ctx context.Context, adventureID int64, ids []int64) ([]AdventureCard, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var cards []AdventureCard
+	err := s.db.WithContext(ctx).Where("adventure_id = ? AND id IN ?", adventureID, ids).Order("position, id").Find(&cards).Error
 	return cards, translate(err, "cards")
 }
 

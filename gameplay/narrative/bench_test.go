@@ -54,7 +54,7 @@ func (p prose) paragraph(min, max int) string {
 
 // longAdventure is an adventure with 200 story cards (a few named in the
 // story) and the given number of turns.
-func longAdventure(b *testing.B, turns int) (*solo, int64) {
+func longAdventure(b testing.TB, turns int) (*solo, int64) {
 	f := newSolo(b)
 	ctx := context.Background()
 	p := prose{rand.New(rand.NewPCG(7, uint64(turns)))}

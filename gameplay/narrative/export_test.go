@@ -39,6 +39,26 @@ func (s *Service) BuildAtTip(ctx context.Context, userID, adventureID int64) (to
 	return b.result.TotalTokens, len(b.snapshotRaw), len(b.snapshot.data), nil
 }
 
+// PromptBytesAtTip builds the context a turn at the head would send and
+// returns the bytes of the prompt's messages. Only the build runs under
+// ctx (a started turn has found its parent already).
+func (s *Service) PromptBytesAtTip(ctx context.Context, userID, adventureID int64) (int, error) {
+	_, tip, err := ownTip(context.Background(), s.store, userID, adventureID, false)
+	if err != nil {
+		return 0, err
+	}
+	t := &Turn{s: s, userID: userID, adventureID: adventureID, parentID: tip.ID, depth: tip.Depth + 1}
+	b, err := t.build(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range b.messages {
+		n += len(m.Content)
+	}
+	return n, nil
+}
+
 func (s *Service) buildAtTip(ctx context.Context, userID, adventureID int64) (*built, error) {
 	_, tip, err := ownTip(ctx, s.store, userID, adventureID, false)
 	if err != nil {

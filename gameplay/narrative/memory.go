@@ -227,11 +227,7 @@ func (b *bank) complete(ctx context.Context, messages []llm.Message, maxTokens, 
 // cards are the story cards on the bank's line, for the cast brief.
 func (b *bank) cards(ctx context.Context) ([]prompt.Card, error) {
 	rows, err := enabledCards(b.s.store.AdventureCards(ctx, b.adv.ID, b.h.line))
-	out := make([]prompt.Card, len(rows))
-	for i, c := range rows {
-		out[i] = promptCard(c)
-	}
-	return out, err
+	return promptCards(rows), err
 }
 
 // blockTurns renders nodes (oldest first) as the passage the memory prompt shows.

@@ -59,7 +59,7 @@ func (s *Service) recall(ctx context.Context, h head, settings models.ProviderSe
 	if len(bank.depth) == 0 {
 		return out, nil
 	}
-	rows, err := s.store.LineTail(ctx, models.LineQuery{Line: h.line, SkipIDs: skip, Limit: queryTurns, TextOnly: true})
+	rows, err := s.store.LineTail(ctx, models.LineQuery{Line: h.line, SkipIDs: skip, Limit: queryTurns, StoryOnly: true})
 	if err != nil {
 		return out, err
 	}

@@ -2,13 +2,11 @@ package narrative_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"compress/zlib"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,29 +15,6 @@ import (
 	"github.com/adventure-table/adventure-table/gameplay/narrative"
 	"github.com/adventure-table/adventure-table/models"
 )
-
-// naturalProse is a public-domain book (Newton's Opticks, the text Go's
-// compress tests use) cut into paragraphs: real prose, so compression
-// ratios are not flattered by generated repetition.
-func naturalProse(t testing.TB) []string {
-	t.Helper()
-	f, err := os.Open("testdata/prose/opticks.txt.gz")
-	must(t, err)
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	must(t, err)
-	var b bytes.Buffer
-	_, err = b.ReadFrom(r)
-	must(t, err)
-	var out []string
-	for _, p := range strings.Split(b.String(), "\n\n") {
-		p = strings.Join(strings.Fields(p), " ")
-		if len(p) > 200 && len(p) < 3000 {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // storedSnapshot is a turn's snapshot as stored: its format byte and what
 // it is a delta against.

@@ -333,7 +333,8 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	cardRows, err := enabledCards(s.store.AdventureCards(ctx, adv.ID, h.line))
+	// Every card's keys, and later only the entries of those that fire.
+	triggers, err := enabledCards(s.store.AdventureCardTriggers(ctx, adv.ID, h.line))
 	if err != nil {
 		return nil, err
 	}
@@ -369,16 +370,25 @@ func (t *Turn) build(ctx context.Context) (*built, error) {
 		in.AuthorsNote = cmp.Or(mem.AuthorsNote, in.AuthorsNote)
 		in.FrontMemory = mem.FrontMemory
 	}
-	// The story only gets what the fixed sections leave: read just enough
-	// of it to cover that (their counts are memoised, so this dry build
-	// costs little).
-	history, err := historyWindow(ctx, s.store, h.line, t.skip, prompt.Build(in).Available)
+	// The story gets what the fixed sections and the lore leave: read just
+	// enough of it to cover that. The lore depends on the newest turns only,
+	// so once the first of them are read, the cards that fire are known and
+	// a build with those turns alone (the sections' counts are memoised, so
+	// it costs little) gives the story's share.
+	var cards []prompt.Card
+	history, err := historyWindow(ctx, s.store, h.line, t.skip, func(newest []storyTurn) (int, error) {
+		ids := prompt.Triggered(promptCards(triggers), promptTurns(newest))
+		rows, err := s.store.AdventureCardsByID(ctx, adv.ID, ids)
+		if err != nil {
+			return 0, err
+		}
+		cards = promptCards(rows)
+		dry := in
+		dry.Cards, dry.History = cards, promptTurns(newest)
+		return prompt.Build(dry).HistoryBudget, nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	cards := make([]prompt.Card, len(cardRows))
-	for i, c := range cardRows {
-		cards[i] = promptCard(c)
 	}
 	in.Cards, in.History = cards, promptTurns(history)
 	res := prompt.Build(in)

@@ -410,6 +410,14 @@ func promptCard(c models.AdventureCard) prompt.Card {
 		Constant: c.Constant, Priority: c.Priority, Entry: c.Entry, Type: c.Type}
 }
 
+func promptCards(rows []models.AdventureCard) []prompt.Card {
+	cards := make([]prompt.Card, len(rows))
+	for i, c := range rows {
+		cards[i] = promptCard(c)
+	}
+	return cards
+}
+
 func parseSchema(raw string) Schema {
 	var s Schema
 	_ = json.Unmarshal([]byte(raw), &s)

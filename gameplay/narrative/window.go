@@ -11,18 +11,21 @@ import (
 // firstWindow is how many nodes the history reader fetches first.
 const firstWindow = 32
 
-// historyWindow returns the newest part of a line that covers budget tokens,
-// oldest first (seed §2.2). It measures the first window's real token count
-// and, when that falls short, projects how many more nodes it needs from the
-// measured average instead of doubling; each round fetches only rows it does
-// not hold yet, so no row is read twice and the cost is bounded by the
-// budget, not by the story's length. skip excludes the turn being retried.
-func historyWindow(ctx context.Context, store *models.Store, line []models.LineSegment, skip []int64, budget int) ([]storyTurn, error) {
+// historyWindow returns the newest part of a line that covers the budget
+// in tokens, oldest first (seed §2.2). It measures the first window's real
+// token count and, when that falls short, projects how many more nodes it
+// needs from the measured average instead of doubling; each round fetches
+// only rows it does not hold yet, so no row is read twice and the cost is
+// bounded by the budget, not by the story's length. budget is asked once
+// the first window is read (the lore, which comes out of the story's share,
+// depends on the newest turns only). skip excludes the turn being retried.
+func historyWindow(ctx context.Context, store *models.Store, line []models.LineSegment, skip []int64, budget func(newest []storyTurn) (int, error)) ([]storyTurn, error) {
 	var turns []storyTurn // newest first while reading
 	tokens := 0
 	want := firstWindow
+	limit := -1
 	for {
-		rows, err := store.LineTail(ctx, models.LineQuery{Line: line, SkipIDs: skip, Limit: want, Offset: len(turns), TextOnly: true})
+		rows, err := store.LineTail(ctx, models.LineQuery{Line: line, SkipIDs: skip, Limit: want, Offset: len(turns), StoryOnly: true})
 		if err != nil {
 			return nil, err
 		}
@@ -35,11 +38,20 @@ func historyWindow(ctx context.Context, store *models.Store, line []models.LineS
 			turns = append(turns, storyTurn{Turn: prompt.Turn{ID: r.ID, Kind: r.Kind, Text: text, Tokens: n}, Mode: r.Mode})
 			tokens += n
 		}
-		if len(rows) < want || tokens >= budget {
+		if limit < 0 {
+			newest := slices.Clone(turns)
+			slices.Reverse(newest)
+			if limit, err = budget(newest); err != nil {
+				return nil, err
+			}
+		}
+		if len(rows) < want || tokens >= limit {
 			break
 		}
 		average := float64(tokens) / float64(len(turns))
-		projected := int(float64(budget)/max(average, 1)*1.15) + 8
+		// A 5% margin: a round that still falls short reads again, which
+		// costs a statement; reading 15% more cost 13% of the bytes.
+		projected := int(float64(limit)/max(average, 1)*1.05) + 4
 		want = max(projected-len(turns), 8)
 	}
 	slices.Reverse(turns)

@@ -62,6 +62,19 @@ func selectCards(cards []Card, window []Turn, budget int) ([]CardReport, string)
 	return reports, renderLore(cards, included)
 }
 
+// Triggered returns the ids of the cards that fire on the newest turns of
+// window (constant ones too), in input order: the only cards whose entries a
+// prompt can hold, so a reader can fetch just those before Build.
+func Triggered(cards []Card, window []Turn) []int64 {
+	hits := findTriggers(cards, window, true)
+	slices.SortFunc(hits, func(a, b trigger) int { return cmp.Compare(a.card, b.card) })
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = cards[h.card].ID
+	}
+	return ids
+}
+
 // renderLore lists the included cards by priority, lower first, so the
 // most important lore sits nearest the end of the prompt where the model
 // writes (SillyTavern's insertion order), ties in input order. It depends

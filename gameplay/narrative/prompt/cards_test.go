@@ -1,6 +1,7 @@
 package prompt_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -371,4 +372,50 @@ func FuzzRegexKey(f *testing.F) {
 			t.Fatalf("accepted a pattern of %d bytes", end-1)
 		}
 	})
+}
+
+// A reader fetches only the entries of the cards Triggered names, from the
+// newest turns alone: Build then gives the same prompt as with every card,
+// and a build with just those turns gives the story's share of the budget.
+func TestTriggeredCardsAreAllABuildNeeds(t *testing.T) {
+	entry := func(words int) string { return strings.TrimSpace(strings.Repeat("lorem ", words)) }
+	cards := []prompt.Card{
+		{ID: 10, Title: "Alpha", Keys: []string{"alpha"}, Entry: entry(30), Priority: 2},
+		{ID: 11, Title: "Rule", Constant: true, Entry: entry(10)},
+		{ID: 12, Title: "Delta", Keys: []string{"delta"}, Entry: entry(40)},
+		{ID: 13, Title: "Beta", Keys: []string{"beta"}, SecondaryKeys: []string{"gamma"}, Entry: entry(20)},
+		{ID: 14, Title: "Omega", Keys: []string{"omega"}, Entry: entry(50)},
+	}
+	var history []prompt.Turn
+	for i := range 40 {
+		text := "The road goes on. " + entry(30)
+		switch i {
+		case 2:
+			text += " omega" // too old to be scanned
+		case 36:
+			text += " beta and gamma"
+		case 39:
+			text += " delta, then alpha"
+		}
+		history = append(history, prompt.Turn{ID: int64(i + 1), Kind: "narration", Text: text, Tokens: prompt.Count(text)})
+	}
+	ids := prompt.Triggered(cards, history[len(history)-8:])
+	if want := []int64{10, 11, 12, 13}; !slices.Equal(ids, want) {
+		t.Fatalf("Triggered = %v, want %v", ids, want)
+	}
+	var fired []prompt.Card
+	for _, c := range cards {
+		if slices.Contains(ids, c.ID) {
+			fired = append(fired, c)
+		}
+	}
+	all := prompt.Build(prompt.Input{Cards: cards, History: history, Budget: 1500})
+	some := prompt.Build(prompt.Input{Cards: fired, History: history, Budget: 1500})
+	if diff := cmp.Diff(all, some); diff != "" {
+		t.Errorf("a build with the triggered cards differs (-all +triggered):\n%s", diff)
+	}
+	dry := prompt.Build(prompt.Input{Cards: fired, History: history[len(history)-8:], Budget: 1500})
+	if dry.HistoryBudget != all.HistoryBudget || all.HistoryTokens > all.HistoryBudget {
+		t.Errorf("the story's share from the newest turns: %d, from all: %d (history used %d)", dry.HistoryBudget, all.HistoryBudget, all.HistoryTokens)
+	}
 }

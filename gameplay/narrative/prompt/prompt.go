@@ -105,6 +105,10 @@ type Result struct {
 	TotalTokens     int  // sum of all section tokens
 	Budget          int
 	Available       int // max(256, Budget - reserved)
+	// HistoryBudget is what the story may take: Available less the lore.
+	// The lore depends only on the newest turns, so a build with those
+	// alone tells a reader how much more of the story to fetch.
+	HistoryBudget int
 }
 
 // authorsNoteDepth (AUTHORS_NOTE_DEPTH) is how many history turns from the
@@ -166,6 +170,7 @@ func Build(in Input) Result {
 		NewestTruncated: hist.truncated,
 		Budget:          in.Budget,
 		Available:       available,
+		HistoryBudget:   available - lore.tokens,
 	}
 	res.Messages = assembleMessages(static.text, note, hist.turns, final)
 	res.Sections = sections(static, note, hist, final)

@@ -62,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runMemoriesCommand(ctx, args, getenv, stdout, stderr)
 	case "stats":
 		return runStatsCommand(ctx, args, getenv, stdout, stderr)
+	case "snapshots":
+		return runSnapshotsCommand(ctx, args, getenv, stdout, stderr)
 	case "backup", "restore":
 		return runBackupCommand(ctx, cmd, args, getenv, stdout, stderr)
 	case "help":
@@ -113,6 +115,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "       adventure-table memories rewrite --adventure <id> [--dry-run] [flags]   (rewrite a memory bank through the current memory prompt)")
 	fmt.Fprintln(w, "       adventure-table memories ab --adventure <id> --framing <file> [--json] [flags]   (compare the current framing rule with FILE's; saves nothing)")
 	fmt.Fprintln(w, "       adventure-table stats [--days N] [--csv] [flags]   (the operator's dashboard in the terminal)")
+	fmt.Fprintln(w, "       adventure-table snapshots recompress [flags]   (convert prompt snapshots stored before version 37 to deltas)")
 	fmt.Fprintln(w, "       adventure-table backup <file> [flags]   (a consistent copy of the database while the server runs)")
 	fmt.Fprintln(w, "       adventure-table restore <file> [flags]   (load a backup into an empty database)")
 	fmt.Fprintln(w, "settings (environment variable, or the flag in brackets):")

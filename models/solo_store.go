@@ -384,8 +384,17 @@ func (s *Store) ReleaseDeadTurns(ctx context.Context, holderPrefix string, stale
 // cards on that line (the shared ones and those a turn live on the line
 // created); with none, every card.
 func (s *Store) AdventureCards(ctx context.Context, adventureID int64, line []LineSegment) ([]AdventureCard, error) {
+	return s.cardsOnLine(ctx, adventureID, line, nil)
+}
+
+// cardsOnLine reads the columns cols (nil: all) of an adventure's cards on
+// a line (nil: every card).
+func (s *Store) cardsOnLine(ctx context.Context, adventureID int64, line []LineSegment, cols []string) ([]AdventureCard, error) {
 	var cards []AdventureCard
 	db := s.db.WithContext(ctx).Where("adventure_cards.adventure_id = ?", adventureID)
+	if cols != nil {
+		db = db.Select(cols)
+	}
 	if line != nil {
 		cond, args := onLine(line)
 		db = db.Joins("LEFT JOIN actions ON actions.id = adventure_cards.origin_action_id").
@@ -404,15 +413,7 @@ var cardTriggerColumns = []string{"adventure_cards.id", "adventure_cards.keys", 
 // filled: a turn reads every card's keys but only the entries of the cards
 // that fire (AdventureCardsByID).
 func (s *Store) AdventureCardTriggers(ctx context.Context, adventureID int64, line []LineSegment) ([]AdventureCard, error) {
-	var cards []AdventureCard
-	db := s.db.WithContext(ctx).Select(cardTriggerColumns).Where("adventure_cards.adventure_id = ?", adventureID)
-	if line != nil {
-		cond, args := onLine(line)
-		db = db.Joins("LEFT JOIN actions ON actions.id = adventure_cards.origin_action_id").
-			Where("adventure_cards.origin_action_id IS NULL OR (actions.live AND "+cond+")", args...)
-	}
-	err := db.Order("adventure_cards.position, adventure_cards.id").Find(&cards).Error
-	return cards, translate(err, "cards")
+	return s.cardsOnLine(ctx, adventureID, line, cardTriggerColumns)
 }
 
 // AdventureCardsByID returns cards of an adventure by id, in the order

@@ -208,8 +208,8 @@ export async function endJourney(contexts, browser, server) {
 // journey, called inside a describe block, starts the real server (hosted
 // with { hosted: true }, see hostedEnv) and Chromium before the block's
 // tests and ends them after (endJourney). It returns url(path), at(page,
-// path), pageErrors, which collects the uncaught errors and
-// Content-Security-Policy refusals of every page, and open(who, options):
+// path), pageErrors, which collects the uncaught errors, the
+// Content-Security-Policy refusals and the missing texts of every page, and open(who, options):
 // a page in a fresh browser context (its own cookies; options are the
 // context's, en-US unless told), with that page's own errors, shot when its
 // test fails (shotsOnFailure).
@@ -246,6 +246,8 @@ export function journey({ hosted = false, behindProxy = false } = {}) {
     page.on('pageerror', (err) => problem(err.message));
     // A resource the Content-Security-Policy refused fails the journey too.
     page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && problem(`CSP: ${m.text()}`));
+    // So does a text whose part of the words the page did not load (src/i18n/messages.ts).
+    page.on('console', (m) => m.type() === 'error' && /its part is not loaded/.test(m.text()) && problem(m.text()));
     return { context, page, errors };
   }
 

@@ -115,7 +115,7 @@ export function tableJourney({ viewport = { width: 1400, height: 1000 }, behindP
     return { me, room, campaignId, seats, sessionId };
   }
 
-  return { url, at, person, api, setUpTable, pageErrors, server };
+  return { url, at, open, person, api, setUpTable, pageErrors, server };
 }
 
 // shootBothSchemes saves the page as it looks now, light and dark, as

@@ -1,12 +1,16 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppShell } from '../src/App';
+import { AppShell, preloadPages } from '../src/App';
 import errorsEn from '../src/i18n/errors.en.json';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { AI_ONLINE_MS, aiPresence } from '../src/table/ai';
 import type { MintedGrant, RoomView, Seat, SessionResume } from '../src/table/api';
+
+// The pages' scripts are here before any test renders one, as in the app
+// once a page has been seen (the operator's chart library needs a real browser).
+await preloadPages(['/operator']);
 
 // ---- a fake server at the fetch boundary ---------------------------------
 

@@ -1,13 +1,17 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppShell } from '../src/App';
+import { AppShell, preloadPages } from '../src/App';
 import errorsEn from '../src/i18n/errors.en.json';
 import errorsZhTW from '../src/i18n/errors.zh-TW.json';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { LANGUAGE_STORAGE_KEY } from '../src/i18n/messages';
 import { zhTW } from '../src/i18n/zh-TW';
+
+// The pages' scripts are here before any test renders one, as in the app
+// once a page has been seen (the operator's chart library needs a real browser).
+await preloadPages(['/operator']);
 
 const HEALTH = {
   status: 'ok',

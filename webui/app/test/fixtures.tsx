@@ -4,12 +4,16 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
-import { AppShell } from '../src/App';
+import { AppShell, preloadPages } from '../src/App';
 import { en } from '../src/i18n/en';
 import { I18nProvider } from '../src/i18n/I18nProvider';
 import { resetIdentity } from '../src/identity';
 import type { ActionView, AdventureView, ProviderSettingsView, ScenarioView } from '../src/solo/api';
 import type { Character, CharacterDerived, EventView, Participant, RollRequestView, RollResultView, Seat, SessionResume } from '../src/table/api';
+
+// The pages' scripts are here before any test renders one, as in the app
+// once a page has been seen (the operator's chart library needs a real browser).
+await preloadPages(['/operator']);
 
 // pickMore presses an item of the play screen's overflow menu (MoreMenu):
 // it opens the menu, then picks the item by its name.

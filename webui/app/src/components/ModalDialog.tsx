@@ -1,46 +1,26 @@
-import type { ReactNode } from 'react';
-import { Dialog, Modal, ModalOverlay } from 'react-aria-components';
+import { Suspense, type ReactNode } from 'react';
+import { lazyPart } from '../lazy';
 
-// ModalDialog is every dialog and drawer of the app, on React Aria's
-// ModalOverlay, Modal and Dialog: focus stays inside while it is open (the
-// page behind is inert), Escape closes it, focus goes back to where it was,
-// and the page under it does not scroll. A dialog (kind 'dialog') sits in
-// the middle over a dimmed page and closes only by its own buttons or
-// Escape (a click beside a half-filled form does not lose it); a drawer
-// (kind 'drawer') takes the right edge and a click beside it closes it too.
-// className is the dialog's own (dialog … or drawer …), labelledBy the id
-// of its title, testId its data-testid. React Aria sets its few styles
-// through the DOM (our CSP allows that) and adds no <style> element (see
-// the pressable marker in index.html).
-export function ModalDialog({
-  kind,
-  className,
-  labelledBy,
-  testId,
-  onClose,
-  children,
-}: {
+export interface ModalDialogProps {
   kind: 'dialog' | 'drawer';
   className: string;
   labelledBy: string;
   testId: string;
   onClose: () => void;
   children: ReactNode;
-}) {
+}
+
+// React Aria's overlays are a large script that no page needs until a
+// dialog opens: it is fetched then (and at once the next time).
+const Frame = lazyPart(() => import('./ModalFrame'), 'ModalFrame');
+
+// ModalDialog is every dialog and drawer of the app: see ModalFrame. It is
+// mounted while open. The first one opened may take a moment to appear
+// while its script arrives; the page stays as it was meanwhile.
+export function ModalDialog(props: ModalDialogProps) {
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable={kind === 'drawer'}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      className={`${kind}-backdrop`}
-    >
-      <Modal className="modal-frame">
-        <Dialog className={className} aria-labelledby={labelledBy} data-testid={testId}>
-          {children}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <Suspense fallback={null}>
+      <Frame {...props} />
+    </Suspense>
   );
 }

@@ -1,6 +1,8 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   errorText,
+  languageLoaded,
+  loadLanguage,
   storeLanguage,
   storedLanguage,
   translate,
@@ -17,17 +19,40 @@ interface I18n {
 
 const I18nContext = createContext<I18n | null>(null);
 
+// I18nProvider gives its children the words of the reader's language. It
+// shows nothing until that language's dictionary is loaded (main.tsx loads
+// it before the first render, so normally at once); a switch keeps the
+// current language on screen until the new one has arrived.
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Language>(storedLanguage);
+  const [ready, setReady] = useState(() => languageLoaded(lang));
+
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    void loadLanguage(lang).then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, [lang, ready]);
 
   useEffect(() => {
     // the tab's title is each page's (usePageTitle), in this language
     document.documentElement.lang = lang;
   }, [lang]);
 
+  // the latest choice wins when two switches race their loads
+  const wanted = useRef(lang);
   const setLang = useCallback((next: Language) => {
     storeLanguage(next);
-    setLangState(next);
+    wanted.current = next;
+    if (languageLoaded(next)) {
+      setLangState(next);
+      return;
+    }
+    void loadLanguage(next).then(() => {
+      if (wanted.current === next) setLangState(next);
+    });
   }, []);
 
   const value = useMemo<I18n>(
@@ -40,6 +65,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     [lang, setLang],
   );
 
+  if (!ready) return null;
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

@@ -1,7 +1,5 @@
 import { Ban, Flag, Play } from 'lucide-react';
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from 'react';
-import { useTab, useTabList, useTabPanel } from 'react-aria';
-import { Item, useTabListState, type TabListState } from 'react-stately';
+import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type UIEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -36,16 +34,20 @@ import { InputBar, type InputMode } from '../table/InputBar';
 import { narrationDrafts, NarratorPanel, useNarrators } from '../table/narrator';
 import { tableNames } from '../table/names';
 import { PlayerCards, seatDisplayName } from '../table/PlayerCards';
-import { RecapPanel } from '../table/Recap';
-import { JournalPanel } from '../table/Journal';
 import { StagePanel } from '../table/Stage';
 import { useEventFeed } from '../table/useEventFeed';
 import { changesBoard, mergeResults, useRollBoard } from '../table/useRollBoard';
 import { useSideWidth } from '../table/useSideWidth';
+import { lazyPart } from '../lazy';
 import { useAction } from '../useAction';
 import { usePageTitle } from '../usePageTitle';
 import { useApi } from '../useApi';
 import { usePolled } from '../usePolled';
+
+// What the page shows only now and then loads when it is first shown: the
+// journal (behind its tab) and the DM's recap draft.
+const JournalPanel = lazyPart(() => import('../table/Journal'), 'JournalPanel');
+const RecapPanel = lazyPart(() => import('../table/Recap'), 'RecapPanel');
 
 // The presence route is read this often while the page is visible.
 export const PRESENCE_POLL_MS = 20_000;
@@ -274,21 +276,19 @@ function LiveTable({ initial }: { initial: SessionResume }) {
     setCheckDraft({ ...draft, seatIds: draft.seatIds === null ? null : draft.seatIds.filter((id) => known.has(id)) });
   };
 
-  // The side tabs on React Aria's tab hooks (not its Tabs component, which
-  // would render the whole page a second time, hidden, to find its tabs):
-  // the arrow keys move along the tabs (wrapping), Home and End jump to the
-  // ends, and the tab in focus is the one shown. The panels are spread over
-  // the page (SidePanel).
-  const tabs = useTabListState({
-    items: SIDE_TABS,
-    // on a wide screen the feed and the table are always in view and their
-    // tabs hidden: the arrow keys skip them
-    disabledKeys: wide ? WIDE_HIDDEN_TABS : [],
-    children: (x) => <Item key={x.id}>{t(x.label)}</Item>,
-    selectedKey: tab,
-    onSelectionChange: (k) => setTab(k as SideTab),
-  });
-  const phoneTabs = <SideTabList state={tabs} label={t('table.side')} />;
+  // The side tabs, as the ARIA tabs pattern has them: the arrow keys move
+  // along the tabs (wrapping), Home and End jump to the ends, and the tab
+  // in focus is the one shown. The panels are spread over the page
+  // (SidePanel). On a wide screen the feed and the table are always in
+  // view and their tabs hidden: the arrow keys skip them.
+  const baseId = useId();
+  const tabs: SideTabs = {
+    baseId,
+    selected: tab,
+    keys: SIDE_TABS.map((x) => x.id).filter((k) => !(wide && WIDE_HIDDEN_TABS.includes(k))),
+    select: setTab,
+  };
+  const phoneTabs = <SideTabList tabs={tabs} label={t('table.side')} />;
 
   // The table: on the left the head, the stage (a collapsible hero), the
   // player cards and the tools (dice, actions); on the right the feed
@@ -345,7 +345,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         {refreshError !== null && <ErrorNotice code={refreshError} lead={t('session.failed')} onRetry={refresh} />}
 
         {isDM && status === 'active' && (data.recap.status === 'drafting' || data.recap.status === 'draft') && (
-          <RecapPanel data={data} onSession={applyResume} reload={refresh} />
+          <Suspense fallback={null}>
+            <RecapPanel data={data} onSession={applyResume} reload={refresh} />
+          </Suspense>
         )}
 
         <EncounterPrompt
@@ -359,7 +361,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
         {phoneTabs}
 
-        <SidePanel state={tabs} id="scene" className="table-scene">
+        <SidePanel tabs={tabs} id="scene" className="table-scene">
           {hasSessionControls(data) && <SessionControls data={data} onSession={applyResume} />}
 
           <details
@@ -410,7 +412,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
         </SidePanel>
 
         <div className="table-tools" data-testid="side-panel">
-          <SidePanel state={tabs} id="dice" className="side-tab-panel tools-panel" hidden={tab !== 'dice'} data-testid="dice-panel">
+          <SidePanel tabs={tabs} id="dice" className="side-tab-panel tools-panel" hidden={tab !== 'dice'} data-testid="dice-panel">
             <DicePanel
               ctx={ctx}
               results={results}
@@ -418,14 +420,14 @@ function LiveTable({ initial }: { initial: SessionResume }) {
               onRequestCheck={() => requestCheck({ seatIds: null })}
             />
           </SidePanel>
-          <SidePanel state={tabs} id="actions" className="side-tab-panel tools-panel" hidden={tab !== 'actions'} data-testid="actions-panel">
+          <SidePanel tabs={tabs} id="actions" className="side-tab-panel tools-panel" hidden={tab !== 'actions'} data-testid="actions-panel">
             <ActionsPanel
               ctx={ctx}
               onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
             />
           </SidePanel>
-          <SidePanel state={tabs} id="journal" className="side-tab-panel tools-panel" hidden={tab !== 'journal'} data-testid="journal-panel">
-            {tab === 'journal' && <JournalPanel campaignId={data.campaign.id} />}
+          <SidePanel tabs={tabs} id="journal" className="side-tab-panel tools-panel" hidden={tab !== 'journal'} data-testid="journal-panel">
+            <Suspense fallback={null}>{tab === 'journal' && <JournalPanel campaignId={data.campaign.id} />}</Suspense>
           </SidePanel>
         </div>
       </div>
@@ -434,7 +436,7 @@ function LiveTable({ initial }: { initial: SessionResume }) {
 
       <SidePanel
         as="section"
-        state={tabs}
+        tabs={tabs}
         id="chat"
         className="feed-col side-tab-panel"
         data-testid="feed-column"
@@ -484,45 +486,76 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   );
 }
 
-// SideTabList is the row of side tabs (React Aria's useTabList and useTab).
-function SideTabList({ state, label }: { state: TabListState<(typeof SIDE_TABS)[number]>; label: string }) {
+// SideTabs is the side tabs' state: which is chosen, and the ones the
+// arrow keys reach (in order).
+interface SideTabs {
+  baseId: string;
+  selected: SideTab;
+  keys: SideTab[];
+  select: (tab: SideTab) => void;
+}
+const tabId = (tabs: SideTabs, id: SideTab) => `${tabs.baseId}-tab-${id}`;
+const panelId = (tabs: SideTabs, id: SideTab) => `${tabs.baseId}-tabpanel-${id}`;
+
+// SideTabList is the row of side tabs. Only the chosen tab is in the Tab
+// order; the arrow keys, Home and End choose another and move the focus
+// to it. A tab the screen hides (the feed's and the table's, beside the
+// tools on a wide screen) is disabled.
+function SideTabList({ tabs, label }: { tabs: SideTabs; label: string }) {
+  const { t } = useI18n();
   const ref = useRef<HTMLDivElement>(null);
-  const { tabListProps } = useTabList({ 'aria-label': label }, state, ref);
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    const { keys } = tabs;
+    const at = keys.indexOf(tabs.selected);
+    let next: SideTab | undefined;
+    if (e.key === 'ArrowRight') next = keys[(at + 1) % keys.length];
+    else if (e.key === 'ArrowLeft') next = keys[(at - 1 + keys.length) % keys.length];
+    else if (e.key === 'Home') next = keys[0];
+    else if (e.key === 'End') next = keys[keys.length - 1];
+    if (!next) return;
+    e.preventDefault();
+    tabs.select(next);
+    ref.current?.querySelector<HTMLElement>(`#${CSS.escape(tabId(tabs, next))}`)?.focus();
+  };
   return (
-    <div className="side-tabs view-tabs" {...tabListProps} ref={ref}>
-      {[...state.collection].map((item) => (
-        <SideTabItem key={item.key} id={item.key as SideTab} state={state}>
-          {item.rendered}
-        </SideTabItem>
-      ))}
+    <div className="side-tabs view-tabs" role="tablist" aria-orientation="horizontal" aria-label={label} onKeyDown={onKeyDown} ref={ref}>
+      {SIDE_TABS.map(({ id, label: key }) => {
+        const chosen = tabs.selected === id;
+        const enabled = tabs.keys.includes(id);
+        return (
+          <div
+            key={id}
+            id={tabId(tabs, id)}
+            className={`view-tab view-tab-${id}`}
+            role="tab"
+            aria-selected={chosen}
+            aria-controls={chosen ? panelId(tabs, id) : undefined}
+            aria-disabled={enabled ? undefined : true}
+            tabIndex={enabled ? (chosen ? 0 : -1) : undefined}
+            onClick={() => enabled && tabs.select(id)}
+          >
+            {t(key)}
+          </div>
+        );
+      })}
     </div>
   );
 }
 
-function SideTabItem({ id, state, children }: { id: SideTab; state: TabListState<object>; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const { tabProps } = useTab({ key: id }, state, ref);
-  return (
-    <div className={`view-tab view-tab-${id}`} {...tabProps} ref={ref}>
-      {children}
-    </div>
-  );
-}
-
-// SidePanel is the part of the session page a side tab shows (React Aria's
-// useTabPanel). The feed and the table stay in view beside the tools on a
-// wide screen, where their tabs are hidden: every panel is mounted all the
-// time, hidden (the tools) or shown by the page's CSS (data-view), and it
-// is labelled by its own tab, not by the chosen one.
+// SidePanel is the part of the session page a side tab shows. The feed and
+// the table stay in view beside the tools on a wide screen, where their
+// tabs are hidden: every panel is mounted all the time, hidden (the tools)
+// or shown by the page's CSS (data-view), and it is labelled by its own
+// tab, not by the chosen one.
 function SidePanel({
   as: Tag = 'div',
-  state,
+  tabs,
   id,
   children,
   ...rest
 }: {
   as?: 'div' | 'section';
-  state: TabListState<object>;
+  tabs: SideTabs;
   id: SideTab;
   className: string;
   hidden?: boolean;
@@ -530,16 +563,8 @@ function SidePanel({
   'data-testid'?: string;
   onScrollCapture?: (e: UIEvent<HTMLElement>) => void;
 }) {
-  const ref = useRef<HTMLElement>(null);
-  const { tabPanelProps } = useTabPanel({ id }, state, ref);
   return (
-    <Tag
-      {...rest}
-      {...tabPanelProps}
-      // its own tab: React Aria names a tab and its panel <base>-tab-<key> and <base>-tabpanel-<key>
-      aria-labelledby={tabPanelProps.id?.replace(/-tabpanel-([^-]+)$/, '-tab-$1')}
-      ref={ref as RefObject<HTMLDivElement>}
-    >
+    <Tag {...rest} id={panelId(tabs, id)} role="tabpanel" aria-labelledby={tabId(tabs, id)}>
       {children}
     </Tag>
   );

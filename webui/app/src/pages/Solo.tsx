@@ -1,5 +1,5 @@
 import { Play, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Schemas } from '../api';
 import { MODEL_SETTINGS_ID } from '../components/ErrorNotice';
@@ -19,11 +19,14 @@ import {
 } from '../solo/api';
 import '../solo/Starters.css';
 import { ExportBundleButton, ImportBundleButton } from '../solo/BundleButtons';
-import { ImportDialog } from '../solo/ImportDialog';
-import { PlayDialog } from '../solo/PlayDialog';
 import { ProviderSettingsPanel } from '../solo/ProviderSettings';
+import { lazyPart } from '../lazy';
 import { useAction } from '../useAction';
 import { useApi, type Loadable } from '../useApi';
+
+// The dialogs load when first opened.
+const ImportDialog = lazyPart(() => import('../solo/ImportDialog'), 'ImportDialog');
+const PlayDialog = lazyPart(() => import('../solo/PlayDialog'), 'PlayDialog');
 
 // SoloPage is the solo area: the player's adventures, their scenarios and
 // the language-model settings that narrate them.
@@ -213,8 +216,10 @@ function Scenarios() {
         </button>{' '}
         <ImportBundleButton kind="scenario" onImported={reload} />
       </p>
-      {importing && <ImportDialog onClose={() => setImporting(false)} />}
-      {playing && <PlayDialog scenarioId={playing.id} title={playing.title} onClose={() => setPlaying(null)} />}
+      <Suspense fallback={null}>
+        {importing && <ImportDialog onClose={() => setImporting(false)} />}
+        {playing && <PlayDialog scenarioId={playing.id} title={playing.title} onClose={() => setPlaying(null)} />}
+      </Suspense>
     </section>
   );
 }

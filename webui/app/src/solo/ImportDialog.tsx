@@ -3,8 +3,7 @@ import { useNavigate } from 'react-router';
 import type { Schemas } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ModalDialog } from '../components/ModalDialog';
-import { en, type MessageKey } from '../i18n/en';
-import { format } from '../i18n/messages';
+import { format, isMessageKey, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { apiUpload } from '../identityApi';
 import { useAction } from '../useAction';
@@ -24,7 +23,7 @@ type T = (key: MessageKey) => string;
 // known returns the text of a key built from a server code, or the fallback
 // when this version has no text for it.
 function known(t: T, key: string, fallback: string): string {
-  return Object.hasOwn(en, key) ? t(key as MessageKey) : fallback;
+  return isMessageKey(key) ? t(key as MessageKey) : fallback;
 }
 
 // noteText writes one preview line in the reader's language.
@@ -48,7 +47,7 @@ export function noteText(t: T, n: ImportNote): string {
       break;
   }
   const key = `solo.import.note.${n.code}`;
-  return Object.hasOwn(en, key) ? format(t(key as MessageKey), vars) : [n.code, n.entry, ...Object.values(p)].filter(Boolean).join(' ');
+  return isMessageKey(key) ? format(t(key as MessageKey), vars) : [n.code, n.entry, ...Object.values(p)].filter(Boolean).join(' ');
 }
 
 const ACCEPT = '.json,.png,.charx,.lorebook,application/json,image/png,application/zip';

@@ -178,8 +178,12 @@ func TestEngineWasm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(engineWasm(), stripped) {
-		t.Fatal("engineWasm fell back to the unstripped bytes")
+	withExport, err := addFunctionExport(stripped, evalFunctionExport, pinnedEvalFunction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(engineWasm(), withExport) {
+		t.Fatal("engineWasm is not the stripped pinned build with the JS_EvalFunction export")
 	}
 	var want []string
 	for _, s := range wasmSections(t, qjsWasm) {

@@ -81,7 +81,7 @@ func TestWazeroRuntimeIsClosed(t *testing.T) {
 func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	c := newBytecodeCache(10)
 	add := func(name string, size int) *cacheEntry {
-		e, owner := c.get(cacheKey(name, ""))
+		e, owner := c.get(name, "")
 		if !owner {
 			t.Fatalf("%s: already cached", name)
 		}
@@ -91,7 +91,7 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 	add("a", 4)
 	add("b", 4)
-	if _, owner := c.get(cacheKey("a", "")); owner { // touch a
+	if _, owner := c.get("a", ""); owner { // touch a
 		t.Fatal("a missing")
 	}
 	add("c", 4) // over the limit: b is the least recently used
@@ -104,12 +104,41 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 		}
 	}
 	// A transient failure is not kept.
-	e, _ := c.get(cacheKey("d", ""))
+	e, _ := c.get("d", "")
 	c.finish(e, false)
-	if _, owner := c.get(cacheKey("d", "")); !owner {
+	if _, owner := c.get("d", ""); !owner {
 		t.Error("a failed compile was kept")
 	}
 	if cacheKey("ab", "c") == cacheKey("a", "bc") {
 		t.Error("cache keys collide across the Library/script boundary")
+	}
+}
+
+// Two sources under one key (a hash collision, forced here) never share
+// bytecode: the second replaces the first.
+func TestCacheKeyCollisionIsAMiss(t *testing.T) {
+	c := newBytecodeCache(1 << 20)
+	a, owner := c.get("library A", "hook")
+	if !owner {
+		t.Fatal("a fresh cache had an entry")
+	}
+	a.bytecode = []byte("bytecode of A")
+	c.finish(a, true)
+	c.mu.Lock()
+	delete(c.entries, a.key)
+	a.key = cacheKey("library B", "hook") // pretend A hashed like B
+	c.entries[a.key] = a
+	c.mu.Unlock()
+	b, owner := c.get("library B", "hook")
+	if !owner || b == a {
+		t.Fatal("library B was served library A's bytecode")
+	}
+	b.bytecode = []byte("bytecode of B")
+	c.finish(b, true)
+	if got, owner := c.get("library B", "hook"); owner || string(got.bytecode) != "bytecode of B" {
+		t.Errorf("library B: owner %v, bytecode %q", owner, got.bytecode)
+	}
+	if c.lru.Len() != 1 || c.size != b.size() {
+		t.Errorf("after the replacement: %d entries of %d bytes, want 1 of %d", c.lru.Len(), c.size, b.size())
 	}
 }

@@ -4,7 +4,9 @@
 //
 // Each hook call gets a fresh runtime, so nothing leaks between calls or
 // adventures; the expensive part, parsing a large Library, happens once per
-// script version and is cached as bytecode. Data crosses the boundary only as
+// script version and is cached as bytecode, and for the scripts run most
+// recently the next runtime is prepared between hooks with that bytecode
+// already read into it (see primedSet). Data crosses the boundary only as
 // JSON: the host serialises {text, state, history, storyCards, info} in and
 // reads {text, stop, state, storyCards, memory, message, logs} back. There is
 // no object bridge into Go.
@@ -242,6 +244,11 @@ type Options struct {
 	// hook does not wait ~4 ms for one; default 2, negative disables. Each
 	// is used once, exactly like one created on demand.
 	Spares int
+	// Primed is how many compiled scripts (Library + hook pairs) keep a
+	// runtime with their bytecode already read, prepared between hooks
+	// (see primedSet); default 3, one adventure's three hooks; negative
+	// disables. Each holds a runtime's memory (~2.6 MiB with Auto-Cards).
+	Primed int
 	// EngineCacheDir keeps the compiled QuickJS engine between starts, so
 	// only the first start compiles it (~0.65 s). It must be a directory
 	// only this server writes: one other users can write, or that belongs
@@ -258,6 +265,9 @@ type Stats struct {
 	Runs      int64 // hook calls started
 	Compiles  int64 // script versions compiled (cache misses)
 	CacheHits int64 // hook calls served from cached bytecode
+	// Primed counts hook calls whose bytecode was already read into their
+	// runtime (see Options.Primed).
+	Primed int64
 	// Abandoned counts hook calls whose runtime did not stop within a grace
 	// period after being killed; Run returned anyway. Should stay 0.
 	Abandoned int64
@@ -273,6 +283,7 @@ type Sandbox struct {
 	cache      *bytecodeCache
 	slots      chan struct{}
 	spares     chan *vm
+	primed     *primedSet
 	kick       chan struct{} // asks fill to top up spares
 	stopFill   chan struct{}
 	fillDone   chan struct{}
@@ -280,7 +291,7 @@ type Sandbox struct {
 	mu         sync.RWMutex // guards closed against in-flight Run starts
 	closed     bool
 
-	runs, compiles, hits, abandoned atomic.Int64
+	runs, compiles, hits, primedRuns, abandoned atomic.Int64
 }
 
 //go:embed prelude.js
@@ -320,6 +331,9 @@ func New(opts Options) (*Sandbox, error) {
 	if opts.Spares == 0 {
 		opts.Spares = 2
 	}
+	if opts.Primed == 0 {
+		opts.Primed = 3
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -328,6 +342,7 @@ func New(opts Options) (*Sandbox, error) {
 		cache:    newBytecodeCache(opts.CacheBytes),
 		slots:    make(chan struct{}, opts.MaxConcurrent),
 		spares:   make(chan *vm, max(opts.Spares, 0)),
+		primed:   newPrimedSet(opts.Primed),
 		kick:     make(chan struct{}, 1),
 		stopFill: make(chan struct{}),
 		fillDone: make(chan struct{}),
@@ -358,6 +373,12 @@ func New(opts Options) (*Sandbox, error) {
 	if err := warmUp(s.mountDir, opts.EngineCacheDir, opts.Logger); err != nil {
 		return fail(err)
 	}
+	if _, ok := evalFunctionIndex(qjsWasm); !ok {
+		// Hooks run their bytecode through our export of JS_EvalFunction,
+		// found in the pinned qjs build (see wasm.go); a new qjs version
+		// must be checked and its index recorded before it can be used.
+		return fail(errors.New("the linked qjs build is not the pinned v0.0.6 one (see pinnedQJSWasm in wasm.go)"))
+	}
 	// The prelude is ours and strict-mode safe, so qjs's own Compile does.
 	v, err := newVM(s.mountDir, opts.MemoryLimit)
 	if err != nil {
@@ -379,7 +400,11 @@ func New(opts Options) (*Sandbox, error) {
 	s.runs.Store(0)
 	s.compiles.Store(0)
 	s.hits.Store(0)
+	s.primedRuns.Store(0)
 	s.cache.clear()
+	for _, v := range s.primed.clear() {
+		v.close(true)
+	}
 	go s.fill()
 	s.refill()
 	return s, nil
@@ -410,18 +435,59 @@ func (s *Sandbox) refill() {
 	}
 }
 
-// fill tops up s.spares whenever refill asks, until Close. Runtimes are
-// prepared ahead on this goroutine so a hook's latency does not include
-// instantiating QuickJS (~4 ms). Refills are asked for when a hook has
-// finished, not when it takes its runtime, so that on a small host the
+// primedVM starts a runtime and reads entry's bytecode into it.
+func (s *Sandbox) primedVM(entry *cacheEntry) (*vm, uint64, error) {
+	v, err := s.freshVM()
+	if err != nil {
+		return nil, 0, err
+	}
+	var fn uint64
+	err = v.call(func() error {
+		var rerr error
+		fn, rerr = v.readBytecode(entry.bytecode)
+		return rerr
+	})
+	if err != nil {
+		v.close(false)
+		return nil, 0, err
+	}
+	return v, fn, nil
+}
+
+// fill tops up the primed runtimes, then s.spares, whenever refill asks,
+// until Close. Runtimes are prepared ahead on this goroutine so a hook's
+// latency does not include instantiating QuickJS (~4 ms) nor, for a script
+// that ran recently, reading its bytecode. Refills are asked for when a hook
+// has finished, not when it takes its runtime, so that on a small host the
 // preparation does not compete with the hook for the CPU.
 func (s *Sandbox) fill() {
 	defer close(s.fillDone)
+	stopped := func() bool {
+		select {
+		case <-s.stopFill:
+			return true
+		default:
+			return false
+		}
+	}
 	for {
 		select {
 		case <-s.kick:
 		case <-s.stopFill:
 			return
+		}
+		for slot := s.primed.next(); slot != nil; slot = s.primed.next() {
+			v, fn, err := s.primedVM(slot.entry)
+			if err != nil {
+				s.primed.put(slot, nil, 0) // the hook reads it itself and reports errors
+				continue
+			}
+			if !s.primed.put(slot, v, fn) {
+				v.close(true)
+			}
+			if stopped() {
+				return
+			}
 		}
 		for len(s.spares) < cap(s.spares) {
 			v, err := s.freshVM()
@@ -433,28 +499,37 @@ func (s *Sandbox) fill() {
 			default:
 				v.close(true)
 			}
-			select {
-			case <-s.stopFill:
+			if stopped() {
 				return
-			default:
 			}
 		}
 	}
 }
 
-// take returns a fresh runtime bound to ctx: a spare if one is ready.
-func (s *Sandbox) take(ctx context.Context) (*vm, error) {
-	var v *vm
+// take returns a fresh runtime bound to ctx for entry: one primed for it
+// if ready (with the function read into it), else a spare if one is ready
+// (fn 0). It also asks for entry to be primed for its next run.
+func (s *Sandbox) take(ctx context.Context, entry *cacheEntry) (v *vm, fn uint64, err error) {
+	defer func() {
+		for _, old := range s.primed.want(entry) {
+			old.close(true)
+		}
+	}()
+	if v, fn, ok := s.primed.take(entry.key); ok {
+		s.primedRuns.Add(1)
+		v.bind(ctx)
+		return v, fn, nil
+	}
 	select {
 	case v = <-s.spares:
 	default:
 		var err error
 		if v, err = s.freshVM(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	v.bind(ctx)
-	return v, nil
+	return v, 0, nil
 }
 
 // Stats returns counters since New.
@@ -463,6 +538,7 @@ func (s *Sandbox) Stats() Stats {
 		Runs:      s.runs.Load(),
 		Compiles:  s.compiles.Load(),
 		CacheHits: s.hits.Load(),
+		Primed:    s.primedRuns.Load(),
 		Abandoned: s.abandoned.Load(),
 	}
 }
@@ -480,6 +556,9 @@ func (s *Sandbox) Close() error {
 	s.wg.Wait()
 	close(s.stopFill)
 	<-s.fillDone
+	for _, v := range s.primed.clear() {
+		v.close(true)
+	}
 	for {
 		select {
 		case v := <-s.spares:
@@ -623,7 +702,7 @@ func (s *Sandbox) run(ctx context.Context, in Input) Output {
 		return s.failed(in, &Error{Kind: KindInternal, Message: "scripting: " + err.Error()}, nil)
 	}
 
-	v, err := s.take(ctx)
+	v, fn, err := s.take(ctx, entry)
 	if err != nil {
 		return s.failed(in, &Error{Kind: KindInternal, Message: "scripting: start runtime: " + err.Error()}, nil)
 	}
@@ -632,20 +711,24 @@ func (s *Sandbox) run(ctx context.Context, in Input) Output {
 	err = v.call(func() error {
 		c := v.rt.Context()
 		c.Global().SetPropertyStr("__aidIn", c.NewString(string(payload)))
-		if _, err := v.rt.Eval("setup.js", qjs.Code("__aidSetup()")); err != nil {
+		if _, err := c.Global().InvokeJS("__aidSetup"); err != nil {
 			return fmt.Errorf("setup: %w", err)
 		}
 		// Exceptions inside the script are caught by the try/catch the
-		// source is wrapped in (see wrapSource): an exception escaping a
-		// bytecode Eval makes qjs v0.0.6 free the function twice and corrupts
-		// the runtime. An error here therefore means the completion value
-		// was an Error object, which qjs reports as a failure.
-		ret, err := v.rt.Eval(scriptFile, qjs.Bytecode(entry.bytecode))
+		// source is wrapped in (see wrapSource), so an error here means the
+		// completion value was an Error object, reported as a failure (or
+		// the runtime ran out of memory reading the bytecode).
+		if fn == 0 {
+			var err error
+			if fn, err = v.readBytecode(entry.bytecode); err != nil {
+				return errScriptValue{err}
+			}
+		}
+		ret, err := v.evalFunction(fn)
 		if err != nil {
 			return errScriptValue{err}
 		}
-		c.Global().SetPropertyStr("__aidRet", ret)
-		res, err := v.rt.Eval("collect.js", qjs.Code("__aidCollect(__aidRet)"))
+		res, err := c.Global().InvokeJS("__aidCollect", ret)
 		if err != nil {
 			return fmt.Errorf("collect: %w", err)
 		}

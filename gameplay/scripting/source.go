@@ -12,10 +12,12 @@ const scriptFile = "aidscript.js"
 // wrapSource joins Library and hook script the way AI Dungeon does (the
 // Library is prepended, same scope) inside a try/catch.
 //
-// The try/catch is not a security boundary; it exists because qjs v0.0.6
-// frees the function object twice when an exception escapes an Eval of
-// bytecode, which corrupts the runtime (measured: the next call traps). The
-// catch hands the exception to the prelude's __aidFail instead.
+// The try/catch is not a security boundary. It began because qjs v0.0.6
+// frees the function object twice when an exception escapes its Eval of
+// bytecode, which corrupts the runtime (measured: the next call traps);
+// hooks now run through JS_EvalFunction directly (vm.evalFunction), which
+// does not, and the catch remains the one place a script's exception is
+// handed over, to the prelude's __aidFail.
 //
 // Consequences, all checked by tests: var and function declarations still
 // become globals (sloppy-mode Annex B hoisting); top-level let/const/class

@@ -413,3 +413,43 @@ func (v *vm) compileSloppy(filename, src string) ([]byte, error) {
 	}
 	return bc, nil
 }
+
+// readBytecode reads compiled bytecode into the runtime without running it
+// and returns the function value, which evalFunction consumes.
+func (v *vm) readBytecode(bc []byte) (uint64, error) {
+	rt := v.rt
+	c := rt.Context()
+	buf := rt.NewBytesHandle(bc)
+	defer buf.Free()
+	file := rt.NewStringHandle(scriptFile)
+	defer file.Free()
+	opts := rt.Call("QJS_CreateEvalOption", 0, buf.Raw(), uint64(len(bc)), file.Raw(), qjs.JsEvalFlagCompileOnly)
+	defer opts.Free()
+	fn := rt.Call("QJS_Eval", c.Raw(), opts.Raw()).Raw()
+	if c.HasException() {
+		return 0, c.Exception()
+	}
+	return fn, nil
+}
+
+// evalFunction runs (and frees) a function value from readBytecode in the
+// global scope, then runs the jobs it queued (promise reactions), as qjs's
+// Eval does after a script. Errors are as Eval's: an exception, or a
+// completion value that is an Error object.
+func (v *vm) evalFunction(fn uint64) (*qjs.Value, error) {
+	rt := v.rt
+	c := rt.Context()
+	ret := c.NewValue(rt.Call(evalFunctionExport, c.Raw(), fn))
+	if c.HasException() {
+		return nil, c.Exception()
+	}
+	if ret.IsError() {
+		defer ret.Free()
+		return nil, ret.Exception()
+	}
+	if _, err := rt.Eval("jobs.js", qjs.Code("void 0")); err != nil {
+		ret.Free()
+		return nil, err
+	}
+	return ret, nil
+}

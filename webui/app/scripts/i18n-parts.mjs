@@ -1,9 +1,11 @@
 // Splits the UI's words into parts a page loads with its script:
 // src/i18n/parts/<part>.<language>.ts, from en.ts and zh-TW.ts (and the
 // files they spread in), which stay the files people edit. A key goes to
-// the part of the pages that use it: "table", "solo" or "account" when
-// only pages of that part use it, else "core", which every page loads (the
-// app's frame uses it, or pages of several parts do, or none does). Each
+// the part of the pages that use it: "table", "session", "solo" or
+// "account" when only pages of that part use it (or of parts of one
+// family, table and session: then it goes to each), else "core", which
+// every page loads (the app's frame uses it, or pages of several parts
+// do, or none does). Each
 // page's part is the one src/App.tsx names in its page(…) row; what a
 // page uses is every key named in the files its module imports, directly
 // or not, at once or later (a quoted key, or the prefix of a `key.${…}`
@@ -20,7 +22,12 @@ const src = join(app, 'src');
 const i18n = join(src, 'i18n');
 const out = join(i18n, 'parts');
 const LANGS = { en: 'en.ts', 'zh-TW': 'zh-TW.ts' };
-export const PARTS = ['core', 'table', 'solo', 'account'];
+export const PARTS = ['core', 'table', 'session', 'solo', 'account'];
+// A family of parts shares its words without the core: a key that pages of
+// several parts of one family use goes to each of them (the table's pages
+// and the session page: the session page loads its words only, and the
+// others do not load the session's).
+const FAMILIES = [['table', 'session']];
 
 // entries reads the object literal a dictionary file exports: [key,
 // source text of its value] in order, following spreads of other
@@ -137,7 +144,9 @@ export function assign(keys) {
   const part = new Map();
   for (const k of keys) {
     const ps = partsOf.get(k);
-    part.set(k, ps && ps.size === 1 ? [...ps][0] : 'core');
+    if (ps && ps.size === 1) part.set(k, new Set(ps));
+    else if (ps && FAMILIES.some((f) => [...ps].every((p) => f.includes(p)))) part.set(k, new Set(ps));
+    else part.set(k, new Set(['core']));
   }
   return part;
 }
@@ -157,7 +166,7 @@ export function generate() {
   for (const [lang, list] of Object.entries(dicts)) {
     for (const p of PARTS) {
       const body = list
-        .filter(([k]) => part.get(k) === p)
+        .filter(([k]) => part.get(k).has(p))
         .map(([k, v]) => `  '${k}': ${v},`)
         .join('\n');
       files[`${p}.${lang}.ts`] =

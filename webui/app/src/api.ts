@@ -2,6 +2,7 @@
 // code; the UI shows text from its own code→message map, never the server's
 // message field.
 import type { components } from './api/schema';
+import { loadErrors, storedLanguage } from './i18n/messages';
 
 // The API's types are generated from the server's OpenAPI document
 // (src/api/schema.d.ts, npm run gen:api); never write them by hand.
@@ -33,6 +34,9 @@ export class ApiError extends Error {
   constructor(code: string, status: number, fields: Record<string, unknown> = {}, details: Record<string, unknown> = {}) {
     super(`api error ${status}: ${code}`);
     this.name = 'ApiError';
+    // the error texts load with the first error (the page will most
+    // likely show it), not with the page
+    loadErrors(storedLanguage()).catch(() => {});
     this.code = code;
     this.status = status;
     this.fields = fields;

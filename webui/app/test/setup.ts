@@ -1,4 +1,4 @@
-import { LANGUAGES, loadLanguage, loadParts, PARTS } from '../src/i18n/messages';
+import { LANGUAGES, loadErrors, loadLanguage, loadParts, PARTS } from '../src/i18n/messages';
 
 // jsdom has no CSS.escape, which React Aria calls (it reads <meta> tags by
 // name); this is the CSSOM's definition for the names it passes (plain
@@ -17,3 +17,4 @@ if (typeof CSS.escape !== 'function') {
 // both are here before any test runs.
 await Promise.all(LANGUAGES.map(loadLanguage));
 await loadParts(PARTS);
+await Promise.all(LANGUAGES.map(loadErrors));

@@ -1,7 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
+  errorsLoaded,
   errorText,
   languageLoaded,
+  loadErrors,
   loadLanguage,
   storeLanguage,
   storedLanguage,
@@ -55,14 +57,27 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
+  // The error texts load when one is first asked for (no page shows an
+  // error at first): until then errorText gives the generic text, and the
+  // provider renders again when they are here.
+  const [errorsHere, setErrorsHere] = useState(0);
   const value = useMemo<I18n>(
     () => ({
       lang,
       setLang,
       t: (key) => translate(lang, key),
-      errorText: (code) => errorText(lang, code),
+      errorText: (code) => {
+        if (!errorsLoaded(lang)) {
+          loadErrors(lang).then(
+            () => setErrorsHere((n) => n + 1),
+            () => {},
+          );
+        }
+        return errorText(lang, code);
+      },
     }),
-    [lang, setLang],
+    // errorsHere: a new value once the error texts arrive, for errorText's users
+    [lang, setLang, errorsHere],
   );
 
   if (!ready) return null;

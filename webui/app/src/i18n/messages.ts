@@ -11,11 +11,13 @@ export const LANGUAGE_STORAGE_KEY = 'adventure-table.language';
 // (parts/<part>.<language>.ts, which scripts/i18n-parts.mjs makes from
 // en.ts and zh-TW.ts): "core" for the app's frame and what pages of
 // several parts share, and one for the table's pages, the solo pages and
-// the account's. A page loads its part with its script (App.tsx); the
-// texts of the error codes come with the core. Their key sets must equal
-// the server's error-code list (a Go test compares them), so they live in
-// plain JSON files.
-export const PARTS = ['core', 'table', 'solo', 'account'] as const;
+// the account's; the session page has a part of its own, the words it
+// shares with the other table pages in both (its page is the heaviest).
+// A page loads its part with its script (App.tsx). The texts of the error
+// codes come apart, when an error is first shown (loadErrors): no page
+// shows one at first. Their key sets must equal the server's error-code
+// list (a Go test compares them), so they live in plain JSON files.
+export const PARTS = ['core', 'table', 'session', 'solo', 'account'] as const;
 export type Part = (typeof PARTS)[number];
 
 const partFiles = import.meta.glob<{ default: Record<string, string> }>('./parts/*.ts');
@@ -24,7 +26,8 @@ const errorFiles = import.meta.glob<{ default: Record<string, string> }>('./erro
 // Words is what is loaded of one language.
 interface Words {
   ui: Record<string, string>;
-  errors: Record<string, string>;
+  // the error texts, once loadErrors has them
+  errors: Record<string, string> | null;
   parts: Set<Part>;
 }
 const words = new Map<Language, Words>();
@@ -37,12 +40,9 @@ function loadPart(lang: Language, part: Part): Promise<void> {
   const key = `${part}.${lang}`;
   let p = loading.get(key);
   if (!p) {
-    const w = words.get(lang) ?? words.set(lang, { ui: {}, errors: {}, parts: new Set() }).get(lang)!;
-    const files = [partFiles[`./parts/${key}.ts`]!()];
-    if (part === 'core') files.push(errorFiles[`./errors.${lang}.json`]!());
-    p = Promise.all(files).then(([ui, errors]) => {
-      Object.assign(w.ui, ui!.default);
-      if (errors) w.errors = errors.default;
+    const w = wordsOf(lang);
+    p = partFiles[`./parts/${key}.ts`]!().then((ui) => {
+      Object.assign(w.ui, ui.default);
       w.parts.add(part);
     });
     // a part that failed to load is tried again next time
@@ -51,6 +51,26 @@ function loadPart(lang: Language, part: Part): Promise<void> {
   }
   return p;
 }
+
+const wordsOf = (lang: Language) => words.get(lang) ?? words.set(lang, { ui: {}, errors: null, parts: new Set() }).get(lang)!;
+
+// loadErrors fetches lang's error texts, once (errorText starts it).
+export function loadErrors(lang: Language): Promise<void> {
+  const key = `errors.${lang}`;
+  let p = loading.get(key);
+  if (!p) {
+    p = errorFiles[`./errors.${lang}.json`]!().then((errors) => {
+      wordsOf(lang).errors = errors.default;
+    });
+    // texts that failed to load are tried again next time
+    p.catch(() => loading.delete(key));
+    loading.set(key, p);
+  }
+  return p;
+}
+
+// errorsLoaded tells whether lang's error texts are here.
+export const errorsLoaded = (lang: Language) => words.get(lang)?.errors != null;
 
 // loadLanguage fetches lang's words, once: the core and every part a page
 // has asked for so far. translate and errorText need them loaded.
@@ -98,10 +118,12 @@ export function translate(lang: Language, key: MessageKey): string {
 }
 
 // errorText turns an API error code into text in the given language.
-// Unknown codes, missing codes and network failures get the generic message.
+// Unknown codes, missing codes and network failures get the generic
+// message, and so does every code until the error texts are loaded
+// (loadErrors; the I18nProvider starts it and shows the text once here).
 export function errorText(lang: Language, code: string | undefined | null): string {
   const { ui, errors } = loaded(lang);
-  if (code && Object.hasOwn(errors, code)) {
+  if (code && errors && Object.hasOwn(errors, code)) {
     return errors[code] as string;
   }
   return ui['error.generic']!;

@@ -24,11 +24,10 @@ import {
   type StageView,
   type TableRole,
 } from '../table/api';
-import { ActionsPanel } from '../table/Actions';
 import { EncounterPanel, EncounterPrompt, useEncounter, type EncounterSeat } from '../table/Encounter';
 import { isEncounterEvent } from '../table/encounter';
 import { DicePanel, PromptBar, type BoardCtx } from '../table/Board';
-import { CheckDialog, type CheckDraft } from '../table/Checks';
+import type { CheckDraft } from '../table/Checks';
 import { requestsInFeed, TableFeed } from '../table/Feed';
 import { InputBar, type InputMode } from '../table/InputBar';
 import { narrationDrafts, NarratorPanel, useNarrators } from '../table/narrator';
@@ -45,9 +44,12 @@ import { useApi } from '../useApi';
 import { usePolled } from '../usePolled';
 
 // What the page shows only now and then loads when it is first shown: the
-// journal (behind its tab) and the DM's recap draft.
+// journal and the actions (behind their tabs), the DM's recap draft and
+// the DM's check dialog.
 const JournalPanel = lazyPart(() => import('../table/Journal'), 'JournalPanel');
 const RecapPanel = lazyPart(() => import('../table/Recap'), 'RecapPanel');
+const ActionsPanel = lazyPart(() => import('../table/Actions'), 'ActionsPanel');
+const CheckDialog = lazyPart(() => import('../table/CheckDialog'), 'CheckDialog');
 
 // The presence route is read this often while the page is visible.
 export const PRESENCE_POLL_MS = 20_000;
@@ -186,6 +188,9 @@ function LiveTable({ initial }: { initial: SessionResume }) {
   // wide screens open on the dice tools (the feed is always shown); phones on the feed
   const wide = useWide();
   const [tab, setTab] = useState<SideTab>(() => (wideNow() ? 'dice' : 'chat'));
+  // the actions panel loads when its tab is first chosen, and stays
+  const [actionsShown, setActionsShown] = useState(false);
+  if (tab === 'actions' && !actionsShown) setActionsShown(true);
   const compactHead = useCompactHead();
   const [stageOpen, setStageOpen] = useState(true);
   const [checkDraft, setCheckDraft] = useState<CheckDraft | null>(null);
@@ -421,10 +426,15 @@ function LiveTable({ initial }: { initial: SessionResume }) {
             />
           </SidePanel>
           <SidePanel tabs={tabs} id="actions" className="side-tab-panel tools-panel" hidden={tab !== 'actions'} data-testid="actions-panel">
-            <ActionsPanel
-              ctx={ctx}
-              onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
-            />
+            {/* mounted once first shown, and kept (its forms keep what was typed) */}
+            {actionsShown && (
+              <Suspense fallback={<p aria-busy="true">{t('common.loading')}</p>}>
+                <ActionsPanel
+                  ctx={ctx}
+                  onRequestCheck={(a: PendingActionView) => requestCheck({ seatIds: [a.subject_seat_id], pendingActionId: a.id })}
+                />
+              </Suspense>
+            )}
           </SidePanel>
           <SidePanel tabs={tabs} id="journal" className="side-tab-panel tools-panel" hidden={tab !== 'journal'} data-testid="journal-panel">
             <Suspense fallback={null}>{tab === 'journal' && <JournalPanel campaignId={data.campaign.id} />}</Suspense>
@@ -471,16 +481,18 @@ function LiveTable({ initial }: { initial: SessionResume }) {
       </SidePanel>
 
       {checkDraft !== null && isDM && (
-        <CheckDialog
-          sessionId={sessionId}
-          seats={targets}
-          draft={checkDraft}
-          onClose={() => setCheckDraft(null)}
-          onDone={() => {
-            setCheckDraft(null);
-            reloadBoard();
-          }}
-        />
+        <Suspense fallback={null}>
+          <CheckDialog
+            sessionId={sessionId}
+            seats={targets}
+            draft={checkDraft}
+            onClose={() => setCheckDraft(null)}
+            onDone={() => {
+              setCheckDraft(null);
+              reloadBoard();
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

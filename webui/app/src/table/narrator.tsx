@@ -9,7 +9,8 @@ import { Link } from 'react-router';
 import { ErrorNotice, MODEL_SETTINGS_CODES, MODEL_SETTINGS_PATH } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
-import { getProviderSettings } from '../solo/api';
+import { apiGet } from '../api';
+import type { ProviderSettingsView } from '../solo/api';
 import type { NarrationDraft } from './Feed';
 import { useAction } from '../useAction';
 import { useApi } from '../useApi';
@@ -54,6 +55,10 @@ export function useNarrators(roomId: number, intervalMs = NARRATOR_POLL_MS) {
 export function narrationDrafts(narrators: NarratorView[] | null): NarrationDraft[] {
   return (narrators ?? []).flatMap((n) => (n.state === 'writing' && n.draft ? [{ seatId: n.seat_id, text: n.draft }] : []));
 }
+
+// getProviderSettings reads the reader's model settings (solo/api's read,
+// here so the session page goes without the solo pages' API module).
+const getProviderSettings = (signal?: AbortSignal) => apiGet<ProviderSettingsView>('/api/solo/settings', signal);
 
 // ModelLine says which model the narrator would spend (the reader's own
 // settings, or the demo narrator) and links to the settings.

@@ -204,8 +204,26 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
       await shoot(page, 'solo-reader');
       await page.getByRole('button', { name: 'More actions', exact: true }).click();
       await page.getByRole('menuitem', { name: 'Story cards', exact: true }).waitFor();
+      // the menu opens above the dock, whole on screen, with its first item focused
+      const menuBox = await page.getByRole('menu', { name: 'More actions' }).boundingBox();
+      const dockTop = await page.evaluate(() => document.querySelector('[data-testid="reader-dock"]').getBoundingClientRect().top);
+      assert.ok(menuBox.x >= 0 && menuBox.y >= 0 && menuBox.x + menuBox.width <= viewport.width, `the menu is on screen: ${JSON.stringify(menuBox)}`);
+      assert.ok(menuBox.y + menuBox.height <= dockTop + 1, 'the menu opens above the dock');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'menuitem');
       await shoot(page, 'solo-reader-menu');
       await page.keyboard.press('Escape');
+      assert.equal(await page.getByRole('menu').count(), 0, 'Escape closes the menu');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'More actions', 'focus is back on the button');
+      // the keyboard alone: ArrowUp opens at the last item, typing a name moves to it, Enter picks it
+      await page.keyboard.press('ArrowUp');
+      await page.getByRole('menu', { name: 'More actions' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Export adventure');
+      await page.keyboard.type('mem');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Memory');
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').first().waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').first().waitFor({ state: 'detached' });
       // the reader and its drawers, light and dark: no serious or critical axe violation
       const found = [];
       for (const scheme of ['light', 'dark']) {

@@ -1,6 +1,5 @@
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
-import type { RefObject } from 'react';
-import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 
 export interface MoreItem {
   id: string;
@@ -11,13 +10,18 @@ export interface MoreItem {
   testId?: string;
 }
 
+// How long typed letters add up to one name to move to (as in a native
+// select, and in the ARIA menu pattern's type-ahead).
+const typeAheadMs = 600;
+
 // MoreMenu is the play screen's overflow menu (memory, story cards,
-// console, settings, export…) on React Aria's MenuTrigger, Menu and
-// MenuItem: the ⋮ button opens it upwards from the dock (click, Enter,
-// Space or the arrow keys), the arrow keys, Home, End and typing a name
-// move between its items, picking one closes it, Escape or a click beside
-// it closes it and gives focus back to the button. buttonRef reaches the
-// button, for focus to come back to it when what an item opened closes.
+// console, settings, export…), an ARIA menu button: the ⋮ button opens it
+// upwards from the dock (click, Enter, Space or the arrow keys; ArrowUp
+// starts at the last item), the arrow keys, Home, End and typing a name
+// move between its enabled items, Enter, Space or a click picks one and
+// closes it, Escape closes it and gives focus back to the button, Tab or a
+// click beside it closes it. buttonRef reaches the button, for focus to
+// come back to it when what an item opened closes.
 export function MoreMenu({
   label,
   items,
@@ -27,23 +31,152 @@ export function MoreMenu({
   items: MoreItem[];
   buttonRef?: RefObject<HTMLButtonElement | null>;
 }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const own = useRef<HTMLButtonElement | null>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLSpanElement>(null);
+  const typed = useRef({ text: '', at: 0 });
+
+  const button = () => own.current;
+  const enabled = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
+  const focusAt = (i: number) => {
+    const all = enabled();
+    if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
+  };
+
+  // opening focuses an item once the menu is in the page
+  const [focusNext, setFocusNext] = useState<number | null>(null);
+  useEffect(() => {
+    if (!open || focusNext === null) return;
+    focusAt(focusNext);
+    setFocusNext(null);
+  });
+  const openAt = (i: number) => {
+    setOpen(true);
+    setFocusNext(i);
+  };
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button()?.focus();
+  };
+
+  // a press anywhere else closes it, leaving focus where that press put it
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!frame.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown, true);
+    return () => document.removeEventListener('pointerdown', onDown, true);
+  }, [open]);
+
+  const pick = (item: MoreItem) => {
+    if (item.disabled) return;
+    close(true);
+    item.onAction();
+  };
+
+  const typeAhead = (key: string, from: number) => {
+    const now = Date.now();
+    const t = typed.current;
+    t.text = now - t.at < typeAheadMs ? t.text + key.toLowerCase() : key.toLowerCase();
+    t.at = now;
+    const all = enabled();
+    // the next item from the current one whose name starts with what was typed
+    for (let step = t.text.length > 1 ? 0 : 1; step <= all.length; step++) {
+      const el = all[(from + step) % all.length];
+      if (el?.textContent?.trim().toLowerCase().startsWith(t.text)) {
+        el.focus();
+        return;
+      }
+    }
+  };
+
+  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = enabled().indexOf(document.activeElement as HTMLElement);
+    switch (e.key) {
+      case 'ArrowDown':
+        focusAt(at + 1);
+        break;
+      case 'ArrowUp':
+        focusAt(at - 1);
+        break;
+      case 'Home':
+        focusAt(0);
+        break;
+      case 'End':
+        focusAt(-1);
+        break;
+      case 'Escape':
+        close(true);
+        break;
+      case 'Tab':
+        setOpen(false);
+        return; // the focus moves on as Tab moves it
+      default:
+        if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          typeAhead(e.key, Math.max(at, 0));
+          break;
+        }
+        return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
   return (
-    <span className="more-menu" data-testid="more-menu">
-      <MenuTrigger>
-        <Button className="tool more-menu-toggle" aria-label={label} ref={buttonRef}>
-          <EllipsisVertical aria-hidden="true" size={20} />
-        </Button>
-        <Popover className="more-menu-popover" placement="top end" offset={5}>
-          <Menu className="more-menu-items" aria-label={label}>
-            {items.map(({ id, label: name, icon: Icon, onAction, disabled, testId }) => (
-              <MenuItem key={id} id={id} textValue={name} onAction={onAction} isDisabled={disabled} data-testid={testId}>
-                {Icon && <Icon aria-hidden="true" size={18} />}
-                {name}
-              </MenuItem>
-            ))}
-          </Menu>
-        </Popover>
-      </MenuTrigger>
+    <span className="more-menu" data-testid="more-menu" ref={frame}>
+      <button
+        type="button"
+        className="tool more-menu-toggle"
+        aria-label={label}
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        ref={(el) => {
+          own.current = el;
+          if (buttonRef) buttonRef.current = el;
+        }}
+        onClick={() => (open ? close(false) : openAt(0))}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            openAt(e.key === 'ArrowDown' ? 0 : -1);
+          }
+        }}
+      >
+        <EllipsisVertical aria-hidden="true" size={20} />
+      </button>
+      {open && (
+        <div className="more-menu-popover">
+          <div className="more-menu-items" id={id} role="menu" aria-label={label} ref={menu} onKeyDown={onMenuKey}>
+            {items.map((item) => {
+              const { id: key, label: name, icon: Icon, disabled, testId } = item;
+              return (
+                <div
+                  key={key}
+                  role="menuitem"
+                  tabIndex={-1}
+                  aria-disabled={disabled || undefined}
+                  data-testid={testId}
+                  onClick={() => pick(item)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault();
+                      e.stopPropagation();
+                      pick(item);
+                    }
+                  }}
+                >
+                  {Icon && <Icon aria-hidden="true" size={18} />}
+                  {name}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
     </span>
   );
 }

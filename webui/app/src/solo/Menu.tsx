@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRovingFocus } from './useRovingFocus';
 
 // Menu is a small button that shows a group of a turn's tools (Fork,
 // Insights, Edit, Delete). It is not an ARIA menu (the play screen's
@@ -31,50 +32,18 @@ export function Menu({
   const toggle = useRef<HTMLButtonElement>(null);
   const items = useRef<HTMLDivElement>(null);
   const shown = open || keepOpen;
-  const buttons = () => [...(items.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])];
-  const focusAt = (i: number) => {
-    const all = buttons();
-    if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
-  };
-  // opening focuses an item once it shows (a hidden one takes no focus)
-  const [focusNext, setFocusNext] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusNext === null) return;
-    focusAt(focusNext);
-    setFocusNext(null);
-  });
+  const { focusWhenShown, move } = useRovingFocus(items, 'button:not([disabled])', shown, true);
   const openAt = (i: number) => {
     setOpen(true);
-    setFocusNext(i);
+    focusWhenShown(i);
   };
   const close = () => {
     setOpen(false);
     toggle.current?.focus();
   };
   const onItemsKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const all = buttons();
-    const at = all.indexOf(document.activeElement as HTMLButtonElement);
-    switch (e.key) {
-      case 'ArrowDown':
-      case 'ArrowRight':
-        focusAt(at + 1);
-        break;
-      case 'ArrowUp':
-      case 'ArrowLeft':
-        focusAt(at - 1);
-        break;
-      case 'Home':
-        focusAt(0);
-        break;
-      case 'End':
-        focusAt(-1);
-        break;
-      case 'Escape':
-        close();
-        break;
-      default:
-        return;
-    }
+    if (e.key === 'Escape') close();
+    else if (!move(e.key)) return;
     e.preventDefault();
     e.stopPropagation();
   };

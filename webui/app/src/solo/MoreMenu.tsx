@@ -1,5 +1,6 @@
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useRovingFocus } from './useRovingFocus';
 
 export interface MoreItem {
   id: string;
@@ -38,27 +39,14 @@ export function MoreMenu({
   const frame = useRef<HTMLSpanElement>(null);
   const typed = useRef({ text: '', at: 0 });
 
-  const button = () => own.current;
-  const enabled = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
-  const focusAt = (i: number) => {
-    const all = enabled();
-    if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
-  };
-
-  // opening focuses an item once the menu is in the page
-  const [focusNext, setFocusNext] = useState<number | null>(null);
-  useEffect(() => {
-    if (!open || focusNext === null) return;
-    focusAt(focusNext);
-    setFocusNext(null);
-  });
+  const { items: enabled, focusWhenShown, move } = useRovingFocus(menu, '[role="menuitem"]:not([aria-disabled="true"])', open);
   const openAt = (i: number) => {
     setOpen(true);
-    setFocusNext(i);
+    focusWhenShown(i);
   };
   const close = (refocus: boolean) => {
     setOpen(false);
-    if (refocus) button()?.focus();
+    if (refocus) own.current?.focus();
   };
 
   // a press anywhere else closes it, leaving focus where that press put it
@@ -95,32 +83,12 @@ export function MoreMenu({
 
   const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = enabled().indexOf(document.activeElement as HTMLElement);
-    switch (e.key) {
-      case 'ArrowDown':
-        focusAt(at + 1);
-        break;
-      case 'ArrowUp':
-        focusAt(at - 1);
-        break;
-      case 'Home':
-        focusAt(0);
-        break;
-      case 'End':
-        focusAt(-1);
-        break;
-      case 'Escape':
-        close(true);
-        break;
-      case 'Tab':
-        setOpen(false);
-        return; // the focus moves on as Tab moves it
-      default:
-        if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) {
-          typeAhead(e.key, Math.max(at, 0));
-          break;
-        }
-        return;
-    }
+    if (e.key === 'Escape') close(true);
+    else if (e.key === 'Tab') {
+      setOpen(false);
+      return; // the focus moves on as Tab moves it
+    } else if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) typeAhead(e.key, Math.max(at, 0));
+    else if (!move(e.key)) return;
     e.preventDefault();
     e.stopPropagation();
   };

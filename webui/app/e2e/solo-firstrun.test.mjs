@@ -222,6 +222,7 @@ describe('solo first run', { skip: !haveChromium && skipLine() }, () => {
       assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Memory');
       await page.keyboard.press('Enter');
       await page.getByRole('dialog').first().waitFor();
+      await shoot(page, 'solo-reader-memory');
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').first().waitFor({ state: 'detached' });
       // the reader and its drawers, light and dark: no serious or critical axe violation

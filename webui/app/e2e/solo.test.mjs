@@ -151,8 +151,17 @@ describe('solo journey', { skip: !haveChromium && skipLine() }, () => {
     const drawer = page.getByRole('dialog', { name: 'Insights' });
     await drawer.getByRole('heading', { name: 'Context breakdown' }).waitFor();
     await drawer.locator('pre', { hasText: 'I step inside' }).first().waitFor();
-    await button(drawer, 'Close').click();
+    // a modal drawer: the focus is in it and Tab keeps it there (the page is inert)
+    const inDrawer = () => drawer.evaluate((el) => el.contains(document.activeElement));
+    assert.ok(await inDrawer(), 'the drawer takes the focus');
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      assert.ok(await inDrawer(), `Tab ${i + 1} stays in the drawer`);
+    }
+    // a press beside it closes it, and the focus goes back to the turn's Insights
+    await page.mouse.click(20, 300);
     await drawer.waitFor({ state: 'detached' });
+    assert.equal(await button(node(page, turn1), 'Insights').evaluate((el) => el === document.activeElement), true, 'focus back on Insights');
 
     // --- turns 2 and 3
     const turn2 = 'The stairs groan under you and a nail scratches your leg.';

@@ -1,14 +1,34 @@
 import { LANGUAGES, loadErrors, loadLanguage, loadParts, PARTS } from '../src/i18n/messages';
 
-// jsdom has no CSS.escape, which React Aria calls (it reads <meta> tags by
-// name); this is the CSSOM's definition for the names it passes (plain
-// identifiers), so a selector built with it is the browser's.
+// jsdom has no CSS.escape, which TabList calls (it finds a tab by its id,
+// from useId); this is the CSSOM's definition for the names it passes, so
+// a selector built with it is the browser's.
 if (typeof globalThis.CSS === 'undefined') {
   (globalThis as { CSS?: unknown }).CSS = {};
 }
 if (typeof CSS.escape !== 'function') {
   CSS.escape = (value: string) =>
     String(value).replace(/[^a-zA-Z0-9_\u00A0-\uFFFF-]/g, (c) => `\\${c}`).replace(/^(-?)(\d)/, '$1\\3$2 ');
+}
+
+// jsdom's <dialog> has no showModal or close (jsdom#3294). ModalDialog
+// needs both; these do what the HTML standard's steps do that a test can
+// see: open, the focus to the first element marked autofocus or else the
+// first focusable one, and a close event. The top layer, the inert page
+// and Escape's close request are the browser's (the e2e journeys test them).
+if (typeof HTMLDialogElement.prototype.showModal !== 'function') {
+  const focusable = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
+  HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+    if (this.open) throw new DOMException('The dialog is already open.', 'InvalidStateError');
+    this.setAttribute('open', '');
+    const first = this.querySelector<HTMLElement>('[autofocus]') ?? this.querySelector<HTMLElement>(focusable) ?? this;
+    first.focus();
+  };
+  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+    if (!this.open) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
 }
 
 // The app fetches a language's words when it is first used (main.tsx

@@ -24,6 +24,7 @@ import { personName } from '../i18n/serverText';
 import { useAction, type Action } from '../useAction';
 import { Link } from 'react-router';
 import { useApi } from '../useApi';
+import { focusOnMount } from '../focus';
 
 const PASSWORD_MAX = 256;
 
@@ -87,7 +88,7 @@ function Field({
       </label>
       <input
         id={id}
-        autoFocus={autoFocus}
+        ref={autoFocus ? focusOnMount : undefined}
         type={type}
         value={value}
         required
@@ -469,7 +470,7 @@ function DeletePanel({ me }: { me: AccountMe }) {
   const openRef = useRef<HTMLButtonElement>(null);
   // closed: the form was open and is closed now, so the focus goes back to
   // the button that opened it. Opening focuses the password as it mounts
-  // (autoFocus runs in the commit, with the input in place).
+  // (focusOnMount runs in the commit, with the input in place).
   const closed = useRef(false);
 
   useEffect(() => {

@@ -23,6 +23,7 @@ import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { usePageTitle } from '../usePageTitle';
 import './FirstRun.css';
+import { focusOnMount } from '../focus';
 
 interface Invite {
   preview: InvitePreview;
@@ -211,7 +212,7 @@ function SitDown({ code, invite }: { code: string; invite: Invite }) {
             onChange={(e) => setName(e.target.value)}
             maxLength={80}
             required
-            autoFocus
+            ref={focusOnMount}
             autoComplete="nickname"
             aria-describedby={ids.nameHint}
           />

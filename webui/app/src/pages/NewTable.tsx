@@ -9,6 +9,7 @@ import { createTable, getMe, startSession, type TableView } from '../table/api';
 import { useAction } from '../useAction';
 import { usePageTitle } from '../usePageTitle';
 import './FirstRun.css';
+import { focusOnMount } from '../focus';
 
 const SEAT_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 const DEFAULT_SEATS = 4;
@@ -58,7 +59,7 @@ function TableForm({ onMade }: { onMade: (v: TableView) => void }) {
       <p className="lead">{t('newTable.intro')}</p>
       <form className="panel firstrun-form" onSubmit={submit}>
         <Field label={t('newTable.name')} htmlFor={ids.name}>
-          <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required autoFocus />
+          <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required ref={focusOnMount} />
         </Field>
         <Field label={t('newTable.me')} htmlFor={ids.me}>
           <input id={ids.me} value={me} onChange={(e) => setMe(e.target.value)} maxLength={80} autoComplete="nickname" />

@@ -1,9 +1,10 @@
 import { Ban, Flag, Play } from 'lucide-react';
-import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type UIEvent } from 'react';
+import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type UIEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { panelId, tabId, TabList } from '../components/Tabs';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import { seatLabel } from '../i18n/serverText';
@@ -506,51 +507,25 @@ interface SideTabs {
   keys: SideTab[];
   select: (tab: SideTab) => void;
 }
-const tabId = (tabs: SideTabs, id: SideTab) => `${tabs.baseId}-tab-${id}`;
-const panelId = (tabs: SideTabs, id: SideTab) => `${tabs.baseId}-tabpanel-${id}`;
 
-// SideTabList is the row of side tabs. Only the chosen tab is in the Tab
-// order; the arrow keys, Home and End choose another and move the focus
-// to it. A tab the screen hides (the feed's and the table's, beside the
-// tools on a wide screen) is disabled.
+// SideTabList is the row of side tabs. A tab the screen hides (the feed's
+// and the table's, beside the tools on a wide screen) is disabled.
 function SideTabList({ tabs, label }: { tabs: SideTabs; label: string }) {
   const { t } = useI18n();
-  const ref = useRef<HTMLDivElement>(null);
-  const onKeyDown = (e: ReactKeyboardEvent) => {
-    const { keys } = tabs;
-    const at = keys.indexOf(tabs.selected);
-    let next: SideTab | undefined;
-    if (e.key === 'ArrowRight') next = keys[(at + 1) % keys.length];
-    else if (e.key === 'ArrowLeft') next = keys[(at - 1 + keys.length) % keys.length];
-    else if (e.key === 'Home') next = keys[0];
-    else if (e.key === 'End') next = keys[keys.length - 1];
-    if (!next) return;
-    e.preventDefault();
-    tabs.select(next);
-    ref.current?.querySelector<HTMLElement>(`#${CSS.escape(tabId(tabs, next))}`)?.focus();
-  };
   return (
-    <div className="side-tabs view-tabs" role="tablist" aria-orientation="horizontal" aria-label={label} onKeyDown={onKeyDown} ref={ref}>
-      {SIDE_TABS.map(({ id, label: key }) => {
-        const chosen = tabs.selected === id;
-        const enabled = tabs.keys.includes(id);
-        return (
-          <div
-            key={id}
-            id={tabId(tabs, id)}
-            className={`view-tab view-tab-${id}`}
-            role="tab"
-            aria-selected={chosen}
-            aria-controls={chosen ? panelId(tabs, id) : undefined}
-            aria-disabled={enabled ? undefined : true}
-            tabIndex={enabled ? (chosen ? 0 : -1) : undefined}
-            onClick={() => enabled && tabs.select(id)}
-          >
-            {t(key)}
-          </div>
-        );
-      })}
-    </div>
+    <TabList
+      baseId={tabs.baseId}
+      label={label}
+      className="side-tabs view-tabs"
+      items={SIDE_TABS.map(({ id, label: key }) => ({
+        id,
+        label: t(key),
+        className: `view-tab view-tab-${id}`,
+        disabled: !tabs.keys.includes(id),
+      }))}
+      selected={tabs.selected}
+      onSelect={tabs.select}
+    />
   );
 }
 
@@ -576,7 +551,7 @@ function SidePanel({
   onScrollCapture?: (e: UIEvent<HTMLElement>) => void;
 }) {
   return (
-    <Tag {...rest} id={panelId(tabs, id)} role="tabpanel" aria-labelledby={tabId(tabs, id)}>
+    <Tag {...rest} id={panelId(tabs.baseId, id)} role="tabpanel" aria-labelledby={tabId(tabs.baseId, id)}>
       {children}
     </Tag>
   );

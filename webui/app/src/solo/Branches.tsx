@@ -6,6 +6,7 @@ import { useAction } from '../useAction';
 import { useApi } from '../useApi';
 import { isServerTextCode, serverText } from '../i18n/serverText';
 import { listBranches, renameBranch, type BranchView } from './api';
+import { focusOnMount } from '../focus';
 
 // BranchList shows every line of the adventure; the current one is marked and
 // any other can be switched to. version changes whenever the page changes
@@ -86,7 +87,7 @@ export function BranchList({
                     aria-label={format(t('solo.branches.newName'), { name: name(b) })}
                     value={renaming.draft}
                     maxLength={120}
-                    autoFocus
+                    ref={focusOnMount}
                     aria-invalid={rename.error !== null || undefined}
                     onChange={(e) => setRenaming({ id: b.id, draft: e.target.value })}
                     onKeyDown={(e) => {

@@ -14,6 +14,7 @@ import {
 } from './api';
 import { DrawerShell } from './DrawerShell';
 import { useDrawerData } from './useDrawerData';
+import { focusOnMount } from '../focus';
 
 // POLL_MS is how often the panel looks again while the bank is writing.
 const POLL_MS = 2000;
@@ -265,7 +266,7 @@ function MemoryItem({
             aria-label={t('solo.memory.editText')}
             value={draft}
             rows={Math.min(10, Math.max(3, Math.ceil(draft.length / 60) + 1))}
-            autoFocus
+            ref={focusOnMount}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {

@@ -9,7 +9,7 @@ import { useRovingFocus } from './useRovingFocus';
 // (click, Enter, Space, ArrowDown) opens it and focuses the first tool, the
 // arrow keys and Home/End move between the tools, Tab walks them, Escape
 // closes and gives focus back to the button; leaving the group with focus
-// closes it. keepOpen holds it open (a delete waiting for its confirmation).
+// closes it, unless for a dialog a tool opened. keepOpen holds it open (a delete waiting for its confirmation).
 export function Menu({
   label,
   itemsLabel,
@@ -52,7 +52,10 @@ export function Menu({
       className={`${className}${shown ? ' is-open' : ''}`}
       data-testid={testId}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+        const to = e.relatedTarget as Element | null;
+        // a tool's dialog (Insights) takes the focus and gives it back to
+        // the tool: the group stays open for it meanwhile
+        if (!e.currentTarget.contains(to) && !to?.closest('dialog')) setOpen(false);
       }}
     >
       <button

@@ -1,5 +1,6 @@
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { usePressOutside } from './usePressOutside';
 import { useRovingFocus } from './useRovingFocus';
 
 export interface MoreItem {
@@ -49,15 +50,7 @@ export function MoreMenu({
     if (refocus) own.current?.focus();
   };
 
-  // a press anywhere else closes it, leaving focus where that press put it
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent) => {
-      if (!frame.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown, true);
-    return () => document.removeEventListener('pointerdown', onDown, true);
-  }, [open]);
+  usePressOutside(frame, open, () => setOpen(false));
 
   const pick = (item: MoreItem) => {
     if (item.disabled) return;

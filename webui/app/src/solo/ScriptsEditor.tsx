@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { Tab as RacTab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { panelId, tabId, TabList } from '../components/Tabs';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { SCRIPT_ERROR_KINDS } from '../i18n/serverText';
@@ -80,12 +80,16 @@ export function ScriptsEditor({
     <fieldset className="scripts-editor">
       <legend>{t('solo.scripts.title')}</legend>
       <p className="hint">{t('solo.scripts.hint')}</p>
-      {/* React Aria's Tabs: the arrow keys move along the tabs (wrapping),
-          Home and End jump to the ends; every panel stays mounted */}
-      <Tabs className="script-tabs-frame" selectedKey={tab} onSelectionChange={(k) => setTab(k as Tab)}>
-        <TabList className="script-tabs" aria-label={t('solo.scripts.tabs')}>
-          {SCRIPT_TABS.map((x) => (
-            <RacTab key={x} id={x} aria-describedby={markers[x].length > 0 ? `${idp}-tab-errors` : undefined}>
+      {/* every panel stays mounted, hidden but the chosen one */}
+      <TabList
+        baseId={idp}
+        label={t('solo.scripts.tabs')}
+        className="script-tabs"
+        items={SCRIPT_TABS.map((x) => ({
+          id: x,
+          describedBy: markers[x].length > 0 ? `${idp}-tab-errors` : undefined,
+          label: (
+            <>
               {t(`solo.scripts.tab.${x}`)}
               {scripts[x].trim() !== '' && (
                 // a mark on tabs that hold code; the name of the tab stays the same
@@ -99,9 +103,12 @@ export function ScriptsEditor({
                   {' ⚠'}
                 </span>
               )}
-            </RacTab>
-          ))}
-        </TabList>
+            </>
+          ),
+        }))}
+        selected={tab}
+        onSelect={setTab}
+      />
         <span id={`${idp}-tab-errors`} className="visually-hidden">
           {t('solo.scripts.tabHasErrors')}
         </span>
@@ -109,7 +116,14 @@ export function ScriptsEditor({
           const big = tooLarge(scripts[x]);
           const described = [`${idp}-about-${x}`, ...(big ? [`${idp}-big-${x}`] : [])].join(' ');
           return (
-            <TabPanel key={x} id={x} className="script-panel" shouldForceMount hidden={tab !== x}>
+            <div
+              key={x}
+              id={panelId(idp, x)}
+              role="tabpanel"
+              aria-labelledby={tabId(idp, x)}
+              className="script-panel"
+              hidden={tab !== x}
+            >
               <label
                 className="field-label"
                 htmlFor={`${idp}-code-${x}`}
@@ -140,10 +154,9 @@ export function ScriptsEditor({
                   {t('solo.scripts.tooLarge')}
                 </p>
               )}
-            </TabPanel>
+            </div>
           );
         })}
-      </Tabs>
       <p className="hint">
         {t('solo.scripts.keyboard')}
       </p>

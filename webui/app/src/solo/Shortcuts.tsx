@@ -1,8 +1,8 @@
 import { Keyboard } from 'lucide-react';
-import { useEffect, useRef } from 'react';
-import { Dialog, DialogTrigger, Popover, Pressable } from 'react-aria-components';
+import { useEffect, useId, useRef } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
+import { usePressOutside } from './usePressOutside';
 
 // The play screen's keyboard shortcuts. Send is Enter in the action box
 // (TurnInput handles it there); the letter keys act only when no text field
@@ -43,9 +43,9 @@ export function useShortcuts(latest: { readonly current: ShortcutActions }) {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
       if (typing(e.target)) return;
-      // a drawer or dialog (Insights, memories, console) keeps its keys; the
-      // shortcuts' own popover does not (? closes it)
-      if (e.target instanceof Element && e.target.closest('[role="dialog"]:not(.shortcuts-dialog)')) return;
+      // a drawer or dialog (Insights, memories, console: a <dialog>) keeps
+      // its keys; the shortcuts' own popover does not (? closes it)
+      if (e.target instanceof Element && e.target.closest('dialog')) return;
       const a = latest.current;
       let fn: (() => void) | null = null;
       switch (e.key) {
@@ -87,43 +87,74 @@ export function ShortcutKeys({ actions }: { actions: ShortcutActions }) {
   return null;
 }
 
-// ShortcutsHelp is the "Shortcuts" button and the popover listing them, on
-// React Aria's DialogTrigger, Popover and Dialog: the button or ? opens it,
-// Escape, the button, ? or a click beside it closes it, and focus returns
-// to the button.
+// ShortcutsHelp is the "Shortcuts" button and the popover listing them,
+// above it: the button or ? opens it and gives it the focus; the button, ?
+// or Escape closes it and gives the focus back to the button, and so does a
+// click beside it, leaving the focus where the click put it.
 export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useI18n();
+  const id = useId();
+  const frame = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const pressedBeside = useRef(false);
+  usePressOutside(frame, open, () => {
+    pressedBeside.current = true;
+    onOpenChange(false);
+  });
+  // opening focuses the popover; closing gives the focus back to the
+  // button, unless a press beside it closed it
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (open && !wasOpen.current) popover.current?.focus();
+    else if (!open && wasOpen.current && !pressedBeside.current) button.current?.focus();
+    pressedBeside.current = false;
+    wasOpen.current = open;
+  }, [open]);
   return (
-    <span className="shortcuts">
-      <DialogTrigger isOpen={open} onOpenChange={onOpenChange}>
-        {/* a native button (Pressable): it keeps its title and aria-keyshortcuts */}
-        <Pressable>
-          <button
-            type="button"
-            aria-keyshortcuts="?"
-            className="icon-button"
-            aria-label={t('solo.shortcuts')}
-            title={`${t('solo.shortcuts')} (?)`}
-          >
-            <Keyboard aria-hidden="true" size={20} />
-          </button>
-        </Pressable>
-        <Popover className="shortcuts-popover" placement="top end" offset={5}>
-          <Dialog className="shortcuts-dialog" aria-label={t('solo.shortcuts.label')} data-testid="shortcuts-help">
-            <dl>
-              {SHORTCUTS.map((s) => (
-                <div key={s.keys} style={{ display: 'contents' }}>
-                  <dt>
-                    <kbd>{s.keys}</kbd>
-                  </dt>
-                  <dd>{t(s.what)}</dd>
-                </div>
-              ))}
-            </dl>
-            <p className="hint">{t('solo.shortcuts.note')}</p>
-          </Dialog>
-        </Popover>
-      </DialogTrigger>
+    <span className="shortcuts" ref={frame}>
+      <button
+        type="button"
+        ref={button}
+        aria-keyshortcuts="?"
+        className="icon-button"
+        aria-label={t('solo.shortcuts')}
+        title={`${t('solo.shortcuts')} (?)`}
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onClick={() => onOpenChange(!open)}
+      >
+        <Keyboard aria-hidden="true" size={20} />
+      </button>
+      {open && (
+        <div
+          id={id}
+          ref={popover}
+          role="dialog"
+          tabIndex={-1}
+          className="shortcuts-popover shortcuts-dialog"
+          aria-label={t('solo.shortcuts.label')}
+          data-testid="shortcuts-help"
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            e.stopPropagation();
+            onOpenChange(false);
+          }}
+        >
+          <dl>
+            {SHORTCUTS.map((s) => (
+              <div key={s.keys} style={{ display: 'contents' }}>
+                <dt>
+                  <kbd>{s.keys}</kbd>
+                </dt>
+                <dd>{t(s.what)}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="hint">{t('solo.shortcuts.note')}</p>
+        </div>
+      )}
     </span>
   );
 }

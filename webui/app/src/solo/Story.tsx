@@ -8,6 +8,7 @@ import type { ActionView, Outcome, TurnInput } from './api';
 import { Menu } from './Menu';
 import { chipText, chipTitle, chipTrend, shortNames } from './outcomes';
 import { liveText, type StopReason } from './sse';
+import { focusOnMount } from '../focus';
 
 // LiveTurn is a turn while its reply streams in.
 export interface LiveTurn {
@@ -213,7 +214,7 @@ function StoryNode({
             aria-label={format(t('solo.edit.text'), depth)}
             value={draft}
             rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
-            autoFocus
+            ref={focusOnMount}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {

@@ -33,6 +33,7 @@ import { DcSeal, type DcReveal } from './DcSeal';
 import { encounterCard, isEncounterCard, secretsByEvent } from './EncounterFeed';
 import { checkName, conditionName, quickRollName, requestName, requestNote } from './labels';
 import type { TableNames } from './names';
+import { focusOnMount } from '../focus';
 
 type T = (key: MessageKey) => string;
 
@@ -397,7 +398,7 @@ function EditableText({
           <textarea
             id={areaId}
             value={draft}
-            autoFocus
+            ref={focusOnMount}
             rows={Math.min(6, Math.max(2, draft.split('\n').length))}
             onChange={(ev) => setDraft(ev.target.value)}
             onKeyDown={(ev) => {

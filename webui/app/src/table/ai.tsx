@@ -7,6 +7,7 @@ import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import { format, type MessageKey } from '../i18n/messages';
 import type { MintedGrant, Seat } from './api';
+import { focusOnMount } from '../focus';
 
 // An AI counts as online when it called within this long.
 export const AI_ONLINE_MS = 2 * 60 * 1000;
@@ -233,7 +234,7 @@ export function TokenDialog({
             {t('ai.dm.revoke')}
           </button>
         )}
-        <button type="button" onClick={onClose} autoFocus>
+        <button type="button" onClick={onClose} ref={focusOnMount}>
           {t('ai.token.close')}
         </button>
       </div>

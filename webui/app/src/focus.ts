@@ -1,0 +1,11 @@
+// focusOnMount is a ref callback (stable, so it runs once per element) that
+// gives an element the focus as it enters the page, as a form opened for
+// typing should. It also marks it autofocus: a modal dialog that opens
+// around it in the same render (ModalDialog) is not shown yet when it
+// mounts, and the platform's showModal then focuses the marked element.
+// It stands for React's autoFocus prop, which does the first half only.
+export function focusOnMount(el: HTMLElement | null) {
+  if (!el) return;
+  el.autofocus = true;
+  el.focus();
+}

@@ -9,3 +9,8 @@ export function focusOnMount(el: HTMLElement | null) {
   el.autofocus = true;
   el.focus();
 }
+
+// A focus that follows a change of state (a form closing, a menu opening)
+// moves in a layout effect, in the commit that shows the element: Preact
+// runs plain effects a frame later, and a key pressed in that frame would
+// go to the element the focus was leaving.

@@ -1,4 +1,16 @@
+import { fireEvent } from '@testing-library/react';
 import { LANGUAGES, loadErrors, loadLanguage, loadParts, PARTS } from '../src/i18n/messages';
+
+// A browser fires input and then change when a field's value changes by
+// the user's hand; fireEvent.change fires change alone. Preact listens to
+// the event the platform fires for each field (input for a text field's
+// onChange, change for a select's or a checkbox's), so a test's change
+// fires both, as a browser would.
+const fireChange = fireEvent.change;
+fireEvent.change = (element, init) => {
+  fireEvent.input(element, init);
+  return fireChange(element, init);
+};
 
 // jsdom has no CSS.escape, which TabList calls (it finds a tab by its id,
 // from useId); this is the CSSOM's definition for the names it passes, so

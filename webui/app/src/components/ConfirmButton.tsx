@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 
 // ConfirmButton asks before an action that cannot be undone: the button
@@ -33,7 +33,7 @@ export function ConfirmButton({
   const yesButton = useRef<HTMLButtonElement>(null);
   const id = useId();
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusTo === null) return;
     (focusTo === 'yes' ? yesButton : button).current?.focus();
     setFocusTo(null);

@@ -3,7 +3,7 @@
 // sees the browsers logged in to it and ends any other one, changes its
 // password or deletes itself. A local server has no accounts: there the
 // page says so and leads home.
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '../account/AccountContext';
 import {
   changePassword,
@@ -94,7 +94,7 @@ function Field({
         required
         autoComplete={autoComplete}
         maxLength={type === 'password' ? PASSWORD_MAX : 320}
-        spellCheck={false}
+        spellCheck="false"
         autoCapitalize="none"
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
@@ -120,7 +120,7 @@ function Notice() {
   const { t } = useI18n();
   const { notice, me } = useAccount();
   const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (notice) ref.current?.focus();
   }, [notice]);
   return (
@@ -473,7 +473,7 @@ function DeletePanel({ me }: { me: AccountMe }) {
   // (focusOnMount runs in the commit, with the input in place).
   const closed = useRef(false);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (closed.current) openRef.current?.focus();
     closed.current = false;
   }, [open]);

@@ -207,7 +207,7 @@ export function AttacksEditor({
               className="damage-input"
               value={a.damage}
               maxLength={40}
-              spellCheck={false}
+              spellCheck="false"
               autoComplete="off"
               invalid={invalid}
               onChange={(damage) => upd({ damage })}

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
 import { updateAdventure, type AdventureChange, type AdventureView } from './api';
+import { focusOnMount } from '../focus';
 
 type Field = 'authors_note' | 'persona_name' | 'persona_pronouns' | 'persona_desc';
 type Draft = Record<Field, string>;
@@ -47,8 +48,6 @@ export function AdventureSettings({
   const [draft, setDraft] = useState<Draft>(() => draftOf(adventure));
   const [justSaved, setJustSaved] = useState(false);
   const action = useAction();
-  const first = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => first.current?.focus(), []);
 
   const change: AdventureChange = {};
   for (const f of FIELDS) if (sent(f, draft[f]) !== adventure[f]) change[f] = sent(f, draft[f]);
@@ -88,7 +87,7 @@ export function AdventureSettings({
       <form onSubmit={submit}>
         <div className="field wide">
           {label('authors_note')}
-          <textarea ref={first} rows={3} aria-describedby={`${uid}-note-hint`} {...fieldProps('authors_note')} />
+          <textarea ref={focusOnMount} rows={3} aria-describedby={`${uid}-note-hint`} {...fieldProps('authors_note')} />
           <span className="hint" id={`${uid}-note-hint`}>
             {t('solo.editor.authorsNoteHint')}
           </span>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ModalDialog } from '../components/ModalDialog';
@@ -15,6 +15,7 @@ import {
   type SoloGrantOwner,
   type SoloGrantView,
 } from './api';
+import { focusOnMount } from '../focus';
 
 const DAYS = [7, 30, 90, 365] as const;
 
@@ -36,8 +37,6 @@ export function AgentAccess({ owner, id, onClose }: { owner: SoloGrantOwner; id:
   const [days, setDays] = useState<number>(30);
   const [minted, setMinted] = useState<MintedSoloGrant | null>(null);
   const action = useAction();
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => close.current?.focus(), []);
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -63,7 +62,7 @@ export function AgentAccess({ owner, id, onClose }: { owner: SoloGrantOwner; id:
       <div className="drawer-head">
         <h2 id={`${uid}-title`}>{t('agents.title')}</h2>
         <span className="drawer-tools">
-          <button type="button" ref={close} onClick={onClose}>
+          <button type="button" ref={focusOnMount} onClick={onClose}>
             {t('agents.close')}
           </button>
         </span>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -37,7 +37,7 @@ export function BranchList({
   // the Rename button to focus once the form is gone; after a save, once the
   // list shown is no longer stale (a list other than stale)
   const [focusTo, setFocusTo] = useState<{ id: number; stale: typeof list | null } | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusTo === null || list.state !== 'ok' || list === focusTo.stale) return;
     renameButtons.current.get(focusTo.id)?.focus();
     setFocusTo(null);

@@ -149,7 +149,7 @@ export function CodeEditor({
           className={className}
           rows={14}
           value={value}
-          spellCheck={false}
+          spellCheck="false"
           autoCapitalize="off"
           autoCorrect="off"
           autoComplete="off"

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useId, useState, type ChangeEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Schemas } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -7,6 +7,7 @@ import { format, isMessageKey, type MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { apiUpload } from '../identityApi';
 import { useAction } from '../useAction';
+import { focusOnMount } from '../focus';
 
 // The server reads SillyTavern World Info, character cards (JSON or PNG), AI
 // Dungeon exports and NovelAI lorebooks, and answers a preview: the scenario
@@ -62,8 +63,6 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const reading = useAction();
   const importing = useAction();
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0] ?? null;
@@ -90,7 +89,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         <label htmlFor={`${id}-file`}>{t('solo.import.file')}</label>
         <input
           id={`${id}-file`}
-          ref={input}
+          ref={focusOnMount}
           type="file"
           accept={ACCEPT}
           onChange={(e) => void onFile(e)}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -183,7 +183,7 @@ function MemoryItem({
   const [draft, setDraft] = useState<string | null>(null);
   const [focusEdit, setFocusEdit] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusEdit) return;
     editButton.current?.focus();
     setFocusEdit(false);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ModalDialog } from '../components/ModalDialog';
@@ -6,6 +6,7 @@ import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
 import { useAction } from '../useAction';
 import { playScenario } from './api';
+import { focusOnMount } from '../focus';
 
 // PlayDialog asks who the player is (name, pronouns, a few words), starts an
 // adventure from the scenario and opens it.
@@ -17,8 +18,6 @@ export function PlayDialog({ scenarioId, title, onClose }: { scenarioId: number;
   const [pronouns, setPronouns] = useState('');
   const [desc, setDesc] = useState('');
   const action = useAction();
-  const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -35,7 +34,7 @@ export function PlayDialog({ scenarioId, title, onClose }: { scenarioId: number;
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-name`}>{t('solo.persona.name')}</label>
-          <input id={`${id}-name`} ref={first} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+          <input id={`${id}-name`} ref={focusOnMount} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-pronouns`}>{t('solo.persona.pronouns')}</label>

@@ -143,7 +143,7 @@ function Play({ id }: { id: string }) {
   // cannot leave it.
   const moreButton = useRef<HTMLButtonElement>(null);
   const [backToMore, setBackToMore] = useState(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (backToMore > 0) moreButton.current?.focus();
   }, [backToMore]);
   const focusMore = () => setBackToMore((n) => n + 1);

@@ -208,7 +208,7 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
             id={`${id}-key`}
             type="password"
             autoComplete="new-password"
-            spellCheck={false}
+            spellCheck="false"
             value={apiKey}
             placeholder={view.api_key_set ? t('solo.provider.apiKeyReplace') : t('solo.provider.apiKeyNone')}
             aria-describedby={`${id}-key-state`}
@@ -287,7 +287,7 @@ function ProviderForm({ initial }: { initial: ProviderSettingsView }) {
                 id={`${id}-embedding_model`}
                 value={draft.embedding_model}
                 maxLength={200}
-                spellCheck={false}
+                spellCheck="false"
                 aria-describedby={`${id}-embedding_model-hint`}
                 onChange={(e) => set({ embedding_model: e.target.value })}
               />

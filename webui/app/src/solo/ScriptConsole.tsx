@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useId, useRef } from 'react';
+import { useCallback, useId } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import { serverText } from '../i18n/serverText';
 import { useApi } from '../useApi';
 import { getScriptConsole, type ScriptHook, type ScriptLevel } from './api';
+import { focusOnMount } from '../focus';
 
 const HOOKS = ['input', 'context', 'output'] as const;
 const LEVELS = ['log', 'error', 'message'] as const;
@@ -35,8 +36,6 @@ export function ScriptConsole({
     [adventureId, version],
   );
   const [list, reload] = useApi(load);
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => close.current?.focus(), []);
 
   const hookName = (h: string) => ((HOOKS as readonly string[]).includes(h) ? t(`solo.scripts.tab.${h as ScriptHook}`) : h);
   const levelName = (l: string) =>
@@ -50,7 +49,7 @@ export function ScriptConsole({
           <button type="button" onClick={reload} disabled={list.state === 'loading'}>
             {t('solo.console.reload')}
           </button>{' '}
-          <button type="button" ref={close} onClick={onClose}>
+          <button type="button" ref={focusOnMount} onClick={onClose}>
             {t('solo.console.close')}
           </button>
         </span>

@@ -1,5 +1,5 @@
 import { Keyboard } from 'lucide-react';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { usePressOutside } from './usePressOutside';
@@ -105,7 +105,7 @@ export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenCha
   // opening focuses the popover; closing gives the focus back to the
   // button, unless a press beside it closed it
   const wasOpen = useRef(open);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open && !wasOpen.current) popover.current?.focus();
     else if (!open && wasOpen.current && !pressedBeside.current) button.current?.focus();
     pressedBeside.current = false;

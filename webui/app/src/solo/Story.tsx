@@ -1,5 +1,5 @@
 import { Ellipsis, UserRound } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Markdown } from '../components/Markdown';
 import { format, type MessageKey } from '../i18n/messages';
@@ -148,7 +148,7 @@ function StoryNode({
   const editButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const noButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusTo === null) return;
     ({ edit: editButton, delete: deleteButton, no: noButton })[focusTo].current?.focus();
     setFocusTo(null);

@@ -1,10 +1,10 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 // useRovingFocus moves the focus between the items of a small popup group
 // (the turn's tool group, the overflow menu): the elements under container
 // that match selector, in page order. focusAt(i) focuses the i-th, counting
 // from the end when negative and wrapping past either end; focusWhenShown(i)
-// does it after the next render while shown, for a group that is only
+// does it as the next render commits, while shown, for a group that is only
 // about to appear (a hidden element takes no focus); move(key) handles
 // ArrowDown/ArrowUp (and ArrowRight/ArrowLeft with sideways), Home and End,
 // and says whether it did.
@@ -15,7 +15,7 @@ export function useRovingFocus(container: RefObject<HTMLElement | null>, selecto
     if (all.length > 0) all[((i % all.length) + all.length) % all.length]?.focus();
   };
   const [pending, setPending] = useState<number | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!shown || pending === null) return;
     focusAt(pending);
     setPending(null);

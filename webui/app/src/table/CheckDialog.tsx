@@ -1,6 +1,7 @@
 // The DM's "Request check" dialog, loaded when the DM first opens it.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { focusOnMount } from '../focus';
 import { ModalDialog } from '../components/ModalDialog';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
@@ -43,11 +44,6 @@ export function CheckDialog({
   const [flat, setFlat] = useState('0');
   const [reveal, setReveal] = useState(false);
   const [priv, setPriv] = useState(false);
-  const first = useRef<HTMLSelectElement>(null);
-
-  useEffect(() => {
-    first.current?.focus();
-  }, []);
 
   const dcValue = dc.trim() === '' ? null : Number(dc);
   const flatValue = flat.trim() === '' ? 0 : Number(flat);
@@ -105,7 +101,7 @@ export function CheckDialog({
         </fieldset>
         <div className="field">
           <label htmlFor={`${titleId}-check`}>{t('check.dialog.check')}</label>
-          <select id={`${titleId}-check`} ref={first} value={check} onChange={(e) => setCheck(e.target.value)}>
+          <select id={`${titleId}-check`} ref={focusOnMount} value={check} onChange={(e) => setCheck(e.target.value)}>
             <optgroup label={t('character.skills')}>
               {SKILLS.map((s) => (
                 <option key={s} value={`skill:${s}`}>

@@ -184,7 +184,7 @@ export function QuickRoll({
           value={formula}
           maxLength={200}
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           disabled={closed}
           placeholder={t('dice.formula.placeholder')}
           onChange={(e) => setFormula(e.target.value)}

@@ -153,7 +153,7 @@ export function CopyField({ label, value, testId, multiline }: { label: string; 
             rows={value.split('\n').length}
             data-testid={testId}
             className="copy-block"
-            spellCheck={false}
+            spellCheck="false"
             onFocus={(e) => e.currentTarget.select()}
           />
         ) : (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
@@ -181,8 +181,11 @@ export function PlayerCards({
   const [, setHandoffs] = useState(0);
   const lastSeen = (seat: Seat | undefined) =>
     seat?.controller_kind === 'ai' ? latestTime(seat.ai_last_seen_at, aiSeen?.get(seat.id)) : null;
-  // Forget handoffs of seats no longer held by an AI (taken back elsewhere, or unassigned).
-  useEffect(() => {
+  // Forget handoffs of seats no longer held by an AI (taken back elsewhere,
+  // or unassigned). In the commit of the seats it reads: Preact runs a plain
+  // effect a frame later, and a handoff made in that frame would be
+  // forgotten against the seats from before it.
+  useLayoutEffect(() => {
     for (const s of data.seats) if (s.controller_kind !== 'ai' && handedOff(s.id)) forgetHandoff(s.id);
   }, [data.seats]);
   const controllerChanged = () => {

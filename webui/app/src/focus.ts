@@ -1,3 +1,5 @@
+import { useLayoutEffect, useState, type RefObject } from 'react';
+
 // focusOnMount is a ref callback (stable, so it runs once per element) that
 // gives an element the focus as it enters the page, as a form opened for
 // typing should. It also marks it autofocus: a modal dialog that opens
@@ -14,3 +16,16 @@ export function focusOnMount(el: HTMLElement | null) {
 // moves in a layout effect, in the commit that shows the element: Preact
 // runs plain effects a frame later, and a key pressed in that frame would
 // go to the element the focus was leaving.
+
+// useFocusAfterRender returns focusAfterRender(ref): the element ref holds
+// after the render it causes (a button that comes back as a form closes)
+// takes the focus, in that render's commit.
+export function useFocusAfterRender() {
+  const [target, setTarget] = useState<RefObject<HTMLElement | null> | null>(null);
+  useLayoutEffect(() => {
+    if (target === null) return;
+    target.current?.focus();
+    setTarget(null);
+  }, [target]);
+  return setTarget as (ref: RefObject<HTMLElement | null>) => void;
+}

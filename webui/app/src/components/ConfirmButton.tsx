@@ -1,5 +1,6 @@
-import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
+import { useFocusAfterRender } from '../focus';
 
 // ConfirmButton asks before an action that cannot be undone: the button
 // opens a small confirmation row (a question, "Yes, …" and Cancel) in its
@@ -28,20 +29,14 @@ export function ConfirmButton({
   const { t } = useI18n();
   const [asking, setAsking] = useState(false);
   // where the focus goes once the row has re-rendered
-  const [focusTo, setFocusTo] = useState<'button' | 'yes' | null>(null);
+  const focusAfterRender = useFocusAfterRender();
   const button = useRef<HTMLButtonElement>(null);
   const yesButton = useRef<HTMLButtonElement>(null);
   const id = useId();
 
-  useLayoutEffect(() => {
-    if (focusTo === null) return;
-    (focusTo === 'yes' ? yesButton : button).current?.focus();
-    setFocusTo(null);
-  }, [focusTo]);
-
   const cancel = () => {
     setAsking(false);
-    setFocusTo('button');
+    focusAfterRender(button);
   };
 
   if (!asking) {
@@ -56,7 +51,7 @@ export function ConfirmButton({
         className={className}
         onClick={() => {
           setAsking(true);
-          setFocusTo('yes');
+          focusAfterRender(yesButton);
         }}
       >
         {children}
@@ -87,7 +82,7 @@ export function ConfirmButton({
         disabled={disabled}
         onClick={() => {
           setAsking(false);
-          setFocusTo('button');
+          focusAfterRender(button);
           void onConfirm();
         }}
       >

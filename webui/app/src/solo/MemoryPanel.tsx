@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { format } from '../i18n/messages';
 import { useI18n } from '../i18n/I18nProvider';
@@ -14,7 +14,7 @@ import {
 } from './api';
 import { DrawerShell } from './DrawerShell';
 import { useDrawerData } from './useDrawerData';
-import { focusOnMount } from '../focus';
+import { focusOnMount, useFocusAfterRender } from '../focus';
 
 // POLL_MS is how often the panel looks again while the bank is writing.
 const POLL_MS = 2000;
@@ -181,13 +181,8 @@ function MemoryItem({
   const action = useAction();
   // draft is the text being edited (null: not editing)
   const [draft, setDraft] = useState<string | null>(null);
-  const [focusEdit, setFocusEdit] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   const editButton = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    if (!focusEdit) return;
-    editButton.current?.focus();
-    setFocusEdit(false);
-  }, [focusEdit]);
 
   const summary = m.kind === 'summary';
   const locked = busy || action.busy;
@@ -207,7 +202,7 @@ function MemoryItem({
   const cancelEdit = () => {
     setDraft(null);
     action.clear();
-    setFocusEdit(true);
+    focusAfterRender(editButton);
   };
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -218,7 +213,7 @@ function MemoryItem({
     }
     if (await send({ text: draft })) {
       setDraft(null);
-      setFocusEdit(true);
+      focusAfterRender(editButton);
     }
   };
 

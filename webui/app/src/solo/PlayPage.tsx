@@ -58,6 +58,7 @@ import { Story, type LiveTurn, type NodeFailure } from './Story';
 import { ShortcutKeys, ShortcutsHelp } from './Shortcuts';
 import { TokenMeter } from './TokenMeter';
 import { TurnInput } from './TurnInput';
+import { useFocusAfterRender } from '../focus';
 
 const OLDER_PAGE = 30;
 
@@ -142,11 +143,8 @@ function Play({ id }: { id: string }) {
   // moves once the drawer is gone: while a modal drawer is open, focus
   // cannot leave it.
   const moreButton = useRef<HTMLButtonElement>(null);
-  const [backToMore, setBackToMore] = useState(0);
-  useLayoutEffect(() => {
-    if (backToMore > 0) moreButton.current?.focus();
-  }, [backToMore]);
-  const focusMore = () => setBackToMore((n) => n + 1);
+  const focusAfterRender = useFocusAfterRender();
+  const focusMore = () => focusAfterRender(moreButton);
   const [memoryOpen, setMemoryOpen] = useState(false);
   const [loreOpen, setLoreOpen] = useState(false);
   const [reasoningById, setReasoningById] = useState<Record<number, string>>({});

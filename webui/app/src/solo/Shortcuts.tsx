@@ -1,5 +1,5 @@
 import { Keyboard } from 'lucide-react';
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n/messages';
 import { usePressOutside } from './usePressOutside';
@@ -38,8 +38,11 @@ export function typing(target: EventTarget | null): boolean {
 // useShortcuts listens on the document for the letter keys while the page is
 // shown; actions.current is read at each key, so the page may fill it in on
 // every render (after its loading returns).
+// Both the listener and the actions it reads are set in the commit (layout
+// effects): Preact runs plain effects a frame later, and a key in that frame
+// would find no listener, or the actions of the render before.
 export function useShortcuts(latest: { readonly current: ShortcutActions }) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
       if (typing(e.target)) return;
@@ -80,7 +83,7 @@ export function useShortcuts(latest: { readonly current: ShortcutActions }) {
 // through actions as of the latest render.
 export function ShortcutKeys({ actions }: { actions: ShortcutActions }) {
   const latest = useRef(actions);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = actions;
   });
   useShortcuts(latest);

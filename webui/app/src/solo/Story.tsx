@@ -1,5 +1,5 @@
 import { Ellipsis, UserRound } from 'lucide-react';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Markdown } from '../components/Markdown';
 import { format, type MessageKey } from '../i18n/messages';
@@ -8,7 +8,7 @@ import type { ActionView, Outcome, TurnInput } from './api';
 import { Menu } from './Menu';
 import { chipText, chipTitle, chipTrend, shortNames } from './outcomes';
 import { liveText, type StopReason } from './sse';
-import { focusOnMount } from '../focus';
+import { focusOnMount, useFocusAfterRender } from '../focus';
 
 // LiveTurn is a turn while its reply streams in.
 export interface LiveTurn {
@@ -144,15 +144,10 @@ function StoryNode({
   const [draft, setDraft] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   // the control to focus once the row has re-rendered (the one clicked went away)
-  const [focusTo, setFocusTo] = useState<'edit' | 'delete' | 'no' | null>(null);
+  const focusAfterRender = useFocusAfterRender();
   const editButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const noButton = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    if (focusTo === null) return;
-    ({ edit: editButton, delete: deleteButton, no: noButton })[focusTo].current?.focus();
-    setFocusTo(null);
-  }, [focusTo]);
 
   const failure = h.failure?.id === a.id ? h.failure : null;
   const startEdit = () => {
@@ -171,7 +166,7 @@ function StoryNode({
   const cancelEdit = () => {
     setDraft(null);
     if (failure?.op === 'edit') h.onDismiss();
-    setFocusTo('edit');
+    focusAfterRender(editButton);
   };
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -182,7 +177,7 @@ function StoryNode({
     }
     if (await h.onEdit(a.id, draft)) {
       setDraft(null);
-      setFocusTo('edit');
+      focusAfterRender(editButton);
     }
   };
   const remove = async () => {
@@ -190,7 +185,7 @@ function StoryNode({
     // on success the node leaves the page; on failure the error shows here
     if (!(await h.onDelete(a.id))) {
       setConfirming(false);
-      setFocusTo('delete');
+      focusAfterRender(deleteButton);
     }
   };
   const depth = { depth: a.depth };
@@ -337,7 +332,7 @@ function StoryNode({
                 ref={noButton}
                 onClick={() => {
                   setConfirming(false);
-                  setFocusTo('delete');
+                  focusAfterRender(deleteButton);
                 }}
               >
                 {t('common.no')}
@@ -351,7 +346,7 @@ function StoryNode({
               disabled={h.busy}
               onClick={() => {
                 setConfirming(true);
-                setFocusTo('no');
+                focusAfterRender(noButton);
               }}
               aria-label={format(t('solo.delete.label'), depth)}
             >
